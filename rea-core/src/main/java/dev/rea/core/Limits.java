@@ -1,0 +1,140 @@
+package dev.rea.core;
+
+/**
+ * The resource limits both readers enforce, as one immutable value (specification, "Bounds and
+ * unsupported inputs"; CONTRACT section 8). Build a custom value with {@link #builder()}; every
+ * setter checks its argument at once.
+ *
+ * <p>Every refusal names the limit it hit and by how much (see {@code ReaException.diagnostics}:
+ * {@code limit}, {@code limit_value}, {@code requested}).
+ */
+public final class Limits {
+  /** Header ceiling in bytes: 100,000,000 (GGUF: whole header; safetensors: JSON bytes only). */
+  public static final long DEFAULT_HEADER_CEILING_BYTES = 100_000_000L;
+
+  /** Retained representation budget in bytes: 32 MiB. */
+  public static final long DEFAULT_RETAINED_BUDGET_BYTES = 32L * 1024 * 1024;
+
+  /** Nesting limit: 32 levels (GGUF ARRAY levels; safetensors JSON containers). */
+  public static final int DEFAULT_NESTING_LIMIT = 32;
+
+  /** Preview elements kept per metadata array: 8. */
+  public static final int DEFAULT_PREVIEW_ELEMENTS = 8;
+
+  private static final Limits DEFAULTS = builder().build();
+
+  private final long headerCeilingBytes;
+  private final long retainedBudgetBytes;
+  private final int nestingLimit;
+  private final int previewElements;
+
+  private Limits(Builder b) {
+    this.headerCeilingBytes = b.headerCeilingBytes;
+    this.retainedBudgetBytes = b.retainedBudgetBytes;
+    this.nestingLimit = b.nestingLimit;
+    this.previewElements = b.previewElements;
+  }
+
+  /** @return the limits of the specification */
+  public static Limits defaults() {
+    return DEFAULTS;
+  }
+
+  /** @return a builder starting from the defaults */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return the header ceiling in bytes; default {@value #DEFAULT_HEADER_CEILING_BYTES} */
+  public long headerCeilingBytes() {
+    return headerCeilingBytes;
+  }
+
+  /** @return the retained representation budget in bytes; default 32 MiB */
+  public long retainedBudgetBytes() {
+    return retainedBudgetBytes;
+  }
+
+  /** @return the deepest accepted nesting level; default {@value #DEFAULT_NESTING_LIMIT} */
+  public int nestingLimit() {
+    return nestingLimit;
+  }
+
+  /** @return preview elements kept per array; default {@value #DEFAULT_PREVIEW_ELEMENTS} */
+  public int previewElements() {
+    return previewElements;
+  }
+
+  /** @return a builder initialised with these values */
+  public Builder toBuilder() {
+    return new Builder()
+        .headerCeilingBytes(headerCeilingBytes)
+        .retainedBudgetBytes(retainedBudgetBytes)
+        .nestingLimit(nestingLimit)
+        .previewElements(previewElements);
+  }
+
+  @Override
+  public String toString() {
+    return "Limits{header_ceiling="
+        + headerCeilingBytes
+        + ", retained_budget="
+        + retainedBudgetBytes
+        + ", nesting="
+        + nestingLimit
+        + ", preview="
+        + previewElements
+        + "}";
+  }
+
+  /** Builder for {@link Limits}. */
+  public static final class Builder {
+    private long headerCeilingBytes = DEFAULT_HEADER_CEILING_BYTES;
+    private long retainedBudgetBytes = DEFAULT_RETAINED_BUDGET_BYTES;
+    private int nestingLimit = DEFAULT_NESTING_LIMIT;
+    private int previewElements = DEFAULT_PREVIEW_ELEMENTS;
+
+    private Builder() {}
+
+    /** Sets the header ceiling in bytes (must be positive). Default 100,000,000. */
+    public Builder headerCeilingBytes(long value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("headerCeilingBytes must be positive: " + value);
+      }
+      this.headerCeilingBytes = value;
+      return this;
+    }
+
+    /** Sets the retained representation budget in bytes (must be positive). Default 32 MiB. */
+    public Builder retainedBudgetBytes(long value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("retainedBudgetBytes must be positive: " + value);
+      }
+      this.retainedBudgetBytes = value;
+      return this;
+    }
+
+    /** Sets the nesting limit (1 to 1000). Default 32. */
+    public Builder nestingLimit(int value) {
+      if (value < 1 || value > 1000) {
+        throw new IllegalArgumentException("nestingLimit must be in [1, 1000]: " + value);
+      }
+      this.nestingLimit = value;
+      return this;
+    }
+
+    /** Sets the preview elements per array (0 to 256). Default 8. */
+    public Builder previewElements(int value) {
+      if (value < 0 || value > 256) {
+        throw new IllegalArgumentException("previewElements must be in [0, 256]: " + value);
+      }
+      this.previewElements = value;
+      return this;
+    }
+
+    /** @return the immutable limits */
+    public Limits build() {
+      return new Limits(this);
+    }
+  }
+}

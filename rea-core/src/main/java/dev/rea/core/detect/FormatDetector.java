@@ -1,0 +1,188 @@
+package dev.rea.core.detect;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * Detects a file's format from its leading bytes, never from its name (specification, first
+ * paragraph; CONTRACT section 8 "Both").
+ *
+ * <ul>
+ *   <li>GGUF: the four bytes {@code G G U F} (docs/gguf.md: the magic is the same bytes in either
+ *       byte order).
+ *   <li>safetensors: an 8-byte length, then JSON whose first non-whitespace byte (space, tab, CR,
+ *       LF) is {@code '{'}. The length itself is validated by the reader, so a file that declares
+ *       more than it holds is detected as safetensors and then rejected with a typed reason.
+ *   <li>Recognised non-models are {@code unsupported_format} with a hint: ZIP (PyTorch
+ *       archives), pickle, legacy GGML/GGMF/GGJT/GGLA/GGSN magics, Git LFS pointer files, HTML,
+ *       and bare JSON (e.g. a sharded checkpoint's index).
+ * </ul>
+ */
+public final class FormatDetector {
+  /** Leading bytes the detector examines. */
+  public static final int PROBE_BYTES = 512;
+
+  private static final byte[] GGUF_MAGIC = {'G', 'G', 'U', 'F'};
+  private static final String LFS_PREFIX = "version https://git-lfs.github.com/spec/";
+
+  private FormatDetector() {}
+
+  /**
+   * @param head the file's first bytes (at most {@link #PROBE_BYTES}; fewer for a short file)
+   * @param headLength how many bytes of {@code head} are valid
+   * @param fileSize the file size in bytes
+   * @return the format
+   * @throws ReaException {@code target_unavailable} / {@code unsupported_format}, with {@code
+   *     diagnostics.detected} naming what the file looks like and a hint in the message
+   */
+  public static DetectedFormat detect(byte[] head, int headLength, long fileSize)
+      throws ReaException {
+    if (headLength >= 4 && startsWith(head, headLength, GGUF_MAGIC)) {
+      return DetectedFormat.GGUF;
+    }
+    if (looksLikeSafetensors(head, headLength)) {
+      return DetectedFormat.SAFETENSORS;
+    }
+    throw unsupported(head, headLength, fileSize);
+  }
+
+  private static boolean looksLikeSafetensors(byte[] head, int n) {
+    if (n < 9) {
+      return false;
+    }
+    for (int i = 8; i < n; i++) {
+      int c = head[i] & 0xFF;
+      if (c == '{') {
+        return true;
+      }
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  private static ReaException unsupported(byte[] head, int n, long fileSize) {
+    String kind;
+    String hint;
+    if (n == 0) {
+      kind = "empty";
+      hint = "the file is empty; it is neither GGUF nor safetensors";
+    } else if (n >= 4
+        && head[0] == 'P'
+        && head[1] == 'K'
+        && ((head[2] == 3 && head[3] == 4)
+            || (head[2] == 5 && head[3] == 6)
+            || (head[2] == 7 && head[3] == 8))) {
+      kind = "zip";
+      hint =
+          "the file is a ZIP archive (PyTorch .pt/.pth/.bin checkpoints are ZIP archives of"
+              + " pickles); REA does not deserialize PyTorch files: convert it to safetensors or"
+              + " GGUF with a trusted workflow and inspect that";
+    } else if (n >= 2 && (head[0] & 0xFF) == 0x80 && head[1] >= 2 && head[1] <= 5) {
+      kind = "pickle";
+      hint =
+          "the file is a Python pickle (protocol "
+              + head[1]
+              + "), as legacy PyTorch and NumPy object files are; REA never unpickles: convert"
+              + " it to safetensors or GGUF with a trusted workflow and inspect that";
+    } else if (n >= 4 && legacyGgmlMagic(head) != null) {
+      kind = "ggml_legacy";
+      hint =
+          "the file has the legacy '"
+              + legacyGgmlMagic(head)
+              + "' magic of pre-GGUF llama.cpp formats; convert it to GGUF with llama.cpp's"
+              + " conversion tools and inspect that";
+    } else if (startsWithAscii(head, n, LFS_PREFIX)) {
+      kind = "git_lfs_pointer";
+      hint =
+          "the file is a Git LFS pointer, not the model itself; fetch the content (for example"
+              + " `git lfs pull`) and inspect the real file";
+    } else if (looksLikeHtml(head, n)) {
+      kind = "html";
+      hint =
+          "the file is an HTML page (often a login or error page saved in place of a download);"
+              + " download the model again";
+    } else if (n >= 4 && head[0] == 'F' && head[1] == 'U' && head[2] == 'G' && head[3] == 'G') {
+      kind = "gguf_reversed_magic";
+      hint =
+          "the file starts with 'FUGG', a byte-reversed GGUF magic; GGUF keeps the bytes 'GGUF'"
+              + " in both byte orders, so this is not a GGUF file";
+    } else if (firstNonWhitespace(head, n) == '{' || firstNonWhitespace(head, n) == '[') {
+      kind = "json";
+      hint =
+          "the file is JSON text, not a model (a sharded checkpoint's .index.json lists the"
+              + " .safetensors shards: inspect those)";
+    } else {
+      kind = "unknown";
+      hint =
+          "the content is not GGUF (magic 'GGUF') and not safetensors (8-byte little-endian"
+              + " length, then a JSON object)";
+    }
+    int shown = Math.min(n, 16);
+    return ReaException.builder(Constraint.UNSUPPORTED_FORMAT, "unsupported format: " + hint)
+        .field("magic")
+        .offset(0)
+        .diagnostic("detected", kind)
+        .diagnostic("leading_bytes", HexFormat.of().formatHex(head, 0, shown))
+        .diagnostic("file_size", Long.toString(fileSize))
+        .build();
+  }
+
+  private static String legacyGgmlMagic(byte[] head) {
+    String le = new String(new byte[] {head[3], head[2], head[1], head[0]}, StandardCharsets.ISO_8859_1);
+    String be = new String(head, 0, 4, StandardCharsets.ISO_8859_1);
+    for (String m : new String[] {"ggml", "ggmf", "ggjt", "ggla", "ggsn"}) {
+      if (m.equals(le) || m.equals(be)) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private static boolean looksLikeHtml(byte[] head, int n) {
+    int i = 0;
+    if (n >= 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB && (head[2] & 0xFF) == 0xBF) {
+      i = 3;
+    }
+    while (i < n && Character.isWhitespace(head[i])) {
+      i++;
+    }
+    String rest =
+        new String(head, i, Math.min(n - i, 32), StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+    return rest.startsWith("<!doctype html")
+        || rest.startsWith("<html")
+        || rest.startsWith("<head")
+        || rest.startsWith("<body")
+        || rest.startsWith("<!--");
+  }
+
+  private static int firstNonWhitespace(byte[] head, int n) {
+    for (int i = 0; i < n; i++) {
+      int c = head[i] & 0xFF;
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+        return c;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean startsWith(byte[] head, int n, byte[] prefix) {
+    if (n < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (head[i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean startsWithAscii(byte[] head, int n, String prefix) {
+    return startsWith(head, n, prefix.getBytes(StandardCharsets.US_ASCII));
+  }
+}

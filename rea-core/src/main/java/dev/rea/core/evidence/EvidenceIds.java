@@ -1,0 +1,70 @@
+package dev.rea.core.evidence;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.erdtman.jcs.JsonCanonicalizer;
+
+/**
+ * Evidence identity (CONTRACT section 5): the RFC 8785 (JSON Canonicalization Scheme) form of a
+ * record without {@code evidence_id} and {@code authentication}, and {@code evidence_id =
+ * "sha256:" + hex(SHA-256(canonical))}. Canonicalisation uses the RFC's reference Java
+ * implementation ({@code io.github.erdtman:java-json-canonicalization}).
+ */
+public final class EvidenceIds {
+  /** Prefix of every evidence ID. */
+  public static final String PREFIX = "sha256:";
+
+  private EvidenceIds() {}
+
+  /** @return the RFC 8785 canonical UTF-8 bytes of the record's identity-free form */
+  public static byte[] canonicalBytes(EvidenceRecord record) {
+    return canonicalize(EvidenceJson.recordBytes(record, false));
+  }
+
+  /** @return RFC 8785 canonical UTF-8 bytes of arbitrary JSON text */
+  public static byte[] canonicalize(byte[] jsonUtf8) {
+    try {
+      return new JsonCanonicalizer(jsonUtf8).getEncodedUTF8();
+    } catch (IOException e) {
+      throw new UncheckedIOException("JSON could not be canonicalized", e);
+    }
+  }
+
+  /** @return {@code "sha256:<hex>"} over the canonical bytes */
+  public static String idOfCanonical(byte[] canonical) {
+    return PREFIX + sha256Hex(canonical);
+  }
+
+  /** @return the evidence ID of the record (its own {@code evidence_id} field is ignored) */
+  public static String compute(EvidenceRecord record) {
+    return idOfCanonical(canonicalBytes(record));
+  }
+
+  /** @return the record with its evidence ID filled in */
+  public static EvidenceRecord withId(EvidenceRecord record) {
+    return record.withEvidenceId(compute(record));
+  }
+
+  /** @return lowercase hex SHA-256 of the bytes */
+  public static String sha256Hex(byte[] bytes) {
+    return HexFormat.of().formatHex(sha256().digest(bytes));
+  }
+
+  /** @return a new SHA-256 digest (always present in the JDK) */
+  public static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    }
+  }
+
+  /** Used in tests: the canonical text. */
+  static String canonicalText(EvidenceRecord record) {
+    return new String(canonicalBytes(record), StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.rea.core.evidence;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A metadata value as retained in Evidence. The declared {@link ValueType} is kept beside the
+ * value (in {@link MetadataRow#type()} or {@link ArrayValue#elementType()}), which decides how the
+ * value is written (CONTRACT section 2).
+ */
+public sealed interface MetadataValue
+    permits MetadataValue.IntegerValue,
+        MetadataValue.FloatValue,
+        MetadataValue.BoolValue,
+        MetadataValue.StringValue,
+        MetadataValue.ArrayValue {
+
+  /**
+   * Any integer value. {@code bits} holds the value sign-extended for signed types and
+   * zero-extended for unsigned ones; for UINT64 it is the raw 64 bits, read as unsigned.
+   */
+  record IntegerValue(long bits) implements MetadataValue {}
+
+  /**
+   * A FLOAT32 or FLOAT64 value. FLOAT32 values are held exactly as the widened double and written
+   * with float precision. NaN payloads are not retained.
+   */
+  record FloatValue(double value) implements MetadataValue {}
+
+  /** A BOOL value (the file's byte was 0 or 1). */
+  record BoolValue(boolean value) implements MetadataValue {}
+
+  /** A STRING value: the declared UTF-8 bytes, decoded. */
+  record StringValue(String value) implements MetadataValue {
+    public StringValue {
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /**
+   * An array: its declared element type and element count, and at most the first N elements
+   * ({@code preview}, N = {@code Limits.previewElements()}, 8 by default).
+   *
+   * @param elementType the declared element type (may be ARRAY for nested arrays)
+   * @param count the declared element count, an unsigned 64-bit value
+   * @param preview the first elements, in file order; nested arrays are {@code ArrayValue}s
+   * @param previewComplete true exactly when {@code preview} holds every element
+   */
+  record ArrayValue(
+      ValueType elementType, long count, List<MetadataValue> preview, boolean previewComplete)
+      implements MetadataValue {
+    public ArrayValue {
+      Objects.requireNonNull(elementType, "elementType");
+      preview = List.copyOf(preview);
+    }
+  }
+}

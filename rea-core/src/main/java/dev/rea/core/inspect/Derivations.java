@@ -1,0 +1,114 @@
+package dev.rea.core.inspect;
+
+import dev.rea.core.evidence.StorageValidation;
+import dev.rea.core.evidence.TensorRow;
+import dev.rea.core.evidence.Totals;
+import dev.rea.core.evidence.TypeRow;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Per-type and whole-record totals derived from tensor declarations (specification, "Parameter
+ * counts and per-type totals are derived from declarations"). Sums use exact arithmetic; a byte
+ * total is null as soon as one contributing byte length is unknown.
+ */
+public final class Derivations {
+  private Derivations() {}
+
+  /**
+   * One row per type label. GGUF rows (with a type ID) are ordered by type ID, then label;
+   * safetensors rows by label in Unicode code-point order.
+   */
+  public static List<TypeRow> types(List<TensorRow> tensors) {
+    Map<String, Acc> byLabel = new LinkedHashMap<>();
+    for (TensorRow t : tensors) {
+      Acc a = byLabel.computeIfAbsent(t.type(), k -> new Acc(t.type(), t.typeId()));
+      a.count++;
+      a.params = a.params.add(unsigned(t.parameterCount()));
+      if (a.bytes != null) {
+        a.bytes = t.byteLength() == null ? null : a.bytes.add(unsigned(t.byteLength()));
+      }
+    }
+    List<Acc> accs = new ArrayList<>(byLabel.values());
+    accs.sort(
+        Comparator.comparingInt((Acc a) -> a.typeId == null ? Integer.MAX_VALUE : a.typeId)
+            .thenComparing((Acc a) -> a.label, Derivations::compareCodePoints));
+    List<TypeRow> rows = new ArrayList<>(accs.size());
+    for (Acc a : accs) {
+      rows.add(new TypeRow(a.label, a.typeId, a.count, a.params, a.bytes));
+    }
+    return rows;
+  }
+
+  /** @return totals over all tensors */
+  public static Totals totals(List<TensorRow> tensors) {
+    BigInteger params = BigInteger.ZERO;
+    BigInteger bytes = BigInteger.ZERO;
+    for (TensorRow t : tensors) {
+      params = params.add(unsigned(t.parameterCount()));
+      if (bytes != null) {
+        bytes = t.byteLength() == null ? null : bytes.add(unsigned(t.byteLength()));
+      }
+    }
+    return new Totals(tensors.size(), params, bytes);
+  }
+
+  /** @return true when every tensor's storage was validated */
+  public static boolean storageComplete(List<TensorRow> tensors) {
+    for (TensorRow t : tensors) {
+      if (t.storageValidation() != StorageValidation.CONSISTENT) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return true when every tensor's byte length (and so its range end) is known */
+  public static boolean rangesComplete(List<TensorRow> tensors) {
+    for (TensorRow t : tensors) {
+      if (t.byteLength() == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return the unsigned value of {@code v} as a BigInteger */
+  public static BigInteger unsigned(long v) {
+    BigInteger b = BigInteger.valueOf(v);
+    return v >= 0 ? b : b.add(BigInteger.ONE.shiftLeft(64));
+  }
+
+  /** Compares strings by Unicode code point (equal to UTF-8 byte order), not UTF-16 unit. */
+  public static int compareCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+
+  private static final class Acc {
+    final String label;
+    final Integer typeId;
+    int count;
+    BigInteger params = BigInteger.ZERO;
+    BigInteger bytes = BigInteger.ZERO;
+
+    Acc(String label, Integer typeId) {
+      this.label = label;
+      this.typeId = typeId;
+    }
+  }
+}

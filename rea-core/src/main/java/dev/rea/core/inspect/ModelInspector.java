@@ -1,0 +1,358 @@
+package dev.rea.core.inspect;
+
+import dev.rea.core.Limits;
+import dev.rea.core.detect.DetectedFormat;
+import dev.rea.core.detect.FormatDetector;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.Artifact;
+import dev.rea.core.evidence.Coverage;
+import dev.rea.core.evidence.EvidenceIds;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.evidence.Request;
+import dev.rea.core.evidence.Subject;
+import dev.rea.core.format.gguf.GgufReader;
+import dev.rea.core.format.safetensors.SafetensorsReader;
+import dev.rea.core.io.Cancellation;
+import dev.rea.core.io.FileAccess;
+import dev.rea.core.io.FileSnapshot;
+import dev.rea.core.io.HeaderInput;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Inspects one GGUF or safetensors file and returns its Evidence record (specification, "Model
+ * file declarations" and "Identity and reads"; CONTRACT section 3).
+ *
+ * <p>Steps: check the selected path; open it; check that the open file is the path's file;
+ * detect the format by content; read and validate the header (nothing is retained from an
+ * unvalidated header); hash the rest when {@link HashMode#FULL}; check identity again; build the
+ * record and its {@code evidence_id}. The channel is closed before {@link #inspect} returns or
+ * throws.
+ *
+ * <p>Thread-safe: each call uses its own buffers and budget.
+ */
+public final class ModelInspector {
+  private final Limits limits;
+  private final FileAccess access;
+  private final Clock clock;
+  private final Map<DetectedFormat, FormatReader> readers;
+
+  /**
+   * @param limits limits for both readers
+   * @param access the file-system seam
+   * @param clock source of {@code observed_at}
+   * @param readers one reader per format
+   */
+  public ModelInspector(
+      Limits limits, FileAccess access, Clock clock, Map<DetectedFormat, FormatReader> readers) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.access = Objects.requireNonNull(access, "access");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.readers = new EnumMap<>(readers);
+    for (DetectedFormat f : DetectedFormat.values()) {
+      if (!this.readers.containsKey(f)) {
+        throw new IllegalArgumentException("no reader for " + f);
+      }
+    }
+  }
+
+  /** @return an inspector with the specification's limits, the system file access and clock */
+  public static ModelInspector standard() {
+    return withAccess(Limits.defaults(), FileAccess.system());
+  }
+
+  /** @return an inspector with the given limits and file access, the standard readers */
+  public static ModelInspector withAccess(Limits limits, FileAccess access) {
+    Map<DetectedFormat, FormatReader> readers = new EnumMap<>(DetectedFormat.class);
+    readers.put(DetectedFormat.GGUF, new GgufReader());
+    readers.put(DetectedFormat.SAFETENSORS, new SafetensorsReader());
+    return new ModelInspector(limits, access, Clock.systemUTC(), readers);
+  }
+
+  /** @return the limits in force */
+  public Limits limits() {
+    return limits;
+  }
+
+  /** Optional callbacks of one inspection. */
+  public interface Listener {
+    /** Full-hash progress: bytes hashed so far and the file size. */
+    default void onHashProgress(long done, long total) {}
+
+    /** Test seam called before each read of the full-hash loop. */
+    default void beforeHashRead(long offset) throws ReaException {}
+  }
+
+  private static final Listener SILENT = new Listener() {};
+
+  /** Inspects with no listener and no cancellation. */
+  public EvidenceRecord inspect(Path path, HashMode hash) throws ReaException {
+    return inspect(path, hash, SILENT, Cancellation.none());
+  }
+
+  /**
+   * Inspects the file at {@code path}.
+   *
+   * @param path the selected path; must be absolute
+   * @param hash header-only or full-file hashing
+   * @param listener progress and test callbacks
+   * @param cancellation checked while reading
+   * @return the complete record, with {@code evidence_id} set and no authentication
+   * @throws ReaException {@code invalid_input}/{@code relative_path}; {@code target_unavailable}
+   *     for a missing, non-regular or unreadable path or a rejected or unsupported file; {@code
+   *     execution_failure} for host I/O failures and changes during the read; {@code
+   *     resource_exhausted} for limits; {@code cancelled}. After the header validated, a failure
+   *     carries partial Evidence ({@link ReaException#partialEvidence()}).
+   */
+  public EvidenceRecord inspect(
+      Path path, HashMode hash, Listener listener, Cancellation cancellation)
+      throws ReaException {
+    Objects.requireNonNull(hash, "hash");
+    if (!path.isAbsolute()) {
+      throw ReaException.builder(
+              Constraint.RELATIVE_PATH, "the path must be absolute: " + path)
+          .path(path.toString())
+          .field("path")
+          .build();
+    }
+    String pathText = path.toString();
+    String observedAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant());
+    try {
+      return run(path, pathText, hash, listener, cancellation, observedAt);
+    } catch (ReaException e) {
+      throw e.withPath(pathText);
+    } catch (RuntimeException e) {
+      // A defect: never let it pass as a verdict about the file.
+      throw new IllegalStateException("internal error inspecting " + pathText, e);
+    }
+  }
+
+  private EvidenceRecord run(
+      Path path,
+      String pathText,
+      HashMode hash,
+      Listener listener,
+      Cancellation cancellation,
+      String observedAt)
+      throws ReaException {
+    cancellation.check();
+    FileSnapshot before = stat(path);
+    if (!before.regularFile()) {
+      throw ReaException.builder(
+              Constraint.NOT_REGULAR_FILE,
+              (before.directory() ? "the path is a directory" : "the path is not a regular file")
+                  + ": "
+                  + pathText)
+          .build();
+    }
+    SeekableByteChannel channel = open(path);
+    ReaException failure = null;
+    EvidenceRecord result = null;
+    try {
+      result = readOpen(path, pathText, hash, listener, cancellation, observedAt, before, channel);
+    } catch (ReaException e) {
+      failure = e;
+    } finally {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = ioFailure("closing the file failed", e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return result;
+  }
+
+  private EvidenceRecord readOpen(
+      Path path,
+      String pathText,
+      HashMode hash,
+      Listener listener,
+      Cancellation cancellation,
+      String observedAt,
+      FileSnapshot before,
+      SeekableByteChannel channel)
+      throws ReaException {
+    FileSnapshot opened = stat(path);
+    long channelSize = channelSize(channel);
+    if (!before.sameIdentity(opened) || channelSize != before.size()) {
+      throw changed("the path was replaced or modified while it was opened");
+    }
+    long fileSize = before.size();
+    MessageDigest sha = EvidenceIds.sha256();
+    HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
+
+    byte[] head = new byte[FormatDetector.PROBE_BYTES];
+    int headLength = in.peek(head);
+    DetectedFormat format = FormatDetector.detect(head, headLength, fileSize);
+    ParsedHeader header = readers.get(format).read(in, ReadContext.of(limits));
+    if (in.position() != header.headerLength()) {
+      throw new IllegalStateException(
+          "reader consumed " + in.position() + " bytes for a header of " + header.headerLength());
+    }
+    String headerSha = HexFormat.of().formatHex(in.consumedDigest().digest());
+
+    FileIdentity identity =
+        new FileIdentity(
+            before.device() == null ? null : Long.toUnsignedString(before.device()),
+            before.inode() == null ? null : Long.toUnsignedString(before.inode()),
+            fileSize,
+            before.modifiedText(),
+            false);
+    Request request = new Request(pathText, hash.wire());
+
+    String fullSha = null;
+    try {
+      if (hash == HashMode.FULL) {
+        in.hashRest(listener::onHashProgress, listener::beforeHashRead);
+        fullSha = HexFormat.of().formatHex(in.digest().digest());
+      }
+      FileSnapshot after = stat(path);
+      if (!before.sameIdentity(after) || channelSize(channel) != fileSize) {
+        throw changed("the file's identity, size or modification time changed during the read");
+      }
+    } catch (ReaException e) {
+      EvidenceRecord partial =
+          build(header, observedAt, request, identity, headerSha, null, in.bytesFetched(), hash, true);
+      throw e.withPartialEvidence(EvidenceIds.withId(partial));
+    }
+    return EvidenceIds.withId(
+        build(
+            header,
+            observedAt,
+            request,
+            identity.withVerified(true),
+            headerSha,
+            fullSha,
+            in.bytesFetched(),
+            hash,
+            false));
+  }
+
+  private static EvidenceRecord build(
+      ParsedHeader h,
+      String observedAt,
+      Request request,
+      FileIdentity identity,
+      String headerSha,
+      @Nullable String fullSha,
+      long bytesRead,
+      HashMode hash,
+      boolean partial) {
+    Artifact artifact =
+        new Artifact(
+            request.path(),
+            h.format().wire(),
+            identity.size(),
+            h.headerLength(),
+            headerSha,
+            partial ? null : fullSha,
+            bytesRead,
+            hash.wire(),
+            identity);
+    String digestCoverage;
+    if (partial) {
+      digestCoverage = Coverage.UNKNOWN;
+    } else {
+      digestCoverage = hash == HashMode.FULL ? Coverage.COMPLETE : Coverage.NONE;
+    }
+    Coverage coverage =
+        new Coverage(
+            Coverage.COMPLETE,
+            Derivations.storageComplete(h.tensors()) ? Coverage.COMPLETE : Coverage.PARTIAL,
+            Derivations.rangesComplete(h.tensors()) ? Coverage.COMPLETE : Coverage.PARTIAL,
+            digestCoverage,
+            partial ? Coverage.UNVERIFIED : Coverage.VERIFIED);
+    Subject subject = !partial && fullSha != null ? new Subject("file", fullSha) : null;
+    return new EvidenceRecord(
+        EvidenceRecord.SCHEMA,
+        null,
+        EvidenceRecord.OPERATION,
+        partial ? EvidenceRecord.STATUS_PARTIAL : EvidenceRecord.STATUS_COMPLETE,
+        observedAt,
+        request,
+        subject,
+        artifact,
+        h.facts(),
+        h.metadata(),
+        h.tensors(),
+        Derivations.types(h.tensors()),
+        Derivations.totals(h.tensors()),
+        coverage,
+        h.limitations(),
+        h.warnings(),
+        null);
+  }
+
+  private FileSnapshot stat(Path path) throws ReaException {
+    try {
+      return access.stat(path);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
+    } catch (AccessDeniedException e) {
+      throw ReaException.builder(
+              Constraint.PERMISSION_DENIED, "permission denied examining " + path)
+          .cause(e)
+          .build();
+    } catch (IOException e) {
+      throw ioFailure("examining the path failed", e);
+    }
+  }
+
+  private SeekableByteChannel open(Path path) throws ReaException {
+    try {
+      return access.open(path);
+    } catch (NoSuchFileException e) {
+      throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
+    } catch (AccessDeniedException e) {
+      throw ReaException.builder(Constraint.PERMISSION_DENIED, "permission denied opening " + path)
+          .cause(e)
+          .build();
+    } catch (IOException e) {
+      throw ioFailure("opening the file failed", e);
+    }
+  }
+
+  private static long channelSize(SeekableByteChannel channel) throws ReaException {
+    try {
+      return channel.size();
+    } catch (IOException e) {
+      throw ioFailure("reading the file size failed", e);
+    }
+  }
+
+  private static ReaException ioFailure(String what, IOException e) {
+    String reason = HeaderInput.describe(e);
+    if (e instanceof FileSystemException fse && fse.getReason() != null) {
+      reason = fse.getReason();
+    }
+    return ReaException.builder(Constraint.IO_ERROR, what + ": " + reason)
+        .diagnostic("reason", reason)
+        .diagnostic("exception", e.getClass().getName())
+        .cause(e)
+        .build();
+  }
+
+  private static ReaException changed(String what) {
+    return ReaException.builder(Constraint.TARGET_CHANGED, what).diagnostic("reason", what).build();
+  }
+}

@@ -1,0 +1,556 @@
+package dev.rea.core.io;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A forward-only, buffered reader of an untrusted file header. It tracks the absolute file
+ * offset, reads primitives in the chosen byte order, validates UTF-8 strictly, and feeds every
+ * byte it consumes, exactly once and in order, into a {@link MessageDigest} (so the digest of
+ * the first {@code position()} bytes is available at any point via {@link #consumedDigest()}).
+ *
+ * <p>Every read first checks the bytes left in the file (as sized when it was opened), so no
+ * read can run past the declared end and nothing is allocated from a declared size: a read that
+ * needs more bytes than remain fails with {@code file_format_rejected}, naming the current field
+ * (from the {@linkplain #setFieldDescriber describer}) and its offset. If the channel ends before
+ * the size observed at open, the file shrank underneath REA: {@code execution_failure} / {@code
+ * target_changed}.
+ *
+ * <p>Reads fetch at most {@link #INITIAL_READ} bytes at first and then grow with the amount
+ * consumed, so a small header in a large file is read with little overshoot; {@link
+ * #bytesFetched()} reports what was actually fetched. Not thread-safe.
+ */
+public final class HeaderInput {
+  /** Buffer capacity in bytes: 1 MiB. */
+  public static final int CAPACITY = 1 << 20;
+
+  /** First read size in bytes: 64 KiB. */
+  public static final int INITIAL_READ = 64 << 10;
+
+  private static final VarHandle I16_LE =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle I16_BE =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle I32_LE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle I32_BE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle I64_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle I64_BE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  private final ReadableByteChannel channel;
+  private final long fileSize;
+  private final MessageDigest digest;
+  private final Cancellation cancellation;
+  private final byte[] buf;
+  private final ByteBuffer bufView;
+
+  /** Absolute file offset of {@code buf[0]}. */
+  private long bufStart;
+
+  private int pos;
+  private int lim;
+
+  /** Index in {@code buf} up to which bytes have been fed to the digest. */
+  private int hashMark;
+
+  private long fetched;
+  private boolean bigEndian;
+  private Supplier<String> describer = () -> "header";
+
+  /**
+   * @param channel the open file, positioned at byte 0; not closed by this class
+   * @param fileSize the file size in bytes observed when the file was opened
+   * @param digest receives every consumed byte (typically a fresh SHA-256)
+   * @param cancellation checked before every fetch from the channel
+   */
+  public HeaderInput(
+      ReadableByteChannel channel, long fileSize, MessageDigest digest, Cancellation cancellation) {
+    this(channel, fileSize, digest, cancellation, CAPACITY);
+  }
+
+  /** As above with an explicit buffer capacity (at least 16 bytes), for tests. */
+  public HeaderInput(
+      ReadableByteChannel channel,
+      long fileSize,
+      MessageDigest digest,
+      Cancellation cancellation,
+      int capacity) {
+    if (capacity < 16) {
+      throw new IllegalArgumentException("capacity must be at least 16: " + capacity);
+    }
+    this.channel = channel;
+    this.fileSize = fileSize;
+    this.digest = digest;
+    this.cancellation = cancellation;
+    this.buf = new byte[capacity];
+    this.bufView = ByteBuffer.wrap(buf);
+  }
+
+  /**
+   * Sets what {@link ReaException#field()} names when a read fails. The supplier is called only
+   * on failure, so callers can keep cheap counters and format the field path lazily.
+   */
+  public void setFieldDescriber(Supplier<String> fieldDescriber) {
+    this.describer = fieldDescriber;
+  }
+
+  /** @return the current field description */
+  public String currentField() {
+    return describer.get();
+  }
+
+  /** Selects the byte order of multi-byte reads. */
+  public void order(ByteOrder order) {
+    this.bigEndian = order == ByteOrder.BIG_ENDIAN;
+  }
+
+  /** @return the byte order of multi-byte reads */
+  public ByteOrder order() {
+    return bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+  }
+
+  /** @return absolute offset of the next unread byte */
+  public long position() {
+    return bufStart + pos;
+  }
+
+  /** @return the file size observed at open, in bytes */
+  public long fileSize() {
+    return fileSize;
+  }
+
+  /** @return bytes left in the file after {@link #position()} */
+  public long remaining() {
+    return fileSize - position();
+  }
+
+  /** @return bytes fetched from the channel so far */
+  public long bytesFetched() {
+    return fetched;
+  }
+
+  /**
+   * Checks that {@code n} more bytes exist in the file, without reading them.
+   *
+   * @param n bytes needed (treated as unsigned when negative)
+   * @throws ReaException {@code file_format_rejected} naming the current field
+   */
+  public void require(long n) throws ReaException {
+    if (n < 0 || n > remaining()) {
+      throw truncated(n);
+    }
+  }
+
+  /** @return a {@code file_format_rejected} failure for a read of {@code n} bytes here */
+  public ReaException truncated(long n) {
+    return ReaException.rejected(
+        currentField(),
+        position(),
+        currentField()
+            + " at offset "
+            + position()
+            + " needs "
+            + Long.toUnsignedString(n)
+            + " bytes but the file has "
+            + remaining()
+            + " bytes left");
+  }
+
+  /** @return a {@code file_format_rejected} failure at the given offset for the current field */
+  public ReaException rejectAt(long offset, String message) {
+    return ReaException.rejected(currentField(), offset, message);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Primitive reads
+
+  /** Reads an unsigned byte. */
+  public int u8() throws ReaException {
+    ensure(1);
+    return buf[pos++] & 0xFF;
+  }
+
+  /** Reads a 16-bit value, returned sign-extended (mask with 0xFFFF for UINT16). */
+  public short i16() throws ReaException {
+    ensure(2);
+    short v = bigEndian ? (short) I16_BE.get(buf, pos) : (short) I16_LE.get(buf, pos);
+    pos += 2;
+    return v;
+  }
+
+  /** Reads a 32-bit value as a signed int. */
+  public int i32() throws ReaException {
+    ensure(4);
+    int v = bigEndian ? (int) I32_BE.get(buf, pos) : (int) I32_LE.get(buf, pos);
+    pos += 4;
+    return v;
+  }
+
+  /** Reads an unsigned 32-bit value. */
+  public long u32() throws ReaException {
+    return i32() & 0xFFFF_FFFFL;
+  }
+
+  /** Reads a 64-bit value; callers treat it as unsigned where the format says so. */
+  public long i64() throws ReaException {
+    ensure(8);
+    long v = bigEndian ? (long) I64_BE.get(buf, pos) : (long) I64_LE.get(buf, pos);
+    pos += 8;
+    return v;
+  }
+
+  /** Reads an IEEE 754 binary32 value. */
+  public float f32() throws ReaException {
+    return Float.intBitsToFloat(i32());
+  }
+
+  /** Reads an IEEE 754 binary64 value. */
+  public double f64() throws ReaException {
+    return Double.longBitsToDouble(i64());
+  }
+
+  /**
+   * Reads exactly {@code len} raw bytes (no UTF-8 check).
+   *
+   * @param len at most {@link #CAPACITY}
+   */
+  public byte[] bytes(int len) throws ReaException {
+    if (len < 0 || len > buf.length) {
+      throw new IllegalArgumentException("len " + len);
+    }
+    ensure(len);
+    byte[] out = new byte[len];
+    System.arraycopy(buf, pos, out, 0, len);
+    pos += len;
+    return out;
+  }
+
+  /**
+   * Copies up to {@code dst.length} bytes starting at the current position without consuming
+   * them (fewer when the file ends sooner).
+   *
+   * @return the number of bytes copied
+   */
+  public int peek(byte[] dst) throws ReaException {
+    int n = (int) Math.min(dst.length, remaining());
+    ensure(n);
+    System.arraycopy(buf, pos, dst, 0, n);
+    return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Bulk reads
+
+  /**
+   * Consumes {@code n} bytes (they are hashed like every other byte).
+   *
+   * @param n unsigned byte count
+   */
+  public void skip(long n) throws ReaException {
+    require(n);
+    long left = n;
+    while (left > 0) {
+      if (pos == lim) {
+        fill(1);
+      }
+      int step = (int) Math.min(left, lim - pos);
+      pos += step;
+      left -= step;
+    }
+  }
+
+  /**
+   * Consumes {@code count} BOOL bytes, each of which must be 0 or 1.
+   *
+   * @return the absolute offset of the first byte that is neither 0 nor 1, or -1
+   */
+  public long skipBools(long count) throws ReaException {
+    require(count);
+    long left = count;
+    while (left > 0) {
+      if (pos == lim) {
+        fill(1);
+      }
+      int step = (int) Math.min(left, lim - pos);
+      for (int i = pos; i < pos + step; i++) {
+        if ((buf[i] & 0xFE) != 0) {
+          long bad = bufStart + i;
+          pos = i;
+          return bad;
+        }
+      }
+      pos += step;
+      left -= step;
+    }
+    return -1;
+  }
+
+  /**
+   * Reads {@code len} bytes that must be well-formed UTF-8.
+   *
+   * @param len unsigned byte length, already declared by the file
+   * @param retain true to decode and return the string; false to validate only
+   * @param budget charged before a retained string is expanded (may be null when not retaining)
+   * @return the decoded string, or null when {@code retain} is false
+   * @throws ReaException {@code file_format_rejected} for invalid UTF-8 (offset of the first bad
+   *     byte) or a length past the end of the file; {@code retained_budget} when retaining would
+   *     exceed the budget
+   */
+  public @Nullable String utf8(long len, boolean retain, @Nullable RetainedBudget budget)
+      throws ReaException {
+    long start = position();
+    require(len);
+    if (retain && budget != null) {
+      budget.charge(len + RetainedBudget.VALUE_OVERHEAD, currentField(), start);
+    }
+    if (len <= buf.length) {
+      int n = (int) len;
+      ensure(n);
+      int r = Utf8.scan(buf, pos, pos + n);
+      if (r != Utf8.VALID) {
+        int bad = r >= 0 ? r : -(r + 2);
+        throw invalidUtf8(bufStart + bad);
+      }
+      String s = retain ? new String(buf, pos, n, StandardCharsets.UTF_8) : null;
+      pos += n;
+      return s;
+    }
+    // Longer than the buffer: validate chunk by chunk, keeping a cut sequence for the next chunk.
+    byte[] keep = retain ? new byte[Math.toIntExact(len)] : null;
+    long left = len;
+    int kept = 0;
+    while (left > 0) {
+      if (lim - pos < 4 && lim - pos < left) {
+        fill((int) Math.min(4, left));
+      }
+      int avail = (int) Math.min(left, lim - pos);
+      int r = Utf8.scan(buf, pos, pos + avail);
+      int consumed;
+      if (r == Utf8.VALID) {
+        consumed = avail;
+      } else if (r >= 0) {
+        throw invalidUtf8(bufStart + r);
+      } else {
+        int cut = -(r + 2);
+        if (avail == left) {
+          // The string itself ends inside a sequence.
+          throw invalidUtf8(bufStart + cut);
+        }
+        consumed = cut - pos;
+        if (consumed == 0) {
+          // The cut sequence starts here: fetch the rest of it.
+          fill((int) Math.min(4, left));
+          continue;
+        }
+      }
+      if (keep != null) {
+        System.arraycopy(buf, pos, keep, kept, consumed);
+        kept += consumed;
+      }
+      pos += consumed;
+      left -= consumed;
+    }
+    return keep == null ? null : new String(keep, StandardCharsets.UTF_8);
+  }
+
+  private ReaException invalidUtf8(long offset) {
+    return ReaException.rejected(
+        currentField(), offset, currentField() + " has invalid UTF-8 at offset " + offset);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Digests and the rest of the file
+
+  /**
+   * Feeds every consumed byte not yet hashed into the digest and returns a copy of the digest
+   * state, so the caller can finish it (the SHA-256 of the first {@link #position()} bytes) while
+   * this input keeps hashing further bytes.
+   */
+  public MessageDigest consumedDigest() {
+    flushDigest();
+    try {
+      return (MessageDigest) digest.clone();
+    } catch (CloneNotSupportedException e) {
+      throw new IllegalStateException("digest cannot be cloned: " + digest.getAlgorithm(), e);
+    }
+  }
+
+  private void flushDigest() {
+    if (pos > hashMark) {
+      digest.update(buf, hashMark, pos - hashMark);
+      hashMark = pos;
+    }
+  }
+
+  /**
+   * Consumes and hashes the rest of the file, up to the size observed at open, with a bounded
+   * buffer.
+   *
+   * @param progress called after each chunk with (bytes hashed so far in the file, file size)
+   * @param chunkHook called with the absolute offset before each channel read (test seam; may be
+   *     null)
+   * @throws ReaException {@code cancelled}; {@code target_changed} when the channel ends early or
+   *     yields more bytes than the size observed at open; {@code io_error} on a read failure
+   */
+  public void hashRest(@Nullable ProgressListener progress, @Nullable ChunkHook chunkHook)
+      throws ReaException {
+    pos = lim;
+    flushDigest();
+    long done = bufStart + lim;
+    ByteBuffer big = ByteBuffer.allocateDirect(FULL_HASH_CHUNK);
+    while (done < fileSize) {
+      cancellation.check();
+      if (chunkHook != null) {
+        chunkHook.beforeRead(done);
+      }
+      big.clear();
+      long want = Math.min(big.capacity(), fileSize - done);
+      big.limit((int) want);
+      int n = readChannel(big);
+      if (n < 0) {
+        throw changed("the file ended at byte " + done + " but was " + fileSize + " bytes at open");
+      }
+      fetched += n;
+      big.flip();
+      digest.update(big);
+      done += n;
+      if (progress != null) {
+        progress.onProgress(done, fileSize);
+      }
+    }
+    // One more read must find the end of the file: a longer file was appended to.
+    big.clear();
+    big.limit(1);
+    int extra = readChannel(big);
+    if (extra > 0) {
+      fetched += extra;
+      throw changed("the file grew beyond the " + fileSize + " bytes observed at open");
+    }
+    bufStart = done;
+    pos = 0;
+    lim = 0;
+    hashMark = 0;
+  }
+
+  /** Chunk size of the full-hash loop in bytes: 1 MiB. */
+  public static final int FULL_HASH_CHUNK = 1 << 20;
+
+  /** Receives full-hash progress. */
+  @FunctionalInterface
+  public interface ProgressListener {
+    /**
+     * @param done bytes of the file hashed so far
+     * @param total file size in bytes
+     */
+    void onProgress(long done, long total);
+  }
+
+  /** Test seam called before each channel read of the full-hash loop. */
+  @FunctionalInterface
+  public interface ChunkHook {
+    /** @param offset absolute offset of the next read */
+    void beforeRead(long offset) throws ReaException;
+  }
+
+  /** @return the digest fed by this input (not a copy) */
+  public MessageDigest digest() {
+    return digest;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Buffer management
+
+  private void ensure(int n) throws ReaException {
+    if (lim - pos < n) {
+      if (n > remaining()) {
+        throw truncated(n);
+      }
+      fill(n);
+    }
+  }
+
+  /**
+   * Makes at least {@code need} unread bytes available ({@code need} at most the capacity and at
+   * most the bytes left in the file).
+   */
+  private void fill(int need) throws ReaException {
+    if (need > remaining()) {
+      throw truncated(need);
+    }
+    cancellation.check();
+    // Hash and drop the consumed bytes.
+    flushDigest();
+    int unread = lim - pos;
+    if (pos > 0) {
+      System.arraycopy(buf, pos, buf, 0, unread);
+      bufStart += pos;
+      pos = 0;
+      lim = unread;
+      hashMark = 0;
+    }
+    long consumedSoFar = bufStart;
+    long readAhead = Math.max(INITIAL_READ, consumedSoFar);
+    while (lim < need) {
+      long room = buf.length - lim;
+      long want = Math.min(room, Math.max(need - lim, readAhead));
+      want = Math.min(want, fileSize - (bufStart + lim));
+      bufView.limit((int) (lim + want));
+      bufView.position(lim);
+      int n = readChannel(bufView);
+      if (n < 0) {
+        throw changed(
+            "the file ended at byte "
+                + (bufStart + lim)
+                + " but was "
+                + fileSize
+                + " bytes when it was opened");
+      }
+      lim += n;
+      fetched += n;
+    }
+  }
+
+  private int readChannel(ByteBuffer target) throws ReaException {
+    try {
+      return channel.read(target);
+    } catch (ClosedByInterruptException e) {
+      Thread.currentThread().interrupt();
+      throw ReaException.builder(Constraint.CANCELLED, "inspection interrupted").cause(e).build();
+    } catch (IOException e) {
+      throw ReaException.builder(
+              Constraint.IO_ERROR,
+              "reading the file failed at byte " + (bufStart + lim) + ": " + describe(e))
+          .offset(bufStart + lim)
+          .diagnostic("reason", describe(e))
+          .diagnostic("exception", e.getClass().getName())
+          .cause(e)
+          .build();
+    }
+  }
+
+  private ReaException changed(String what) {
+    return ReaException.builder(Constraint.TARGET_CHANGED, "the file changed while it was read: " + what)
+        .diagnostic("reason", what)
+        .build();
+  }
+
+  /** @return a one-line description of an I/O failure */
+  public static String describe(IOException e) {
+    String m = e.getMessage();
+    return m == null ? e.getClass().getSimpleName() : m;
+  }
+}
