@@ -330,7 +330,7 @@ public final class EvidenceJson {
     g.writeStringProperty("name", t.name());
     g.writeStringProperty("type", t.type());
     if (t.typeId() != null) {
-      g.writeNumberProperty("type_id", t.typeId().intValue());
+      g.writeNumberProperty("type_id", t.typeId().longValue());
     }
     g.writeName("shape");
     writeShape(g, t.shape());
@@ -359,7 +359,7 @@ public final class EvidenceJson {
     g.writeStartObject();
     g.writeStringProperty("type", t.type());
     if (t.typeId() != null) {
-      g.writeNumberProperty("type_id", t.typeId().intValue());
+      g.writeNumberProperty("type_id", t.typeId().longValue());
     }
     g.writeNumberProperty("tensor_count", t.tensorCount());
     g.writeStringProperty("parameter_count", t.parameterCount().toString());
@@ -381,7 +381,7 @@ public final class EvidenceJson {
       g.writeEndArray();
     }
     if (l.typeId() != null) {
-      g.writeNumberProperty("type_id", l.typeId().intValue());
+      g.writeNumberProperty("type_id", l.typeId().longValue());
     }
     if (l.candidates() != null) {
       g.writeName("candidates");

@@ -10,14 +10,14 @@ import org.jspecify.annotations.Nullable;
  * @param code stable machine code, e.g. {@code ambiguous_type_id}
  * @param message human explanation
  * @param tensorIndices affected tensor rows, or null
- * @param typeId affected numeric type ID, or null
+ * @param typeId affected numeric type ID (GGUF: unsigned 32-bit), or null
  * @param candidates candidate names or layouts, or null
  */
 public record Limitation(
     String code,
     String message,
     @Nullable List<Integer> tensorIndices,
-    @Nullable Integer typeId,
+    @Nullable Long typeId,
     @Nullable List<String> candidates) {
   public Limitation {
     Objects.requireNonNull(code, "code");

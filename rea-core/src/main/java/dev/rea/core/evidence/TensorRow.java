@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param name the tensor name as declared
  * @param type the type label: a ggml type name, {@code AMBIGUOUS_<id>} or {@code UNKNOWN_<id>}
  *     for GGUF; the dtype as declared for safetensors
- * @param typeId the numeric ggml type ID for GGUF; null for safetensors
+ * @param typeId the numeric ggml type ID for GGUF (an unsigned 32-bit value, kept even when
+ *     unknown); null for safetensors
  * @param shape dimensions, unsigned; GGUF fastest-first as stored, safetensors in JSON order
  * @param parameterCount product of the dimensions (1 for a scalar), unsigned, in elements
  * @param offset data offset relative to the start of the data section, in bytes
@@ -27,7 +28,7 @@ public record TensorRow(
     int index,
     String name,
     String type,
-    @Nullable Integer typeId,
+    @Nullable Long typeId,
     List<Long> shape,
     long parameterCount,
     long offset,

@@ -35,7 +35,7 @@ public final class Derivations {
     }
     List<Acc> accs = new ArrayList<>(byLabel.values());
     accs.sort(
-        Comparator.comparingInt((Acc a) -> a.typeId == null ? Integer.MAX_VALUE : a.typeId)
+        Comparator.comparingLong((Acc a) -> a.typeId == null ? Long.MAX_VALUE : a.typeId)
             .thenComparing((Acc a) -> a.label, Derivations::compareCodePoints));
     List<TypeRow> rows = new ArrayList<>(accs.size());
     for (Acc a : accs) {
@@ -101,12 +101,12 @@ public final class Derivations {
 
   private static final class Acc {
     final String label;
-    final Integer typeId;
+    final Long typeId;
     int count;
     BigInteger params = BigInteger.ZERO;
     BigInteger bytes = BigInteger.ZERO;
 
-    Acc(String label, Integer typeId) {
+    Acc(String label, Long typeId) {
       this.label = label;
       this.typeId = typeId;
     }
