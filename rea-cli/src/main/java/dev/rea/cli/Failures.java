@@ -1,0 +1,41 @@
+package dev.rea.cli;
+
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceJson;
+import java.io.PrintWriter;
+import java.util.Map;
+
+/** Reports a typed failure: JSON on stdout with {@code --json}, otherwise text on stderr. */
+final class Failures {
+  private Failures() {}
+
+  /**
+   * Prints the failure and returns its exit status. Partial Evidence is printed too: inside the
+   * error object with {@code --json}, as a readable report on stdout otherwise.
+   */
+  static int report(ReaException e, boolean json, PrintWriter out, PrintWriter err, int maxRows) {
+    if (json) {
+      Output.printJson(out, EvidenceJson.errorBytes(e));
+    } else {
+      if (e.partialEvidence() != null) {
+        new HumanReport(out, maxRows).print(e.partialEvidence());
+        out.flush();
+      }
+      err.println("rea: " + e.code().wireName() + " (" + e.constraint().wireName() + "): " + e.getMessage());
+      if (e.path() != null) {
+        err.println("  path:   " + e.path());
+      }
+      if (e.field() != null) {
+        err.println("  field:  " + e.field());
+      }
+      if (e.offset() != null) {
+        err.println("  offset: " + Long.toUnsignedString(e.offset()));
+      }
+      for (Map.Entry<String, Object> d : e.diagnostics().entrySet()) {
+        err.println("  " + d.getKey() + ": " + d.getValue());
+      }
+      err.flush();
+    }
+    return e.code().exitStatus();
+  }
+}

@@ -1,0 +1,353 @@
+package dev.rea.cli;
+
+import dev.rea.core.evidence.Artifact;
+import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.FormatFacts;
+import dev.rea.core.evidence.Limitation;
+import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.MetadataValue;
+import dev.rea.core.evidence.TensorRow;
+import dev.rea.core.evidence.TypeRow;
+import dev.rea.core.evidence.ValueType;
+import dev.rea.core.evidence.Warning;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * The readable report of one Evidence record: file facts, metadata, a type histogram, the
+ * tensor table (truncated with a count), limitations and warnings. Every value shown comes from
+ * the record; long strings are shortened with their full length stated.
+ */
+final class HumanReport {
+  private static final int MAX_VALUE_CHARS = 72;
+  private static final int MAX_METADATA_ROWS = 60;
+
+  private final PrintWriter out;
+  private final int maxTensorRows;
+
+  HumanReport(PrintWriter out, int maxTensorRows) {
+    this.out = out;
+    this.maxTensorRows = Math.max(0, maxTensorRows);
+  }
+
+  void print(EvidenceRecord r) {
+    Artifact a = r.artifact();
+    boolean partial = EvidenceRecord.STATUS_PARTIAL.equals(r.status());
+    out.println((partial ? "PARTIAL Evidence for " : "Evidence for ") + a.path());
+    List<String[]> facts = new ArrayList<>();
+    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
+      String align =
+          g.alignment() == null
+              ? "unknown"
+              : g.alignment() + " bytes (" + g.alignmentSource() + ")";
+      facts.add(
+          new String[] {
+            "format", "GGUF v" + g.version() + ", " + g.byteOrder() + "-endian, alignment " + align
+          });
+    } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
+      facts.add(new String[] {"format", "safetensors, JSON header " + Sizes.grouped(s.jsonLength()) + " bytes"});
+    }
+    facts.add(new String[] {"file size", bytes(a.fileSize())});
+    facts.add(
+        new String[] {
+          "header", bytes(a.headerLength()) + ", sha256 " + nullText(a.headerSha256(), "unknown")
+        });
+    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
+      facts.add(
+          new String[] {
+            "tensor data",
+            g.tensorDataOffset() == null ? "unknown" : "starts at byte " + Sizes.grouped(g.tensorDataOffset())
+          });
+    } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
+      facts.add(new String[] {"tensor data", "starts at byte " + Sizes.grouped(s.dataOffset())});
+    }
+    String read =
+        "header".equals(a.readScope())
+            ? "header only (" + bytes(a.bytesRead()) + " fetched); weights not read"
+            : "whole file (" + bytes(a.bytesRead()) + " fetched)";
+    facts.add(new String[] {"read", read});
+    String fileSha;
+    if (a.sha256() != null) {
+      fileSha = a.sha256();
+    } else if (partial) {
+      fileSha = "unknown (the full read did not complete)";
+    } else {
+      fileSha = "not computed (use --hash full)";
+    }
+    facts.add(new String[] {"file sha256", fileSha});
+    facts.add(
+        new String[] {
+          "identity",
+          (a.identity().verified() ? "verified" : "NOT verified")
+              + " (device "
+              + nullText(a.identity().device(), "?")
+              + ", inode "
+              + nullText(a.identity().inode(), "?")
+              + ", modified "
+              + a.identity().modified()
+              + ")"
+        });
+    facts.add(
+        new String[] {
+          "totals",
+          Sizes.grouped(r.totals().tensorCount())
+              + " tensors, "
+              + Sizes.grouped(r.totals().parameterCount())
+              + " parameters (declared), "
+              + (r.totals().byteLength() == null
+                  ? "byte total unknown"
+                  : Sizes.grouped(r.totals().byteLength()) + " bytes of tensor data")
+        });
+    facts.add(new String[] {"evidence id", nullText(r.evidenceId(), "none")});
+    printTable(List.of(), facts, "  ");
+
+    printMetadata(r.metadata());
+    printTypes(r.types());
+    printTensors(r.tensors());
+
+    out.println();
+    out.println("Limitations (" + r.limitations().size() + ")");
+    if (r.limitations().isEmpty()) {
+      out.println("  none");
+    }
+    for (Limitation l : r.limitations()) {
+      out.println("  - [" + l.code() + "] " + l.message());
+      if (l.candidates() != null && !l.candidates().isEmpty()) {
+        out.println("    candidates: " + String.join(", ", l.candidates()));
+      }
+      if (l.tensorIndices() != null && !l.tensorIndices().isEmpty()) {
+        out.println("    tensors: " + indices(l.tensorIndices()));
+      }
+    }
+    if (!r.warnings().isEmpty()) {
+      out.println();
+      out.println("Warnings (" + r.warnings().size() + ")");
+      for (Warning w : r.warnings()) {
+        out.println("  - [" + w.code() + "] " + w.message());
+      }
+    }
+    out.println();
+    out.println(
+        "Coverage: header "
+            + r.coverage().header()
+            + ", storage sizes "
+            + r.coverage().storageSizes()
+            + ", ranges "
+            + r.coverage().ranges()
+            + ", digest "
+            + r.coverage().digest()
+            + ", final identity "
+            + r.coverage().finalIdentity());
+    out.flush();
+  }
+
+  private void printMetadata(List<MetadataRow> rows) {
+    out.println();
+    out.println("Metadata (" + rows.size() + (rows.size() == 1 ? " key)" : " keys)"));
+    List<String[]> table = new ArrayList<>();
+    int shown = Math.min(rows.size(), MAX_METADATA_ROWS);
+    for (int i = 0; i < shown; i++) {
+      MetadataRow m = rows.get(i);
+      table.add(new String[] {m.key(), typeText(m), valueText(m.type(), m.value())});
+    }
+    printTable(List.of(), table, "  ");
+    if (rows.size() > shown) {
+      out.println("  ... " + (rows.size() - shown) + " more keys (use --json for all)");
+    }
+  }
+
+  private void printTypes(List<TypeRow> types) {
+    out.println();
+    out.println("Types (" + types.size() + ")");
+    List<String[]> table = new ArrayList<>();
+    for (TypeRow t : types) {
+      table.add(
+          new String[] {
+            t.type(),
+            t.typeId() == null ? "" : t.typeId().toString(),
+            Sizes.grouped(t.tensorCount()),
+            Sizes.grouped(t.parameterCount()),
+            t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength())
+          });
+    }
+    printTable(List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES"), table, "  ");
+  }
+
+  private void printTensors(List<TensorRow> tensors) {
+    out.println();
+    out.println("Tensors (" + tensors.size() + ")");
+    List<String[]> table = new ArrayList<>();
+    int shown = Math.min(tensors.size(), maxTensorRows);
+    for (int i = 0; i < shown; i++) {
+      TensorRow t = tensors.get(i);
+      table.add(
+          new String[] {
+            Integer.toString(t.index()),
+            shorten(t.name(), 48),
+            t.type(),
+            shape(t.shape()),
+            Sizes.grouped(t.fileOffset()),
+            t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength()),
+            t.storageValidation().wire()
+          });
+    }
+    printTable(
+        List.of("#", "NAME", "TYPE", "SHAPE", "FILE OFFSET", "BYTES", "STORAGE"), table, "  ");
+    if (tensors.size() > shown) {
+      out.println(
+          "  ... "
+              + (tensors.size() - shown)
+              + " more tensors not shown (--max-tensor-rows N, or --json for all)");
+    }
+  }
+
+  private void printTable(List<String> header, List<String[]> rows, String indent) {
+    int cols = header.isEmpty() ? (rows.isEmpty() ? 0 : rows.get(0).length) : header.size();
+    int[] width = new int[cols];
+    for (int c = 0; c < cols; c++) {
+      width[c] = header.isEmpty() ? 0 : header.get(c).length();
+    }
+    for (String[] row : rows) {
+      for (int c = 0; c < cols; c++) {
+        width[c] = Math.max(width[c], row[c].length());
+      }
+    }
+    if (!header.isEmpty()) {
+      out.println(indent + line(header.toArray(new String[0]), width));
+    }
+    for (String[] row : rows) {
+      out.println(indent + line(row, width));
+    }
+  }
+
+  private static String line(String[] cells, int[] width) {
+    StringBuilder sb = new StringBuilder();
+    for (int c = 0; c < cells.length; c++) {
+      if (c > 0) {
+        sb.append("  ");
+      }
+      sb.append(cells[c]);
+      if (c < cells.length - 1) {
+        sb.append(" ".repeat(width[c] - cells[c].length()));
+      }
+    }
+    return sb.toString().stripTrailing();
+  }
+
+  private static String typeText(MetadataRow m) {
+    if (m.value() instanceof MetadataValue.ArrayValue a) {
+      return arrayType(a);
+    }
+    return m.type().name();
+  }
+
+  private static String arrayType(MetadataValue.ArrayValue a) {
+    String inner =
+        a.elementType() == ValueType.ARRAY && !a.preview().isEmpty()
+            ? arrayType((MetadataValue.ArrayValue) a.preview().get(0))
+            : a.elementType().name();
+    return "ARRAY<" + inner + ">[" + Long.toUnsignedString(a.count()) + "]";
+  }
+
+  private static String valueText(ValueType type, MetadataValue v) {
+    if (v instanceof MetadataValue.ArrayValue a) {
+      StringJoiner j = new StringJoiner(", ", "[", "]");
+      for (MetadataValue e : a.preview()) {
+        j.add(valueText(a.elementType(), e));
+      }
+      String s = j.toString();
+      if (!a.previewComplete()) {
+        s =
+            s.substring(0, s.length() - 1)
+                + (a.preview().isEmpty() ? "" : ", ")
+                + "... ("
+                + a.preview().size()
+                + " of "
+                + Long.toUnsignedString(a.count())
+                + " shown)]";
+      }
+      return shorten(s, MAX_VALUE_CHARS);
+    }
+    String raw;
+    switch (type) {
+      case UINT64 -> raw = Long.toUnsignedString(((MetadataValue.IntegerValue) v).bits());
+      case FLOAT32, FLOAT64 -> {
+        double d = ((MetadataValue.FloatValue) v).value();
+        String special = EvidenceJson.specialFloatText(d);
+        raw = special != null ? special : (type == ValueType.FLOAT32 ? Float.toString((float) d) : Double.toString(d));
+      }
+      case BOOL -> raw = Boolean.toString(((MetadataValue.BoolValue) v).value());
+      case STRING -> raw = quote(((MetadataValue.StringValue) v).value());
+      default -> raw = Long.toString(((MetadataValue.IntegerValue) v).bits());
+    }
+    return raw;
+  }
+
+  private static String quote(String s) {
+    StringBuilder sb = new StringBuilder(Math.min(s.length(), MAX_VALUE_CHARS) + 2);
+    sb.append('"');
+    int limit = Math.min(s.length(), MAX_VALUE_CHARS);
+    for (int i = 0; i < limit; i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        default -> {
+          if (c < 0x20 || c == 0x7F) {
+            sb.append(String.format("\\u%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    sb.append('"');
+    if (s.length() > limit) {
+      sb.append("... (").append(Sizes.grouped(s.length())).append(" chars)");
+    }
+    return sb.toString();
+  }
+
+  private static String shorten(String s, int max) {
+    StringBuilder clean = new StringBuilder(Math.min(s.length(), max));
+    for (int i = 0; i < s.length() && clean.length() < max; i++) {
+      char c = s.charAt(i);
+      clean.append(c < 0x20 || c == 0x7F ? '?' : c);
+    }
+    if (s.length() > max) {
+      return clean.substring(0, Math.max(0, max - 3)) + "...";
+    }
+    return clean.toString();
+  }
+
+  private static String shape(List<Long> dims) {
+    StringJoiner j = new StringJoiner(", ", "[", "]");
+    for (Long d : dims) {
+      j.add(Long.toUnsignedString(d));
+    }
+    return j.toString();
+  }
+
+  private static String indices(List<Integer> idx) {
+    StringJoiner j = new StringJoiner(", ");
+    int shown = Math.min(idx.size(), 20);
+    for (int i = 0; i < shown; i++) {
+      j.add(idx.get(i).toString());
+    }
+    return j + (idx.size() > shown ? ", ... (" + idx.size() + " in all)" : "");
+  }
+
+  private static String bytes(long n) {
+    return Sizes.grouped(n) + " bytes" + (n >= 1024 ? " (" + Sizes.human(n) + ")" : "");
+  }
+
+  private static String nullText(String s, String fallback) {
+    return s == null ? fallback : s;
+  }
+}

@@ -1,0 +1,91 @@
+package dev.rea.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.io.OutputStreamWriter;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code rea} command (CONTRACT section 1). Subcommands print through picocli's
+ * {@code getOut()}/{@code getErr()} so tests can capture them, and return the exit status of
+ * CONTRACT section 1: 0 complete Evidence, 2 invalid_input, 3 target_unavailable, 4
+ * execution_failure, 5 resource_exhausted, 130 cancelled.
+ */
+@Command(
+    name = "rea",
+    mixinStandardHelpOptions = true,
+    versionProvider = ReaMain.Version.class,
+    description = {
+      "Reports exactly what a GGUF or safetensors model file declares, reading only its header.",
+      "REA never loads weights, runs Python or uses the network."
+    },
+    subcommands = {InspectCommand.class, CommandLine.HelpCommand.class},
+    footer = {
+      "",
+      "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
+      "4 execution failure, 5 resource exhausted, 130 cancelled.",
+      "Run 'rea help <command>' for a command's options."
+    })
+public final class ReaMain implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Entry point. */
+  public static void main(String[] args) {
+    PrintWriter out =
+        new PrintWriter(
+            new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8),
+            true);
+    PrintWriter err =
+        new PrintWriter(
+            new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
+            true);
+    int status = run(args, out, err);
+    out.flush();
+    err.flush();
+    System.exit(status);
+  }
+
+  /**
+   * Runs the command line with the given streams.
+   *
+   * @return the exit status
+   */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cmd = commandLine();
+    cmd.setOut(out);
+    cmd.setErr(err);
+    return cmd.execute(args);
+  }
+
+  /** @return the configured picocli command line */
+  public static CommandLine commandLine() {
+    CommandLine cmd = new CommandLine(new ReaMain());
+    cmd.setParameterExceptionHandler(new UsageErrors());
+    cmd.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> {
+          // Only defects reach here: domain failures are returned as exit codes by the commands.
+          commandLine.getErr().println("rea: internal error: " + ex);
+          ex.printStackTrace(commandLine.getErr());
+          return 70;
+        });
+    cmd.setCaseInsensitiveEnumValuesAllowed(false);
+    return cmd;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Reports the build version. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = ReaMain.class.getPackage().getImplementationVersion();
+      return new String[] {"rea " + (v == null ? "development build" : v)};
+    }
+  }
+}
