@@ -1,0 +1,456 @@
+package dev.rea.core.inspect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rea.core.Limits;
+import dev.rea.core.detect.DetectedFormat;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.Coverage;
+import dev.rea.core.evidence.EvidenceIds;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.FormatFacts;
+import dev.rea.core.io.Cancellation;
+import dev.rea.core.io.FileAccess;
+import dev.rea.core.io.FileSnapshot;
+import dev.rea.core.io.HeaderInput;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The inspector's identity, hashing and failure handling (specification, "Identity and reads"),
+ * independent of any format reader: a stub reader consumes a fixed 16-byte "header" of a file
+ * that starts with the GGUF magic.
+ */
+class ModelInspectorIdentityTest {
+  private static final int HEADER = 16;
+
+  @TempDir Path dir;
+
+  /** Consumes exactly {@link #HEADER} bytes and declares nothing. */
+  static final class StubReader implements FormatReader {
+    @Override
+    public ParsedHeader read(HeaderInput in, ReadContext ctx) throws ReaException {
+      in.skip(HEADER);
+      return new ParsedHeader(
+          DetectedFormat.GGUF,
+          HEADER,
+          new FormatFacts.Gguf(3, "little", 32L, "default", 32L),
+          List.of(),
+          List.of(),
+          List.of(),
+          List.of());
+    }
+  }
+
+  private ModelInspector inspector(FileAccess access) {
+    Map<DetectedFormat, FormatReader> readers = new EnumMap<>(DetectedFormat.class);
+    readers.put(DetectedFormat.GGUF, new StubReader());
+    readers.put(DetectedFormat.SAFETENSORS, new StubReader());
+    return new ModelInspector(
+        Limits.defaults(),
+        access,
+        Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC),
+        readers);
+  }
+
+  private Path file(int size) throws IOException {
+    byte[] b = new byte[size];
+    new Random(42).nextBytes(b);
+    b[0] = 'G';
+    b[1] = 'G';
+    b[2] = 'U';
+    b[3] = 'F';
+    Path p = dir.resolve("model-" + size + ".gguf");
+    Files.write(p, b);
+    // An old mtime, so any later write is visible as a change of modification time.
+    Files.setLastModifiedTime(p, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+    return p;
+  }
+
+  private static String sha256(byte[] b) {
+    return EvidenceIds.sha256Hex(b);
+  }
+
+  @Test
+  void headerModeRecordsHeaderDigestOnly() throws Exception {
+    Path p = file(3 << 20);
+    byte[] all = Files.readAllBytes(p);
+    EvidenceRecord r = inspector(FileAccess.system()).inspect(p, HashMode.HEADER);
+    assertThat(r.status()).isEqualTo("complete");
+    assertThat(r.observedAt()).isEqualTo("2026-01-02T03:04:05Z");
+    assertThat(r.artifact().headerLength()).isEqualTo(HEADER);
+    assertThat(r.artifact().headerSha256()).isEqualTo(sha256(Arrays.copyOf(all, HEADER)));
+    assertThat(r.artifact().sha256()).isNull();
+    assertThat(r.subject()).isNull();
+    assertThat(r.artifact().readScope()).isEqualTo("header");
+    assertThat(r.artifact().fileSize()).isEqualTo(all.length);
+    // Header mode fetches far less than the file: at most the first read-ahead window.
+    assertThat(r.artifact().bytesRead()).isBetween((long) HEADER, (long) HeaderInput.INITIAL_READ);
+    assertThat(r.coverage().digest()).isEqualTo(Coverage.NONE);
+    assertThat(r.coverage().finalIdentity()).isEqualTo(Coverage.VERIFIED);
+    assertThat(r.artifact().identity().verified()).isTrue();
+    assertThat(r.artifact().identity().inode()).isNotNull();
+    assertThat(r.artifact().identity().size()).isEqualTo(all.length);
+    assertThat(r.evidenceId()).isEqualTo(EvidenceIds.compute(r));
+  }
+
+  @Test
+  void fullModeDigestEqualsSha256OfTheWholeFile() throws Exception {
+    Path p = file((5 << 20) + 123);
+    byte[] all = Files.readAllBytes(p);
+    long[] last = {0, 0};
+    EvidenceRecord r =
+        inspector(FileAccess.system())
+            .inspect(
+                p,
+                HashMode.FULL,
+                new ModelInspector.Listener() {
+                  @Override
+                  public void onHashProgress(long done, long total) {
+                    assertThat(done).isGreaterThan(last[0]);
+                    last[0] = done;
+                    last[1] = total;
+                  }
+                },
+                Cancellation.none());
+    String whole = sha256(all);
+    assertThat(r.artifact().sha256()).isEqualTo(whole);
+    assertThat(r.subject()).isNotNull();
+    assertThat(r.subject().kind()).isEqualTo("file");
+    assertThat(r.subject().sha256()).isEqualTo(whole);
+    assertThat(r.artifact().headerSha256()).isEqualTo(sha256(Arrays.copyOf(all, HEADER)));
+    assertThat(r.artifact().bytesRead()).isEqualTo(all.length);
+    assertThat(r.artifact().readScope()).isEqualTo("full");
+    assertThat(r.coverage().digest()).isEqualTo(Coverage.COMPLETE);
+    assertThat(last).containsExactly(all.length, all.length);
+  }
+
+  @Test
+  void appendDuringFullHashIsTargetChangedWithPartialEvidence() throws Exception {
+    Path p = file(4 << 20);
+    assertChangedDuringHash(p, 2 << 20, () -> Files.write(p, new byte[] {1, 2, 3}, StandardOpenOption.APPEND));
+  }
+
+  @Test
+  void truncationDuringFullHashIsTargetChanged() throws Exception {
+    Path p = file(4 << 20);
+    assertChangedDuringHash(
+        p,
+        2 << 20,
+        () -> {
+          try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
+            raf.setLength(3 << 20);
+          }
+        });
+  }
+
+  @Test
+  void inPlaceRewriteDuringFullHashIsTargetChanged() throws Exception {
+    Path p = file(4 << 20);
+    assertChangedDuringHash(
+        p,
+        1 << 20,
+        () -> {
+          try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
+            raf.seek(3 << 20);
+            raf.write(new byte[] {9, 9, 9, 9});
+          }
+        });
+  }
+
+  @Test
+  void renameOverDuringFullHashIsTargetChanged() throws Exception {
+    Path p = file(4 << 20);
+    Path other = dir.resolve("other.gguf");
+    Files.write(other, Files.readAllBytes(p));
+    assertChangedDuringHash(
+        p, 1 << 20, () -> Files.move(other, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE));
+  }
+
+  interface Change {
+    void apply() throws IOException;
+  }
+
+  private void assertChangedDuringHash(Path p, long atByte, Change change) throws Exception {
+    AtomicBoolean done = new AtomicBoolean();
+    ModelInspector.Listener hook =
+        new ModelInspector.Listener() {
+          @Override
+          public void beforeHashRead(long offset) {
+            if (!done.get() && offset >= atByte) {
+              done.set(true);
+              try {
+                change.apply();
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+            }
+          }
+        };
+    assertThatThrownBy(() -> inspector(FileAccess.system()).inspect(p, HashMode.FULL, hook, Cancellation.none()))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
+              assertThat(e.path()).isEqualTo(p.toString());
+              assertPartial(e.partialEvidence());
+            });
+    assertThat(done).isTrue();
+  }
+
+  private static void assertPartial(EvidenceRecord partial) {
+    assertThat(partial).isNotNull();
+    assertThat(partial.status()).isEqualTo("partial");
+    assertThat(partial.artifact().sha256()).isNull();
+    assertThat(partial.subject()).isNull();
+    assertThat(partial.artifact().headerSha256()).isNotNull();
+    assertThat(partial.coverage().header()).isEqualTo(Coverage.COMPLETE);
+    assertThat(partial.coverage().digest()).isEqualTo(Coverage.UNKNOWN);
+    assertThat(partial.coverage().finalIdentity()).isEqualTo(Coverage.UNVERIFIED);
+    assertThat(partial.artifact().identity().verified()).isFalse();
+    assertThat(partial.evidenceId()).isEqualTo(EvidenceIds.compute(partial));
+  }
+
+  @Test
+  void cancellationDuringFullHashKeepsPartialEvidence() throws Exception {
+    Path p = file(4 << 20);
+    Cancellation cancel = new Cancellation();
+    ModelInspector.Listener hook =
+        new ModelInspector.Listener() {
+          @Override
+          public void onHashProgress(long done, long total) {
+            if (done >= (2 << 20)) {
+              cancel.cancel();
+            }
+          }
+        };
+    assertThatThrownBy(() -> inspector(FileAccess.system()).inspect(p, HashMode.FULL, hook, cancel))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.CANCELLED);
+              assertThat(e.code().exitStatus()).isEqualTo(130);
+              assertPartial(e.partialEvidence());
+              assertThat(e.partialEvidence().artifact().bytesRead()).isLessThan(4 << 20);
+            });
+  }
+
+  /** A seam whose channels fail with EIO at a chosen byte and record whether they were closed. */
+  static final class FailingAccess implements FileAccess {
+    final long failAt;
+    final String reason;
+    volatile boolean closed;
+    volatile boolean opened;
+
+    FailingAccess(long failAt, String reason) {
+      this.failAt = failAt;
+      this.reason = reason;
+    }
+
+    @Override
+    public FileSnapshot stat(Path path) throws IOException {
+      return FileAccess.system().stat(path);
+    }
+
+    @Override
+    public SeekableByteChannel open(Path path) throws IOException {
+      SeekableByteChannel real = FileAccess.system().open(path);
+      opened = true;
+      return new SeekableByteChannel() {
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+          long pos = real.position();
+          if (pos + dst.remaining() > failAt) {
+            if (pos >= failAt) {
+              throw new IOException(reason);
+            }
+            int old = dst.limit();
+            dst.limit(dst.position() + (int) (failAt - pos));
+            try {
+              return real.read(dst);
+            } finally {
+              dst.limit(old);
+            }
+          }
+          return real.read(dst);
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long position() throws IOException {
+          return real.position();
+        }
+
+        @Override
+        public SeekableByteChannel position(long newPosition) throws IOException {
+          real.position(newPosition);
+          return this;
+        }
+
+        @Override
+        public long size() throws IOException {
+          return real.size();
+        }
+
+        @Override
+        public SeekableByteChannel truncate(long size) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isOpen() {
+          return real.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+          closed = true;
+          real.close();
+        }
+      };
+    }
+  }
+
+  @Test
+  void ioErrorDuringFullHashIsExecutionFailureWithDiagnosticsAndPartialEvidence() throws Exception {
+    Path p = file(3 << 20);
+    FailingAccess access = new FailingAccess((2 << 20) + 17, "Input/output error");
+    assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.FULL))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+              assertThat(e.code().exitStatus()).isEqualTo(4);
+              assertThat(e.path()).isEqualTo(p.toString());
+              assertThat(e.diagnostics()).containsEntry("reason", "Input/output error");
+              assertPartial(e.partialEvidence());
+              assertThat(e.partialEvidence().artifact().bytesRead()).isEqualTo((2 << 20) + 17);
+            });
+    assertThat(access.closed).isTrue();
+  }
+
+  @Test
+  void ioErrorInsideTheHeaderIsExecutionFailureWithoutPartialEvidence() throws Exception {
+    Path p = file(1 << 20);
+    FailingAccess access = new FailingAccess(8, "Input/output error");
+    assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+              assertThat(e.partialEvidence()).isNull();
+              assertThat(e.offset()).isEqualTo(8L);
+            });
+    assertThat(access.closed).isTrue();
+  }
+
+  @Test
+  void missingDirectoryRelativeAndDeniedPathsAreTyped() throws Exception {
+    ModelInspector ins = inspector(FileAccess.system());
+    assertThatThrownBy(() -> ins.inspect(dir.resolve("absent.gguf"), HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class, e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND));
+    assertThatThrownBy(() -> ins.inspect(dir, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE));
+    assertThatThrownBy(() -> ins.inspect(Path.of("relative.gguf"), HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.RELATIVE_PATH);
+              assertThat(e.code().exitStatus()).isEqualTo(2);
+            });
+    Path p = file(64);
+    FileAccess denied =
+        new FileAccess() {
+          @Override
+          public FileSnapshot stat(Path path) throws IOException {
+            return FileAccess.system().stat(path);
+          }
+
+          @Override
+          public SeekableByteChannel open(Path path) throws IOException {
+            throw new AccessDeniedException(path.toString());
+          }
+        };
+    assertThatThrownBy(() -> inspector(denied).inspect(p, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.PERMISSION_DENIED);
+              assertThat(e.code().exitStatus()).isEqualTo(3);
+            });
+    FileAccess tooMany =
+        new FileAccess() {
+          @Override
+          public FileSnapshot stat(Path path) throws IOException {
+            return FileAccess.system().stat(path);
+          }
+
+          @Override
+          public SeekableByteChannel open(Path path) throws IOException {
+            throw new java.nio.file.FileSystemException(path.toString(), null, "Too many open files");
+          }
+        };
+    assertThatThrownBy(() -> inspector(tooMany).inspect(p, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+              assertThat(e.diagnostics()).containsEntry("reason", "Too many open files");
+            });
+  }
+
+  @Test
+  void aFileShorterThanItsHeaderIsRejectedAndTheChannelClosed() throws Exception {
+    Path p = dir.resolve("short.gguf");
+    Files.write(p, new byte[] {'G', 'G', 'U', 'F', 3, 0});
+    FailingAccess access = new FailingAccess(Long.MAX_VALUE, "never");
+    assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+              assertThat(e.offset()).isEqualTo(0L);
+            });
+    assertThat(access.opened).isTrue();
+    assertThat(access.closed).isTrue();
+  }
+
+  @Test
+  void headerDigestIsIndependentOfReadAheadSize() throws Exception {
+    Path p = file(200_000);
+    byte[] all = Files.readAllBytes(p);
+    EvidenceRecord r = inspector(FileAccess.system()).inspect(p, HashMode.FULL);
+    assertThat(r.artifact().headerSha256())
+        .isEqualTo(HexFormat.of().formatHex(EvidenceIds.sha256().digest(Arrays.copyOf(all, HEADER))));
+    assertThat(r.artifact().sha256()).isEqualTo(sha256(all));
+  }
+}
