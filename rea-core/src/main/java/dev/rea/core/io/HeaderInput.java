@@ -68,6 +68,11 @@ public final class HeaderInput {
   private int hashMark;
 
   private long fetched;
+  private long headerCeiling = Long.MAX_VALUE;
+
+  /** Index of the element being read by a bulk operation ({@link #skipStrings}). */
+  private long bulkIndex;
+
   private boolean bigEndian;
   private Supplier<String> describer = () -> "header";
 
@@ -144,15 +149,113 @@ public final class HeaderInput {
   }
 
   /**
-   * Checks that {@code n} more bytes exist in the file, without reading them.
+   * Checks that {@code n} more bytes exist in the file, without reading them, and then that they
+   * stay within the {@linkplain #setHeaderCeiling header ceiling} (when one is set).
    *
    * @param n bytes needed (treated as unsigned when negative)
-   * @throws ReaException {@code file_format_rejected} naming the current field
+   * @throws ReaException {@code file_format_rejected} naming the current field; {@code
+   *     resource_exhausted} / {@code header_ceiling} when the bytes fit the file but not the
+   *     ceiling
    */
   public void require(long n) throws ReaException {
     if (n < 0 || n > remaining()) {
       throw truncated(n);
     }
+    if (n > headerCeiling - position()) {
+      throw ceilingExceeded(position() + n, position());
+    }
+  }
+
+  /**
+   * As {@link #require(long)}, but a failure names {@code fieldOffset} (typically the offset of
+   * the length or count field that declared the {@code n} bytes) instead of the current position.
+   *
+   * @param n bytes the declaration needs from the current position (unsigned when negative)
+   * @param fieldOffset absolute offset of the declaring field
+   */
+  public void requireAt(long n, long fieldOffset) throws ReaException {
+    if (n < 0 || n > remaining()) {
+      throw ReaException.rejected(
+          currentField(),
+          fieldOffset,
+          currentField()
+              + " at offset "
+              + fieldOffset
+              + " declares "
+              + Long.toUnsignedString(n)
+              + " bytes from offset "
+              + position()
+              + " but the file has "
+              + remaining()
+              + " bytes left");
+    }
+    if (n > headerCeiling - position()) {
+      throw ceilingExceeded(position() + n, fieldOffset);
+    }
+  }
+
+  /**
+   * Sets the header ceiling: the header may not extend past this many bytes from the start of the
+   * file. {@link #require}, {@link #requireAt}, {@link #skip}, {@link #skipBools}, {@link
+   * #skipStrings} and {@link #utf8} then refuse a declared length that fits the file but not the
+   * ceiling. Fixed-size reads are not checked; call {@link #checkCeiling()} at record boundaries.
+   * Unset, the ceiling is {@link Long#MAX_VALUE} (no limit).
+   *
+   * @param bytes the ceiling in bytes (positive)
+   */
+  public void setHeaderCeiling(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("header ceiling must be positive: " + bytes);
+    }
+    this.headerCeiling = bytes;
+  }
+
+  /** @return the header ceiling in bytes ({@link Long#MAX_VALUE} when none is set) */
+  public long headerCeiling() {
+    return headerCeiling;
+  }
+
+  /**
+   * Checks that the bytes consumed so far are within the header ceiling.
+   *
+   * @throws ReaException {@code resource_exhausted} / {@code header_ceiling}
+   */
+  public void checkCeiling() throws ReaException {
+    if (position() > headerCeiling) {
+      throw ceilingExceeded(position(), position());
+    }
+  }
+
+  /**
+   * A {@code resource_exhausted} / {@code header_ceiling} failure for the current field.
+   * Diagnostics: {@code limit} ("header_ceiling"), {@code limit_bytes}, {@code requested_bytes}
+   * (the header length the declaration needs at least) and {@code over_bytes}, as decimal strings.
+   *
+   * @param requestedEnd the header length in bytes the declaration would need at least
+   * @param fieldOffset absolute offset of the declaring field
+   * @return the exception (not thrown)
+   */
+  public ReaException ceilingExceeded(long requestedEnd, long fieldOffset) {
+    String field = currentField();
+    return ReaException.builder(
+            Constraint.HEADER_CEILING,
+            field
+                + " at offset "
+                + fieldOffset
+                + " would take the header to at least "
+                + Long.toUnsignedString(requestedEnd)
+                + " bytes, past the header ceiling of "
+                + headerCeiling
+                + " bytes by "
+                + Long.toUnsignedString(requestedEnd - headerCeiling)
+                + " bytes")
+        .field(field)
+        .offset(fieldOffset)
+        .diagnostic("limit", "header_ceiling")
+        .diagnostic("limit_bytes", Long.toString(headerCeiling))
+        .diagnostic("requested_bytes", Long.toUnsignedString(requestedEnd))
+        .diagnostic("over_bytes", Long.toUnsignedString(requestedEnd - headerCeiling))
+        .build();
   }
 
   /** @return a {@code file_format_rejected} failure for a read of {@code n} bytes here */
@@ -315,7 +418,7 @@ public final class HeaderInput {
     long start = position();
     require(len);
     if (retain && budget != null) {
-      budget.charge(len + RetainedBudget.VALUE_OVERHEAD, currentField(), start);
+      budget.charge(len + RetainedBudget.VALUE_OVERHEAD, describer, start);
     }
     if (len <= buf.length) {
       int n = (int) len;
@@ -365,6 +468,51 @@ public final class HeaderInput {
       left -= consumed;
     }
     return keep == null ? null : new String(keep, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Consumes {@code count} length-prefixed strings, the GGUF {@code gguf_string_t} layout: a
+   * 64-bit length in the current byte order followed by that many bytes of well-formed UTF-8.
+   * Nothing is retained and no object is created per string. While it runs, {@link #bulkIndex()}
+   * is the index (from 0) of the string being read, so a field describer can name it.
+   *
+   * <p>Each length is checked against the bytes left in the file, then against the header
+   * ceiling, before its bytes are touched.
+   *
+   * @param count unsigned number of strings; the caller has checked that {@code 8 * count} bytes
+   *     are left
+   * @throws ReaException {@code file_format_rejected} for a length past the end of the file
+   *     (offset of the length field) or invalid UTF-8 (offset of the first bad byte); {@code
+   *     header_ceiling} for a length past the ceiling
+   */
+  public void skipStrings(long count) throws ReaException {
+    for (long i = 0; Long.compareUnsigned(i, count) < 0; i++) {
+      bulkIndex = i;
+      long lengthAt = bufStart + pos;
+      ensure(8);
+      long len = bigEndian ? (long) I64_BE.get(buf, pos) : (long) I64_LE.get(buf, pos);
+      pos += 8;
+      if (len >= 0 && len <= lim - pos) {
+        // Fast path: the whole string is buffered, so it also lies within the file.
+        if (len > headerCeiling - (bufStart + pos)) {
+          throw ceilingExceeded(bufStart + pos + len, lengthAt);
+        }
+        int end = pos + (int) len;
+        int r = Utf8.scan(buf, pos, end);
+        if (r != Utf8.VALID) {
+          throw invalidUtf8(bufStart + (r >= 0 ? r : -(r + 2)));
+        }
+        pos = end;
+      } else {
+        requireAt(len, lengthAt);
+        utf8(len, false, null);
+      }
+    }
+  }
+
+  /** @return the index of the element a bulk operation is reading (see {@link #skipStrings}) */
+  public long bulkIndex() {
+    return bulkIndex;
   }
 
   private ReaException invalidUtf8(long offset) {

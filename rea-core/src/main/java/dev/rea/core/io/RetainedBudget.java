@@ -2,6 +2,7 @@ package dev.rea.core.io;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import java.util.function.Supplier;
 
 /**
  * Accounts for the retained representation of one inspection against {@code
@@ -34,28 +35,43 @@ public final class RetainedBudget {
    */
   public void charge(long bytes, String what, long offset) throws ReaException {
     if (bytes < 0 || bytes > limit - used) {
-      throw ReaException.builder(
-              Constraint.RETAINED_BUDGET,
-              "retaining "
-                  + what
-                  + " would exceed the retained representation budget of "
-                  + limit
-                  + " bytes ("
-                  + used
-                  + " bytes used, "
-                  + bytes
-                  + " more requested, "
-                  + (used + Math.max(bytes, 0) - limit)
-                  + " bytes over)")
-          .field(what)
-          .offset(offset)
-          .diagnostic("limit", "retained_budget")
-          .diagnostic("limit_bytes", Long.toString(limit))
-          .diagnostic("used_bytes", Long.toString(used))
-          .diagnostic("requested_bytes", Long.toString(bytes))
-          .build();
+      throw refusal(bytes, what, offset);
     }
     used += bytes;
+  }
+
+  /**
+   * As {@link #charge(long, String, long)}, with the field description computed only when the
+   * charge is refused (so hot paths build no strings).
+   */
+  public void charge(long bytes, Supplier<String> what, long offset) throws ReaException {
+    if (bytes < 0 || bytes > limit - used) {
+      throw refusal(bytes, what.get(), offset);
+    }
+    used += bytes;
+  }
+
+  private ReaException refusal(long bytes, String what, long offset) {
+    return ReaException.builder(
+            Constraint.RETAINED_BUDGET,
+            "retaining "
+                + what
+                + " would exceed the retained representation budget of "
+                + limit
+                + " bytes ("
+                + used
+                + " bytes used, "
+                + bytes
+                + " more requested, "
+                + (used + Math.max(bytes, 0) - limit)
+                + " bytes over)")
+        .field(what)
+        .offset(offset)
+        .diagnostic("limit", "retained_budget")
+        .diagnostic("limit_bytes", Long.toString(limit))
+        .diagnostic("used_bytes", Long.toString(used))
+        .diagnostic("requested_bytes", Long.toString(bytes))
+        .build();
   }
 
   /** @return bytes charged so far */
