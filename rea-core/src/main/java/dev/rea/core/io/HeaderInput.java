@@ -359,6 +359,56 @@ public final class HeaderInput {
   // Bulk reads
 
   /**
+   * Consumes exactly {@code len} bytes into {@code dst[off, off + len)}. Every byte is hashed,
+   * in order, like any other consumed byte. Bytes already buffered are copied; the rest are
+   * read from the channel straight into {@code dst} (in chunks of at most {@link #CAPACITY}
+   * bytes, checking cancellation before each), so a large block exists once in memory, in the
+   * caller's array, and not a second time in this input's buffer.
+   *
+   * @param dst destination array, allocated by the caller after checking {@code len} against
+   *     the bytes left ({@link #require}) and its own limits
+   * @param off first index of {@code dst} to fill
+   * @param len bytes to consume
+   * @throws ReaException {@code file_format_rejected} when fewer than {@code len} bytes are left
+   *     (nothing is consumed then); {@code target_changed} when the channel ends early; {@code
+   *     io_error}; {@code cancelled}
+   * @throws IndexOutOfBoundsException when {@code [off, off + len)} is not inside {@code dst}
+   */
+  public void readFully(byte[] dst, int off, int len) throws ReaException {
+    java.util.Objects.checkFromIndexSize(off, len, dst.length);
+    require(len);
+    int fromBuffer = Math.min(lim - pos, len);
+    System.arraycopy(buf, pos, dst, off, fromBuffer);
+    pos += fromBuffer;
+    if (fromBuffer == len) {
+      return;
+    }
+    // The buffer is used up: hash and drop it, then read the rest directly into dst.
+    flushDigest();
+    bufStart += pos;
+    pos = 0;
+    lim = 0;
+    hashMark = 0;
+    int done = fromBuffer;
+    ByteBuffer target = ByteBuffer.wrap(dst);
+    while (done < len) {
+      cancellation.check();
+      int step = Math.min(len - done, buf.length);
+      target.limit(off + done + step);
+      target.position(off + done);
+      int n = readChannel(target);
+      if (n < 0) {
+        throw changed(
+            "the file ended at byte " + bufStart + " but was " + fileSize + " bytes when it was opened");
+      }
+      digest.update(dst, off + done, n);
+      fetched += n;
+      done += n;
+      bufStart += n;
+    }
+  }
+
+  /**
    * Consumes {@code n} bytes (they are hashed like every other byte).
    *
    * @param n unsigned byte count

@@ -1,0 +1,1029 @@
+package dev.rea.core.format.safetensors;
+
+import dev.rea.core.detect.DetectedFormat;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.FormatFacts;
+import dev.rea.core.evidence.Limitation;
+import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.MetadataValue;
+import dev.rea.core.evidence.StorageValidation;
+import dev.rea.core.evidence.TensorRow;
+import dev.rea.core.evidence.ValueType;
+import dev.rea.core.inspect.Derivations;
+import dev.rea.core.inspect.ParsedHeader;
+import dev.rea.core.inspect.ReadContext;
+import dev.rea.core.io.RetainedBudget;
+import dev.rea.core.io.Utf8;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * One parse of one safetensors header JSON: the strict pre-pass, the Jackson token walk with
+ * REA's checks, the range walk and, only when all of that passed, the rows. Package-private; see
+ * {@link SafetensorsReader} for the rules. Not thread-safe (one instance per read).
+ */
+final class HeaderParse {
+  private static final long PREFIX = SafetensorsReader.PREFIX_BYTES;
+  private static final String METADATA_KEY = "__metadata__";
+  private static final long OVERHEAD = RetainedBudget.VALUE_OVERHEAD;
+  /** Bytes charged per retained shape dimension. */
+  private static final long DIM_BYTES = 8;
+  /** Dimensions shown when a shape appears in a message. */
+  private static final int SHOWN_DIMS = 8;
+
+  private static final int F_DTYPE = 1;
+  private static final int F_SHAPE = 2;
+  private static final int F_OFFSETS = 4;
+
+  private final byte[] json;
+  private final long fileSize;
+  private final RetainedBudget budget;
+  private final JsonFactory factory;
+  private final int nestingLimit;
+
+  private JsonParser p;
+  private int depth;
+
+  // Where the walk is, for field paths in errors (rendered only on failure).
+  private @Nullable String tensorName;
+  private boolean inMetadata;
+  private @Nullable String key;
+  private int index = -1;
+  /** Path below a skipped unknown field: String keys and int[1] array positions. */
+  private final ArrayList<Object> nested = new ArrayList<>();
+
+  // Results, built up during the walk but published only by build().
+  private final ArrayList<Decl> decls = new ArrayList<>();
+  private final HashSet<String> topKeys = new HashSet<>();
+  private @Nullable List<String[]> metadata;
+  private long[] scratch = new long[16];
+
+  /** One tensor entry as declared. */
+  private static final class Decl {
+    final String name;
+    @Nullable SafetensorsDtype dtype;
+    @Nullable String dtypeText;
+    long[] shape;
+    /** Element count, unsigned. */
+    long params;
+    long begin;
+    long end;
+    /** Absolute offsets of the shape and data_offsets arrays. */
+    long shapeAt;
+    long offsetsAt;
+
+    Decl(String name) {
+      this.name = name;
+    }
+
+    String label() {
+      return dtype != null ? dtype.name() : dtypeText;
+    }
+  }
+
+  HeaderParse(byte[] json, long fileSize, ReadContext ctx, JsonFactory factory) {
+    this.json = json;
+    this.fileSize = fileSize;
+    this.budget = ctx.budget();
+    this.factory = factory;
+    this.nestingLimit = ctx.limits().nestingLimit();
+  }
+
+  ParsedHeader run() throws ReaException {
+    prescan();
+    p = factory.createParser(ObjectReadContext.empty(), json, 0, json.length);
+    try {
+      walkTop();
+    } catch (StreamConstraintsException e) {
+      throw translateConstraint(e);
+    } catch (JacksonException e) {
+      throw translate(e);
+    } finally {
+      p.close();
+    }
+    checkRanges();
+    return build();
+  }
+
+  // -----------------------------------------------------------------------------------------
+  // Byte pre-pass
+
+  /**
+   * Strict UTF-8, no raw control bytes but tab, LF and CR, and an object as the top-level value.
+   */
+  private void prescan() throws ReaException {
+    int n = json.length;
+    int r = Utf8.scan(json, 0, n);
+    if (r != Utf8.VALID) {
+      int bad = r >= 0 ? r : -(r + 2);
+      throw ReaException.rejected(
+          "header",
+          PREFIX + bad,
+          "the header JSON has invalid UTF-8 at offset "
+              + (PREFIX + bad)
+              + " (byte 0x"
+              + hex(json[bad])
+              + "; overlong forms, encoded surrogates and cut sequences are invalid)");
+    }
+    for (int i = 0; i < n; i++) {
+      byte b = json[i];
+      if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r') {
+        throw ReaException.rejected(
+            "header",
+            PREFIX + i,
+            "the header JSON has the control byte 0x"
+                + hex(b)
+                + " at offset "
+                + (PREFIX + i)
+                + " (only space, tab, CR and LF may appear outside strings, and control"
+                + " characters inside strings must be escaped)");
+      }
+    }
+    int i = 0;
+    while (i < n && isJsonSpace(json[i])) {
+      i++;
+    }
+    if (i == n) {
+      throw ReaException.rejected(
+          "header",
+          PREFIX + n,
+          n == 0
+              ? "the header JSON is empty (json_length is 0); a JSON object is required"
+              : "the header JSON is only whitespace; a JSON object is required");
+    }
+    if (json[i] != '{') {
+      boolean bom =
+          i + 2 < n
+              && (json[i] & 0xFF) == 0xEF
+              && (json[i + 1] & 0xFF) == 0xBB
+              && (json[i + 2] & 0xFF) == 0xBF;
+      throw ReaException.rejected(
+          "header",
+          PREFIX + i,
+          bom
+              ? "the header JSON starts with a UTF-8 byte-order mark at offset "
+                  + (PREFIX + i)
+                  + "; the header must be a JSON object, optionally surrounded by space, tab,"
+                  + " CR or LF"
+              : "the header's top-level JSON value at offset "
+                  + (PREFIX + i)
+                  + " is not an object; the header must be a JSON object");
+    }
+  }
+
+  private static boolean isJsonSpace(byte b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+  }
+
+  // -----------------------------------------------------------------------------------------
+  // Token walk
+
+  private void walkTop() throws ReaException {
+    JsonToken t = p.nextToken();
+    if (t != JsonToken.START_OBJECT) {
+      // The pre-pass saw '{'; Jackson agrees unless something is badly wrong.
+      throw reject("the header's top-level JSON value is not an object");
+    }
+    enter();
+    while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
+      String name = p.currentName();
+      long utf8 = utf8Length(name);
+      boolean isMetadata = METADATA_KEY.equals(name);
+      if (isMetadata) {
+        inMetadata = true;
+      } else {
+        tensorName = name;
+      }
+      if (utf8 < 0) {
+        throw loneSurrogate(isMetadata ? "key" : "tensor name");
+      }
+      if (!isMetadata) {
+        // The tensor row and its name are retained.
+        charge(OVERHEAD + utf8 + OVERHEAD);
+      }
+      if (!topKeys.add(name)) {
+        throw reject(
+            "duplicate top-level key "
+                + quote(name)
+                + " (keys are compared after unescaping; safetensors keys must be unique)");
+      }
+      if (isMetadata) {
+        walkMetadata();
+        inMetadata = false;
+      } else {
+        walkTensor(name);
+        tensorName = null;
+      }
+    }
+    // Jackson only returns END_OBJECT here.
+    exit();
+    // Only JSON whitespace may follow; checked on the bytes so the offset is exact.
+    long end = p.currentLocation().getByteOffset();
+    for (int i = (int) end; i < json.length; i++) {
+      if (!isJsonSpace(json[i])) {
+        throw ReaException.rejected(
+            "header",
+            PREFIX + i,
+            "the header has content after its JSON object, at offset "
+                + (PREFIX + i)
+                + " (only space, tab, CR and LF may follow)");
+      }
+    }
+  }
+
+  private void walkMetadata() throws ReaException {
+    JsonToken t = p.nextToken();
+    if (t == JsonToken.VALUE_NULL) {
+      return; // null means omitted
+    }
+    if (t != JsonToken.START_OBJECT) {
+      throw reject(
+          "__metadata__ must be an object of string values or null, found "
+              + describe(t));
+    }
+    enter();
+    List<String[]> rows = new ArrayList<>();
+    HashSet<String> keys = new HashSet<>();
+    while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
+      String k = p.currentName();
+      key = k;
+      long klen = utf8Length(k);
+      if (klen < 0) {
+        throw loneSurrogate("key");
+      }
+      charge(OVERHEAD + klen + OVERHEAD);
+      if (!keys.add(k)) {
+        throw reject(
+            "duplicate __metadata__ key " + quote(k) + " (keys are compared after unescaping)");
+      }
+      t = p.nextToken();
+      if (t != JsonToken.VALUE_STRING) {
+        throw reject(
+            "__metadata__ values must be strings, found "
+                + describe(t)
+                + (t == JsonToken.START_OBJECT
+                    ? " (a tensor cannot be named __metadata__)"
+                    : ""));
+      }
+      String v = p.getString();
+      long vlen = utf8Length(v);
+      if (vlen < 0) {
+        throw loneSurrogate("value");
+      }
+      charge(vlen + OVERHEAD);
+      rows.add(new String[] {k, v});
+      key = null;
+    }
+    exit();
+    metadata = rows;
+  }
+
+  private void walkTensor(String name) throws ReaException {
+    JsonToken t = p.nextToken();
+    if (t != JsonToken.START_OBJECT) {
+      throw reject(
+          "a tensor entry must be an object with dtype, shape and data_offsets, found "
+              + describe(t));
+    }
+    long entryAt = tokenOffset();
+    enter();
+    Decl d = new Decl(name);
+    int seen = 0;
+    HashSet<String> extraKeys = null;
+    while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
+      String k = p.currentName();
+      key = k;
+      int bit;
+      switch (k) {
+        case "dtype":
+          bit = F_DTYPE;
+          break;
+        case "shape":
+          bit = F_SHAPE;
+          break;
+        case "data_offsets":
+          bit = F_OFFSETS;
+          break;
+        default:
+          bit = 0;
+      }
+      if (bit != 0) {
+        if ((seen & bit) != 0) {
+          throw reject("duplicate field " + k + " (keys are compared after unescaping)");
+        }
+        seen |= bit;
+      } else {
+        long klen = utf8Length(k);
+        if (klen < 0) {
+          throw loneSurrogate("key");
+        }
+        // Held while the entry is read, to detect duplicates.
+        charge(klen + OVERHEAD);
+        if (extraKeys == null) {
+          extraKeys = new HashSet<>();
+        }
+        if (!extraKeys.add(k)) {
+          throw reject("duplicate key " + quote(k) + " (keys are compared after unescaping)");
+        }
+      }
+      switch (bit) {
+        case F_DTYPE:
+          readDtype(d);
+          break;
+        case F_SHAPE:
+          readShape(d);
+          break;
+        case F_OFFSETS:
+          readOffsets(d);
+          break;
+        default:
+          skipValue(p.nextToken());
+      }
+      key = null;
+    }
+    exit();
+    String at = "tensors[" + quote(name) + "]";
+    if ((seen & F_DTYPE) == 0) {
+      throw ReaException.rejected(at + ".dtype", entryAt, at + " has no dtype");
+    }
+    if ((seen & F_SHAPE) == 0) {
+      throw ReaException.rejected(at + ".shape", entryAt, at + " has no shape");
+    }
+    if ((seen & F_OFFSETS) == 0) {
+      throw ReaException.rejected(at + ".data_offsets", entryAt, at + " has no data_offsets");
+    }
+    if (d.dtype != null) {
+      checkStorage(d, at);
+    }
+    decls.add(d);
+  }
+
+  private void readDtype(Decl d) throws ReaException {
+    JsonToken t = p.nextToken();
+    if (t != JsonToken.VALUE_STRING) {
+      throw reject("dtype must be a string, found " + describe(t));
+    }
+    char[] chars = p.getStringCharacters();
+    int off = p.getStringOffset();
+    int len = p.getStringLength();
+    SafetensorsDtype known = SafetensorsDtype.byName(chars, off, len);
+    if (known != null) {
+      d.dtype = known;
+      return;
+    }
+    String text = new String(chars, off, len);
+    long utf8 = utf8Length(text);
+    if (utf8 < 0) {
+      throw loneSurrogate("dtype");
+    }
+    charge(utf8 + OVERHEAD);
+    d.dtypeText = text;
+  }
+
+  private void readShape(Decl d) throws ReaException {
+    JsonToken t = p.nextToken();
+    if (t != JsonToken.START_ARRAY) {
+      throw reject("shape must be an array of unsigned integers, found " + describe(t));
+    }
+    d.shapeAt = tokenOffset();
+    enter();
+    int count = 0;
+    long product = 1;
+    // index is set before each token so that Jackson's own errors name the element too.
+    while ((t = nextElement(count)) != JsonToken.END_ARRAY) {
+      long v = readU64(t, "shape dimensions");
+      charge(DIM_BYTES);
+      // Products in declaration order: a later zero cannot hide an earlier overflow.
+      if (product != 0 && v != 0 && unsignedMultiplyHigh(product, v) != 0) {
+        throw reject(
+            "the shape's element count overflows 2^64-1 at dimension "
+                + count
+                + " (products are taken in declaration order)");
+      }
+      product *= v;
+      if (count == scratch.length) {
+        scratch = Arrays.copyOf(scratch, count * 2);
+      }
+      scratch[count++] = v;
+    }
+    index = -1;
+    exit();
+    d.shape = Arrays.copyOf(scratch, count);
+    d.params = product;
+  }
+
+  private void readOffsets(Decl d) throws ReaException {
+    JsonToken t = p.nextToken();
+    if (t != JsonToken.START_ARRAY) {
+      throw reject("data_offsets must be an array of two unsigned integers, found " + describe(t));
+    }
+    d.offsetsAt = tokenOffset();
+    enter();
+    int count = 0;
+    while ((t = nextElement(count)) != JsonToken.END_ARRAY) {
+      if (count == 2) {
+        throw reject("data_offsets has more than 2 elements; exactly 2 (begin, end) are required");
+      }
+      long v = readU64(t, "data_offsets");
+      if (v < 0) {
+        throw reject(
+            "data_offsets["
+                + count
+                + "] = "
+                + Long.toUnsignedString(v)
+                + " exceeds 2^63-1, the largest file offset REA represents");
+      }
+      if (count == 0) {
+        d.begin = v;
+      } else {
+        d.end = v;
+        if (v < d.begin) {
+          throw reject("data_offsets end " + v + " is before begin " + d.begin);
+        }
+      }
+      count++;
+    }
+    if (count < 2) {
+      index = -1;
+      throw reject(
+          "data_offsets has " + count + " element(s); exactly 2 (begin, end) are required");
+    }
+    index = -1;
+    exit();
+  }
+
+  private JsonToken nextElement(int position) {
+    index = position;
+    return p.nextToken();
+  }
+
+  /**
+   * Reads the current token as an exact unsigned 64-bit integer from its text.
+   *
+   * @return the value (as unsigned bits)
+   */
+  private long readU64(JsonToken t, String what) throws ReaException {
+    if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+      throw reject(
+          what
+              + " must be unsigned integers, found a number with a fraction or exponent");
+    }
+    if (t != JsonToken.VALUE_NUMBER_INT) {
+      throw reject(what + " must be unsigned integers, found " + describe(t));
+    }
+    char[] c = p.getStringCharacters();
+    int off = p.getStringOffset();
+    int len = p.getStringLength();
+    if (len > 0 && c[off] == '-') {
+      throw reject(
+          what
+              + " must be unsigned integers, found "
+              + (len == 2 && c[off + 1] == '0' ? "-0" : "a negative number"));
+    }
+    long v = 0;
+    for (int i = 0; i < len; i++) {
+      int digit = c[off + i] - '0';
+      if (digit < 0 || digit > 9) {
+        // Jackson's integer tokens are digits only; stay typed if that ever changes.
+        throw reject(what + " must be unsigned integers");
+      }
+      // 2^64-1 = 18446744073709551615
+      if (Long.compareUnsigned(v, 1844674407370955161L) > 0
+          || (v == 1844674407370955161L && digit > 5)) {
+        throw reject(what + " must fit an unsigned 64-bit integer (at most 2^64-1)");
+      }
+      v = v * 10 + digit;
+    }
+    return v;
+  }
+
+  /** Skips one value of an unknown field, with the duplicate, string and nesting checks. */
+  private void skipValue(JsonToken t) throws ReaException {
+    switch (t) {
+      case START_OBJECT:
+        {
+          enter();
+          HashSet<String> keys = null;
+          while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
+            String k = p.currentName();
+            nested.add(k);
+            long klen = utf8Length(k);
+            if (klen < 0) {
+              throw loneSurrogate("key");
+            }
+            charge(klen + OVERHEAD);
+            if (keys == null) {
+              keys = new HashSet<>();
+            }
+            if (!keys.add(k)) {
+              throw reject("duplicate key " + quote(k) + " (keys are compared after unescaping)");
+            }
+            skipValue(p.nextToken());
+            nested.remove(nested.size() - 1);
+          }
+          exit();
+          break;
+        }
+      case START_ARRAY:
+        {
+          enter();
+          int[] at = {0};
+          nested.add(at);
+          while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            skipValue(t);
+            at[0]++;
+          }
+          nested.remove(nested.size() - 1);
+          exit();
+          break;
+        }
+      case VALUE_STRING:
+        {
+          char[] c = p.getStringCharacters();
+          int off = p.getStringOffset();
+          if (findLoneSurrogate(c, off, off + p.getStringLength()) >= 0) {
+            throw loneSurrogate("string");
+          }
+          break;
+        }
+      default:
+        // Numbers, true, false, null: Jackson has checked their syntax.
+        break;
+    }
+  }
+
+  private void enter() throws ReaException {
+    depth++;
+    if (depth > nestingLimit) {
+      throw ReaException.builder(
+              Constraint.NESTING_LIMIT,
+              "the header JSON nests "
+                  + depth
+                  + " containers deep at offset "
+                  + tokenOffset()
+                  + ", over the nesting limit of "
+                  + nestingLimit
+                  + " (the top-level object is level 1)")
+          .field(where())
+          .offset(tokenOffset())
+          .diagnostic("limit", "nesting_limit")
+          .diagnostic("limit_value", Long.toString(nestingLimit))
+          .diagnostic("requested", Long.toString(depth))
+          .diagnostic("excess", Long.toString(depth - nestingLimit))
+          .build();
+    }
+  }
+
+  private void exit() {
+    depth--;
+  }
+
+  // -----------------------------------------------------------------------------------------
+  // Storage and ranges
+
+  /** Known dtype: whole-byte storage that equals the declared range. */
+  private static void checkStorage(Decl d, String at) throws ReaException {
+    SafetensorsDtype dt = d.dtype;
+    long elements = d.params;
+    int perUnit = dt.elementsPerUnit();
+    if (Long.remainderUnsigned(elements, perUnit) != 0) {
+      throw ReaException.rejected(
+          at + ".shape",
+          d.shapeAt,
+          at
+              + " declares "
+              + Long.toUnsignedString(elements)
+              + " "
+              + dt.name()
+              + " elements of "
+              + dt.bits()
+              + " bits, which is not a whole number of bytes (shape "
+              + shapeText(d.shape)
+              + ")");
+    }
+    long units = Long.divideUnsigned(elements, perUnit);
+    int unitBytes = dt.bytesPerUnit();
+    if (Long.compareUnsigned(units, Long.MAX_VALUE / unitBytes) > 0) {
+      throw ReaException.rejected(
+          at + ".shape",
+          d.shapeAt,
+          at
+              + " declares "
+              + Long.toUnsignedString(elements)
+              + " "
+              + dt.name()
+              + " elements (shape "
+              + shapeText(d.shape)
+              + "), more than 2^63-1 bytes: no file can hold them");
+    }
+    long bytes = units * unitBytes;
+    long range = d.end - d.begin;
+    if (bytes != range) {
+      throw ReaException.rejected(
+          at + ".data_offsets",
+          d.offsetsAt,
+          at
+              + " is "
+              + dt.name()
+              + " with shape "
+              + shapeText(d.shape)
+              + ", which needs "
+              + bytes
+              + " bytes, but data_offsets ["
+              + d.begin
+              + ", "
+              + d.end
+              + "] spans "
+              + range
+              + " bytes");
+    }
+  }
+
+  /**
+   * Sorted by (begin, end): contiguous from 0, no gap or overlap, last end equal to the bytes
+   * after the header.
+   */
+  private void checkRanges() throws ReaException {
+    long dataStart = PREFIX + json.length;
+    long available = fileSize - dataStart;
+    Decl[] sorted = decls.toArray(new Decl[0]);
+    Arrays.sort(
+        sorted,
+        (a, b) -> {
+          int c = Long.compare(a.begin, b.begin);
+          if (c == 0) {
+            c = Long.compare(a.end, b.end);
+          }
+          return c != 0 ? c : Derivations.compareCodePoints(a.name, b.name);
+        });
+    long start = 0;
+    Decl prev = null;
+    for (Decl d : sorted) {
+      String at = "tensors[" + quote(d.name) + "]";
+      if (d.begin != start) {
+        String why;
+        if (d.begin > start) {
+          why =
+              prev == null
+                  ? "the first range of the byte buffer starts at "
+                      + d.begin
+                      + ", not 0: bytes [0, "
+                      + d.begin
+                      + ") are not covered by any tensor"
+                  : "bytes ["
+                      + start
+                      + ", "
+                      + d.begin
+                      + ") of the byte buffer are not covered by any tensor (gap after tensors["
+                      + quote(prev.name)
+                      + "])";
+        } else {
+          why =
+              "range ["
+                  + d.begin
+                  + ", "
+                  + d.end
+                  + ") overlaps tensors["
+                  + quote(prev.name)
+                  + "] ["
+                  + prev.begin
+                  + ", "
+                  + prev.end
+                  + ")";
+        }
+        throw ReaException.rejected(at + ".data_offsets", d.offsetsAt, at + ": " + why);
+      }
+      if (d.end > available) {
+        throw ReaException.rejected(
+            at + ".data_offsets",
+            d.offsetsAt,
+            at
+                + " ends at byte "
+                + d.end
+                + " of the byte buffer, but the file holds only "
+                + available
+                + " bytes after the header (truncated data)");
+      }
+      start = d.end;
+      prev = d;
+    }
+    if (start != available) {
+      throw ReaException.builder(
+              Constraint.FILE_FORMAT_REJECTED,
+              "the file has "
+                  + (available - start)
+                  + " bytes after the end of the last tensor range, at offset "
+                  + (dataStart + start)
+                  + ", that no tensor indexes (the byte buffer must be entirely indexed)")
+          .field("byte_buffer")
+          .offset(dataStart + start)
+          .diagnostic("indexed_bytes", Long.toString(start))
+          .diagnostic("buffer_bytes", Long.toString(available))
+          .build();
+    }
+  }
+
+  // -----------------------------------------------------------------------------------------
+  // Rows (published only here, after every check)
+
+  private ParsedHeader build() {
+    long n = json.length;
+    long dataStart = PREFIX + n;
+    Decl[] byName = decls.toArray(new Decl[0]);
+    Arrays.sort(byName, (a, b) -> Derivations.compareCodePoints(a.name, b.name));
+    List<TensorRow> tensors = new ArrayList<>(byName.length);
+    Map<String, List<Integer>> unknown = new TreeMap<>(Derivations::compareCodePoints);
+    for (int i = 0; i < byName.length; i++) {
+      Decl d = byName[i];
+      Long[] dims = new Long[d.shape.length];
+      for (int k = 0; k < dims.length; k++) {
+        dims[k] = d.shape[k];
+      }
+      boolean known = d.dtype != null;
+      tensors.add(
+          new TensorRow(
+              i,
+              d.name,
+              d.label(),
+              null,
+              Arrays.asList(dims),
+              d.params,
+              d.begin,
+              dataStart + d.begin,
+              d.end - d.begin,
+              known ? StorageValidation.CONSISTENT : StorageValidation.UNKNOWN));
+      if (!known) {
+        unknown.computeIfAbsent(d.dtypeText, x -> new ArrayList<>()).add(i);
+      }
+    }
+    List<Limitation> limitations = new ArrayList<>();
+    for (Map.Entry<String, List<Integer>> e : unknown.entrySet()) {
+      limitations.add(
+          new Limitation(
+              "unknown_dtype",
+              "dtype "
+                  + quote(e.getKey())
+                  + " is not a dtype of the safetensors crate (0.8.0-dev, 24b0b285); "
+                  + e.getValue().size()
+                  + " tensor(s) keep their declared data_offsets range (checked for order,"
+                  + " overlap and coverage) as byte_length, but their shapes cannot be checked"
+                  + " against their storage",
+              e.getValue(),
+              null,
+              null));
+    }
+    List<MetadataRow> meta = new ArrayList<>();
+    if (metadata != null) {
+      List<String[]> rows = new ArrayList<>(metadata);
+      rows.sort((a, b) -> Derivations.compareCodePoints(a[0], b[0]));
+      for (int i = 0; i < rows.size(); i++) {
+        meta.add(
+            new MetadataRow(
+                i, rows.get(i)[0], ValueType.STRING, new MetadataValue.StringValue(rows.get(i)[1])));
+      }
+    }
+    return new ParsedHeader(
+        DetectedFormat.SAFETENSORS,
+        dataStart,
+        new FormatFacts.Safetensors(n, dataStart),
+        meta,
+        tensors,
+        limitations,
+        List.of());
+  }
+
+  // -----------------------------------------------------------------------------------------
+  // Helpers
+
+  private void charge(long bytes) throws ReaException {
+    if (bytes > budget.limit() - budget.used()) {
+      budget.charge(bytes, where(), tokenOffset()); // throws retained_budget
+    }
+    budget.charge(bytes, "", 0);
+  }
+
+  private long tokenOffset() {
+    TokenStreamLocation loc = p.currentTokenLocation();
+    long b = loc.getByteOffset();
+    return PREFIX + Math.max(b, 0);
+  }
+
+  /** The field path of the current position, e.g. {@code tensors["a.weight"].shape[1]}. */
+  private String where() {
+    StringBuilder sb = new StringBuilder();
+    if (inMetadata) {
+      sb.append(METADATA_KEY);
+      if (key != null) {
+        sb.append('[').append(quote(key)).append(']');
+      }
+    } else if (tensorName != null) {
+      sb.append("tensors[").append(quote(tensorName)).append(']');
+      if (key != null) {
+        if (key.equals("dtype") || key.equals("shape") || key.equals("data_offsets")) {
+          sb.append('.').append(key);
+        } else {
+          sb.append('[').append(quote(key)).append(']');
+        }
+      }
+      if (index >= 0) {
+        sb.append('[').append(index).append(']');
+      }
+    } else {
+      sb.append("header");
+    }
+    for (Object o : nested) {
+      if (o instanceof String) {
+        sb.append('[').append(quote((String) o)).append(']');
+      } else {
+        sb.append('[').append(((int[]) o)[0]).append(']');
+      }
+    }
+    return sb.toString();
+  }
+
+  private ReaException reject(String why) {
+    String field = where();
+    long at = tokenOffset();
+    return ReaException.rejected(field, at, field + " at offset " + at + ": " + why);
+  }
+
+  private ReaException loneSurrogate(String what) {
+    return reject(
+        "the "
+            + what
+            + " contains a lone UTF-16 surrogate escape (\\uD800-\\uDFFF without its pair),"
+            + " which is not Unicode text");
+  }
+
+  private ReaException translate(JacksonException e) {
+    String field = where();
+    long at = errorOffset(e);
+    String why = e.getOriginalMessage();
+    return ReaException.builder(
+            Constraint.FILE_FORMAT_REJECTED,
+            "invalid JSON in the header at offset "
+                + at
+                + " ("
+                + field
+                + "): "
+                + ReaException.truncateForMessage(why == null ? e.getClass().getSimpleName() : why))
+        .field(field)
+        .offset(at)
+        .cause(e)
+        .build();
+  }
+
+  private ReaException translateConstraint(StreamConstraintsException e) {
+    String why = e.getOriginalMessage();
+    if (why != null && why.contains("nesting depth")) {
+      // Backstop only: REA's own check fires one level earlier.
+      long at = errorOffset(e);
+      return ReaException.builder(
+              Constraint.NESTING_LIMIT,
+              "the header JSON nests deeper than the nesting limit of " + nestingLimit)
+          .field(where())
+          .offset(at)
+          .diagnostic("limit", "nesting_limit")
+          .diagnostic("limit_value", Long.toString(nestingLimit))
+          .cause(e)
+          .build();
+    }
+    return translate(e);
+  }
+
+  private long errorOffset(JacksonException e) {
+    TokenStreamLocation loc = e.getLocation();
+    long b = loc == null ? -1 : loc.getByteOffset();
+    if (b < 0) {
+      b = p.currentLocation().getByteOffset();
+    }
+    int i = (int) Math.max(0, Math.min(b, json.length));
+    // Jackson points at the last byte it read; step back to the start of that character.
+    for (int k = 0; k < 3 && i > 0 && i < json.length && (json[i] & 0xC0) == 0x80; k++) {
+      i--;
+    }
+    return PREFIX + i;
+  }
+
+  /**
+   * @return the UTF-8 length of {@code s}, or -1 when it holds a lone surrogate
+   */
+  static long utf8Length(String s) {
+    long n = 0;
+    int len = s.length();
+    for (int i = 0; i < len; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        if (i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
+          n += 4;
+          i++;
+        } else {
+          return -1;
+        }
+      } else if (Character.isLowSurrogate(c)) {
+        return -1;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+
+  /** @return the index of the first lone surrogate in {@code c[off, end)}, or -1 */
+  static int findLoneSurrogate(char[] c, int off, int end) {
+    for (int i = off; i < end; i++) {
+      char ch = c[i];
+      if (ch >= Character.MIN_SURROGATE && ch <= Character.MAX_SURROGATE) {
+        if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(c[i + 1])) {
+          i++;
+        } else {
+          return i;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** Unsigned high 64 bits of a 128-bit product (Math.unsignedMultiplyHigh is Java 18). */
+  static long unsignedMultiplyHigh(long a, long b) {
+    return Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
+  }
+
+  /** A JSON-style quoted, truncated rendering of file text for paths and messages. */
+  static String quote(String s) {
+    String t = ReaException.truncateForMessage(s);
+    StringBuilder sb = new StringBuilder(t.length() + 2).append('"');
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c < 0x20 || c == 0x7F || (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.append('"').toString();
+  }
+
+  private static String shapeText(long[] shape) {
+    StringBuilder sb = new StringBuilder("[");
+    int shown = Math.min(shape.length, SHOWN_DIMS);
+    for (int i = 0; i < shown; i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      sb.append(Long.toUnsignedString(shape[i]));
+    }
+    if (shape.length > shown) {
+      sb.append(", ... (").append(shape.length).append(" dimensions)");
+    }
+    return sb.append(']').toString();
+  }
+
+  private static String describe(@Nullable JsonToken t) {
+    if (t == null) {
+      return "the end of the header";
+    }
+    switch (t) {
+      case START_OBJECT:
+        return "an object";
+      case START_ARRAY:
+        return "an array";
+      case VALUE_STRING:
+        return "a string";
+      case VALUE_NUMBER_INT:
+        return "an integer";
+      case VALUE_NUMBER_FLOAT:
+        return "a number with a fraction or exponent";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "a boolean";
+      case VALUE_NULL:
+        return "null";
+      default:
+        return t.name();
+    }
+  }
+
+  private static String hex(byte b) {
+    return String.format("%02x", b & 0xFF);
+  }
+}
