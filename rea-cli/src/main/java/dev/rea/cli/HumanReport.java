@@ -66,8 +66,8 @@ final class HumanReport {
     }
     String read =
         "header".equals(a.readScope())
-            ? "header only (" + bytes(a.bytesRead()) + " fetched); weights not read"
-            : "whole file (" + bytes(a.bytesRead()) + " fetched)";
+            ? "header only; " + bytes(a.bytesRead()) + " fetched, weights not read"
+            : "whole file; " + bytes(a.bytesRead()) + " fetched";
     facts.add(new String[] {"read", read});
     String fileSha;
     if (a.sha256() != null) {

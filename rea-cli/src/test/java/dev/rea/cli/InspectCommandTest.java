@@ -1,0 +1,218 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.evidence.EvidenceIds;
+import dev.rea.core.format.gguf.GgufBuilder;
+import dev.rea.core.format.gguf.GgufTesting;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code rea inspect-model-artifact} end to end, in-process: exit statuses of CONTRACT section
+ * 1, the bundle and error JSON of sections 5 and 6, and the readable report.
+ */
+class InspectCommandTest {
+  @TempDir Path dir;
+
+  private Path tinyLlama() {
+    return GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+  }
+
+  @Test
+  void readableReportShowsFactsTypesTensorsAndCoverage() {
+    Path p = tinyLlama();
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString());
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out())
+        .contains("Evidence for " + p)
+        .contains("GGUF v3, little-endian, alignment 32 bytes (default)")
+        .contains("1,750,560 bytes")
+        .contains("724,398 bytes")
+        .contains("starts at byte 724,416")
+        .contains("general.architecture")
+        .contains("\"llama\"")
+        .contains("ARRAY<STRING>[32000]")
+        .contains("(8 of 32000 shown)")
+        .contains("Types (2)")
+        .contains("Tensors (12)")
+        .contains("token_embd.weight")
+        .contains("[8, 32000]")
+        .contains("513,048 parameters")
+        .contains("Limitations (0)")
+        .contains("digest none");
+  }
+
+  @Test
+  void longTensorTablesAreTruncatedWithACount() {
+    CliRunner.Result r =
+        CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max-tensor-rows", "5");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.out()).contains("... 7 more tensors not shown").doesNotContain("output_norm.weight");
+  }
+
+  @Test
+  void jsonIsABundleHoldingOneCompleteRecordWithItsEvidenceId() {
+    Path p = tinyLlama();
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString(), "--json");
+    assertThat(r.status()).isEqualTo(0);
+    JsonNode bundle = r.json();
+    assertThat(bundle.get("schema").asString()).isEqualTo("rea.bundle.v1");
+    assertThat(bundle.get("records").size()).isEqualTo(1);
+    JsonNode rec = bundle.get("records").get(0);
+    assertThat(rec.get("schema").asString()).isEqualTo("rea.evidence.v1");
+    assertThat(rec.get("status").asString()).isEqualTo("complete");
+    assertThat(rec.get("request").get("hash").asString()).isEqualTo("header");
+    assertThat(rec.get("subject").isNull()).isTrue();
+    JsonNode art = rec.get("artifact");
+    assertThat(art.get("path").asString()).isEqualTo(p.toString());
+    assertThat(art.get("format").asString()).isEqualTo("gguf");
+    assertThat(art.get("file_size").isString()).isTrue();
+    assertThat(art.get("file_size").asString()).isEqualTo("1750560");
+    assertThat(art.get("header_length").asString()).isEqualTo("724398");
+    assertThat(art.get("sha256").isNull()).isTrue();
+    assertThat(art.get("read_scope").asString()).isEqualTo("header");
+    JsonNode facts = rec.get("format_facts");
+    assertThat(facts.get("version").isInt()).isTrue();
+    assertThat(facts.get("version").asInt()).isEqualTo(3);
+    assertThat(facts.get("alignment").asInt()).isEqualTo(32);
+    assertThat(facts.get("tensor_data_offset").asString()).isEqualTo("724416");
+    assertThat(rec.get("metadata").size()).isEqualTo(18);
+    assertThat(rec.get("tensors").size()).isEqualTo(12);
+    JsonNode t0 = rec.get("tensors").get(0);
+    assertThat(t0.get("index").asInt()).isEqualTo(0);
+    assertThat(t0.get("name").asString()).isEqualTo("token_embd.weight");
+    assertThat(t0.get("type").asString()).isEqualTo("F16");
+    assertThat(t0.get("type_id").asInt()).isEqualTo(1);
+    assertThat(t0.get("shape").get(0).asString()).isEqualTo("8");
+    assertThat(t0.get("shape").get(1).asString()).isEqualTo("32000");
+    assertThat(t0.get("byte_length").asString()).isEqualTo("512000");
+    assertThat(t0.get("file_offset").asString()).isEqualTo("724416");
+    assertThat(rec.get("totals").get("parameter_count").asString()).isEqualTo("513048");
+    // The evidence ID is the digest of the RFC 8785 form of the record without id/authentication.
+    String id = rec.get("evidence_id").asString();
+    ((tools.jackson.databind.node.ObjectNode) rec).remove("evidence_id");
+    ((tools.jackson.databind.node.ObjectNode) rec).remove("authentication");
+    byte[] canonical = EvidenceIds.canonicalize(CliRunner.JSON.writeValueAsBytes(rec));
+    assertThat(id).isEqualTo(EvidenceIds.idOfCanonical(canonical));
+  }
+
+  @Test
+  void missingFileIsTargetUnavailableWithTheJsonErrorObject() {
+    Path p = dir.resolve("absent.gguf");
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString(), "--json");
+    assertThat(r.status()).isEqualTo(3);
+    JsonNode e = r.json().get("error");
+    assertThat(e.get("code").asString()).isEqualTo("target_unavailable");
+    assertThat(e.get("category").asString()).isEqualTo("missing_target");
+    assertThat(e.get("constraint").asString()).isEqualTo("not_found");
+    assertThat(e.get("details").get("path").asString()).isEqualTo(p.toString());
+    assertThat(r.json().has("partial_evidence")).isFalse();
+  }
+
+  @Test
+  void rejectedFileNamesFieldAndOffsetInTextAndJson() {
+    Path p =
+        GgufTesting.resourceFile(dir, "real/ThreatFlux_gguf-test_model.gguf.gz");
+    CliRunner.Result text = CliRunner.run("inspect-model-artifact", p.toString());
+    assertThat(text.status()).isEqualTo(3);
+    assertThat(text.out()).isEmpty();
+    assertThat(text.err()).contains("file_format_rejected").contains("field:").contains("offset:");
+    CliRunner.Result json = CliRunner.run("inspect-model-artifact", p.toString(), "--json");
+    assertThat(json.status()).isEqualTo(3);
+    JsonNode e = json.json().get("error");
+    assertThat(e.get("constraint").asString()).isEqualTo("file_format_rejected");
+    assertThat(e.get("category").asString()).isEqualTo("unsupported_target");
+    assertThat(e.get("details").get("field").asString()).startsWith("tensor[");
+    assertThat(e.get("details").get("offset").isString()).isTrue();
+  }
+
+  @Test
+  void pytorchZipIsUnsupportedFormatWithAHint() throws Exception {
+    Path p = dir.resolve("model.safetensors");
+    Files.write(p, new byte[] {'P', 'K', 3, 4, 20, 0, 0, 0, 8, 0});
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString(), "--json");
+    assertThat(r.status()).isEqualTo(3);
+    JsonNode e = r.json().get("error");
+    assertThat(e.get("constraint").asString()).isEqualTo("unsupported_format");
+    assertThat(e.get("message").asString()).contains("ZIP").contains("PyTorch");
+    assertThat(e.get("details").get("diagnostics").get("detected").asString()).isEqualTo("zip");
+  }
+
+  @Test
+  void badOptionsAreInvalidInputWithExitTwo() {
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", "x.gguf", "--hash", "most", "--json");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.json().get("error").get("code").asString()).isEqualTo("invalid_input");
+    assertThat(r.json().get("error").get("details").get("field").asString()).isEqualTo("--hash");
+    CliRunner.Result unknown = CliRunner.run("inspect-model-artifact", "x.gguf", "--frobnicate");
+    assertThat(unknown.status()).isEqualTo(2);
+    assertThat(unknown.err()).contains("--frobnicate");
+  }
+
+  @Test
+  void relativePathsAreResolvedAgainstTheWorkingDirectoryAndRecordedAbsolute() throws Exception {
+    Path cwd = Path.of("").toAbsolutePath();
+    Path p = Files.createTempFile(cwd.resolve("target"), "rel-", ".gguf");
+    try {
+      Files.write(p, GgufTesting.resource("real/ollama_ollama-test.gguf"));
+      String rel = cwd.relativize(p).toString();
+      CliRunner.Result r = CliRunner.run("inspect-model-artifact", rel, "--json");
+      assertThat(r.status()).isEqualTo(3);
+      assertThat(r.json().get("error").get("details").get("path").asString())
+          .isEqualTo(cwd.resolve(rel).toString());
+    } finally {
+      Files.deleteIfExists(p);
+    }
+  }
+
+  @Test
+  void helpDescribesEveryOption() {
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", "--help");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.out()).contains("--json").contains("--hash").contains("PATH").contains("Exit status");
+  }
+
+  /**
+   * Issue 2: {@code --hash full --json} on a file larger than 2 GiB (sparse) gives the digest
+   * {@code sha256sum} gives, and {@code header_sha256} is the SHA-256 of the first {@code
+   * header_length} bytes.
+   */
+  @Test
+  void fullHashOfASparseFileLargerThanTwoGibMatchesSha256sum() throws Exception {
+    long elements = (1L << 29) + 64; // F32: 2 GiB + 256 bytes of tensor data
+    GgufBuilder.Built built =
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .tensor("big.weight", 0, elements)
+            .data(GgufBuilder.Data.PADDING_ONLY)
+            .build();
+    Path p = dir.resolve("sparse.gguf");
+    Files.write(p, built.bytes());
+    long size = built.dataOffset() + elements * 4;
+    try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
+      raf.setLength(size);
+    }
+    assertThat(Files.size(p)).isGreaterThan(1L << 31);
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString(), "--hash", "full", "--json");
+    assertThat(r.status()).isEqualTo(0);
+    JsonNode rec = r.json().get("records").get(0);
+    String expected = Sha256sum.of(p);
+    assertThat(rec.get("artifact").get("sha256").asString()).isEqualTo(expected);
+    assertThat(rec.get("subject").get("sha256").asString()).isEqualTo(expected);
+    assertThat(rec.get("artifact").get("file_size").asString()).isEqualTo(Long.toString(size));
+    assertThat(rec.get("artifact").get("bytes_read").asString()).isEqualTo(Long.toString(size));
+    long headerLength = Long.parseLong(rec.get("artifact").get("header_length").asString());
+    assertThat(headerLength).isEqualTo(built.headerLength());
+    assertThat(rec.get("artifact").get("header_sha256").asString())
+        .isEqualTo(EvidenceIds.sha256Hex(Arrays.copyOf(built.bytes(), (int) headerLength)));
+    assertThat(rec.get("tensors").get(0).get("byte_length").asString())
+        .isEqualTo(Long.toString(elements * 4));
+  }
+}
