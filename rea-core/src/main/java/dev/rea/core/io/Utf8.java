@@ -30,56 +30,101 @@ public final class Utf8 {
    */
   public static int scan(byte[] b, int off, int end) {
     int i = off;
+    int wordLimit = b.length - 8;
     while (i < end) {
-      // ASCII fast path, 8 bytes at a time.
-      while (i + 8 <= end && (((long) LONG_LE.get(b, i)) & HIGH_BITS) == 0) {
+      // Fast path, 8 bytes at a time: ASCII and complete two-byte sequences (Latin text, the
+      // byte-level BPE marker U+0120 ...). The word may extend past end (never past the array):
+      // those bytes are masked to zero, which reads as ASCII.
+      while (i <= wordLimit) {
+        int n = end - i;
+        long w = (long) LONG_LE.get(b, i);
+        if (n < 8) {
+          w &= -1L >>> (8 * (8 - n));
+        }
+        if ((w & HIGH_BITS) != 0 && !asciiOrTwoByte(w)) {
+          break;
+        }
+        if (n <= 8) {
+          return VALID;
+        }
         i += 8;
       }
-      if (i >= end) {
-        break;
-      }
-      int c = b[i] & 0xFF;
-      if (c < 0x80) {
+      if (b[i] >= 0) {
         i++;
         continue;
       }
+      int c = b[i] & 0xFF;
+      if (c < 0xC2) {
+        // Stray continuation byte (80..BF) or overlong lead (C0, C1).
+        return i;
+      }
+      if (c < 0xE0) {
+        // Two bytes: C2..DF 80..BF.
+        if (i + 1 >= end) {
+          return -(i + 2);
+        }
+        if ((b[i + 1] & 0xC0) != 0x80) {
+          return i;
+        }
+        i += 2;
+        continue;
+      }
       int need;
-      int lo = 0x80;
-      int hi = 0xBF;
-      if (c >= 0xC2 && c <= 0xDF) {
-        need = 1;
-      } else if (c >= 0xE0 && c <= 0xEF) {
+      int lo;
+      int hi;
+      if (c < 0xF0) {
+        // Three bytes; E0 needs A0..BF (no overlongs), ED needs 80..9F (no surrogates).
         need = 2;
-        if (c == 0xE0) {
-          lo = 0xA0;
-        } else if (c == 0xED) {
-          hi = 0x9F;
-        }
-      } else if (c >= 0xF0 && c <= 0xF4) {
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+      } else if (c <= 0xF4) {
+        // Four bytes; F0 needs 90..BF (no overlongs), F4 needs 80..8F (at most U+10FFFF).
         need = 3;
-        if (c == 0xF0) {
-          lo = 0x90;
-        } else if (c == 0xF4) {
-          hi = 0x8F;
-        }
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
       } else {
         return i;
       }
-      int start = i;
-      // Second byte has the restricted range; later ones are plain continuation bytes.
-      for (int k = 1; k <= need; k++) {
-        int p = start + k;
-        if (p >= end) {
-          return -(start + 2);
+      if (i + 1 >= end) {
+        return -(i + 2);
+      }
+      int c1 = b[i + 1] & 0xFF;
+      if (c1 < lo || c1 > hi) {
+        return i;
+      }
+      for (int k = 2; k <= need; k++) {
+        if (i + k >= end) {
+          return -(i + 2);
         }
-        int cc = b[p] & 0xFF;
-        if (k == 1 ? (cc < lo || cc > hi) : (cc < 0x80 || cc > 0xBF)) {
-          return start;
+        if ((b[i + k] & 0xC0) != 0x80) {
+          return i;
         }
       }
-      i = start + need + 1;
+      i += need + 1;
     }
     return VALID;
+  }
+
+  private static final long LOW_5_BITS = 0x1E1E1E1E1E1E1E1EL;
+  private static final long SEVEN_F = 0x7F7F7F7F7F7F7F7FL;
+
+  /**
+   * @param w eight bytes, little-endian
+   * @return true when they are only ASCII bytes and complete two-byte sequences C2..DF 80..BF,
+   *     none cut at either end of the word
+   */
+  private static boolean asciiOrTwoByte(long w) {
+    long high = w & HIGH_BITS;
+    // Lead bytes 11xxxxxx: bit 6 set (moved up to bit 7); continuation bytes 10xxxxxx.
+    long lead = high & (w << 1);
+    long cont = high & ~(w << 1);
+    // Every lead followed by a continuation inside the word, every continuation led.
+    if ((lead << 8) != cont || (lead & 0x8000000000000000L) != 0) {
+      return false;
+    }
+    // Leads are C2..DF: bit 5 clear (not E0..FF) and some of bits 1-4 set (not C0, C1).
+    long notC0C1 = ((w & LOW_5_BITS) + SEVEN_F) & HIGH_BITS;
+    return ((w << 2) & lead) == 0 && (lead & ~notC0C1) == 0;
   }
 
   /** @return true when the whole range is well-formed UTF-8 */

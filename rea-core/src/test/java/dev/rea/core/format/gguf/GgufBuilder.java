@@ -689,9 +689,12 @@ public final class GgufBuilder {
       o.zeros(dataOffset - headerLength);
     }
     if (data == Data.FULL) {
+      // Ranges outside [0, 1 GiB) (e.g. offsets near 2^64) get no data bytes.
       long end = 0;
       for (int i = 0; i < tensors.size(); i++) {
-        end = Math.max(end, placed.get(i) + tensors.get(i).size());
+        if (writable(placed.get(i), tensors.get(i).size())) {
+          end = Math.max(end, placed.get(i) + tensors.get(i).size());
+        }
       }
       if (padAfterLastTensor) {
         end = pad(end, alignment);
@@ -700,6 +703,9 @@ public final class GgufBuilder {
       for (int i = 0; i < tensors.size(); i++) {
         long start = placed.get(i);
         long size = tensors.get(i).size();
+        if (!writable(start, size)) {
+          continue;
+        }
         for (long k = 0; k < size; k++) {
           section[(int) (start + k)] = (byte) ((start + k) % 251);
         }
@@ -717,6 +723,10 @@ public final class GgufBuilder {
   /** @return the bytes of {@link #build()} */
   public byte[] bytes() {
     return build().bytes();
+  }
+
+  private static boolean writable(long start, long size) {
+    return start >= 0 && size >= 0 && start < (1L << 30) && size < (1L << 30);
   }
 
   static long pad(long x, long a) {

@@ -1,0 +1,127 @@
+package dev.rea.core.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Utf8#scan} against an independent reference written from Unicode 15 Table 3-7
+ * ("Well-Formed UTF-8 Byte Sequences"), exhaustively for every 1-, 2- and 3-byte input and for
+ * random longer inputs, including the "cut inside a sequence" result.
+ */
+class Utf8ScanTest {
+
+  /** Reference: the same contract as {@link Utf8#scan}, one byte at a time from Table 3-7. */
+  static int reference(byte[] b, int off, int end) {
+    int i = off;
+    while (i < end) {
+      int c = b[i] & 0xFF;
+      int n;
+      int lo = 0x80;
+      int hi = 0xBF;
+      if (c <= 0x7F) {
+        i++;
+        continue;
+      } else if (c >= 0xC2 && c <= 0xDF) {
+        n = 1;
+      } else if (c == 0xE0) {
+        n = 2;
+        lo = 0xA0;
+      } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
+        n = 2;
+      } else if (c == 0xED) {
+        n = 2;
+        hi = 0x9F;
+      } else if (c == 0xF0) {
+        n = 3;
+        lo = 0x90;
+      } else if (c >= 0xF1 && c <= 0xF3) {
+        n = 3;
+      } else if (c == 0xF4) {
+        n = 3;
+        hi = 0x8F;
+      } else {
+        return i;
+      }
+      for (int k = 1; k <= n; k++) {
+        if (i + k >= end) {
+          return -(i + 2);
+        }
+        int cc = b[i + k] & 0xFF;
+        boolean ok = k == 1 ? cc >= lo && cc <= hi : cc >= 0x80 && cc <= 0xBF;
+        if (!ok) {
+          return i;
+        }
+      }
+      i += n + 1;
+    }
+    return Utf8.VALID;
+  }
+
+  @Test
+  void everyInputOfUpToThreeBytesMatchesTheReference() {
+    // In an array of exactly the input (byte-wise path), and at the start, middle and end of a
+    // 16-byte array whose other bytes are continuation bytes (word path, masked tail).
+    for (int len = 1; len <= 3; len++) {
+      int combos = 1 << (8 * len);
+      byte[] exact = new byte[len];
+      byte[] wide = new byte[16];
+      java.util.Arrays.fill(wide, (byte) 0x80);
+      for (int v = 0; v < combos; v++) {
+        for (int k = 0; k < len; k++) {
+          exact[k] = (byte) (v >>> (8 * k));
+        }
+        check(exact, 0, len, v);
+        for (int off : new int[] {0, 5, 16 - len}) {
+          System.arraycopy(exact, 0, wide, off, len);
+          check(wide, off, off + len, v);
+          java.util.Arrays.fill(wide, (byte) 0x80);
+        }
+      }
+    }
+  }
+
+  private static void check(byte[] b, int off, int end, int v) {
+    int want = reference(b, off, end);
+    int got = Utf8.scan(b, off, end);
+    if (want != got) {
+      throw new AssertionError(
+          "range [" + off + ", " + end + ") of " + b.length + " value " + Integer.toHexString(v)
+              + ": " + got + " != " + want);
+    }
+  }
+
+  @Test
+  void randomInputsMatchTheReference() {
+    Random r = new Random(8785);
+    byte[] alphabet = {
+      'a', 'b', 'c', 0, 0x7F, (byte) 0xC4, (byte) 0xA0, (byte) 0xC3, (byte) 0xA9, (byte) 0x80, (byte) 0xBF, (byte) 0xC0, (byte) 0xC2, (byte) 0xDF, (byte) 0xE0,
+      (byte) 0xA0, (byte) 0xED, (byte) 0x9F, (byte) 0xEF, (byte) 0xF0, (byte) 0x90, (byte) 0xF4,
+      (byte) 0x8F, (byte) 0xF5, (byte) 0xFF
+    };
+    for (int t = 0; t < 400_000; t++) {
+      int len = r.nextInt(40);
+      byte[] b = new byte[len + 4 + r.nextInt(12)];
+      for (int k = 0; k < b.length; k++) {
+        b[k] = r.nextInt(3) == 0 ? (byte) r.nextInt(256) : alphabet[r.nextInt(alphabet.length)];
+      }
+      int off = r.nextInt(3);
+      int end = Math.min(b.length, off + len);
+      assertThat(Utf8.scan(b, off, end)).isEqualTo(reference(b, off, end));
+    }
+  }
+
+  @Test
+  void validTextIsValidAndJavaAgrees() {
+    String s = "plain ascii, Ġtoken, Ċ, é, 日本語, 😀 and \u0000";
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    assertThat(Utf8.scan(b, 0, b.length)).isEqualTo(Utf8.VALID);
+    assertThat(new String(b, StandardCharsets.UTF_8)).isEqualTo(s);
+    // Cut inside the emoji: well formed so far, so "cut at" its first byte.
+    int emoji = s.indexOf("😀");
+    int at = new String(s.substring(0, emoji)).getBytes(StandardCharsets.UTF_8).length;
+    assertThat(Utf8.scan(b, 0, at + 2)).isEqualTo(-(at + 2));
+  }
+}
