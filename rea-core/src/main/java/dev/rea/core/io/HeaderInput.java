@@ -87,7 +87,10 @@ public final class HeaderInput {
     this(channel, fileSize, digest, cancellation, CAPACITY);
   }
 
-  /** As above with an explicit buffer capacity (at least 16 bytes), for tests. */
+  /**
+   * As above with an explicit buffer capacity (at least 16 bytes), for tests. The buffer is never
+   * larger than the file (but at least 16 bytes).
+   */
   public HeaderInput(
       ReadableByteChannel channel,
       long fileSize,
@@ -101,7 +104,8 @@ public final class HeaderInput {
     this.fileSize = fileSize;
     this.digest = digest;
     this.cancellation = cancellation;
-    this.buf = new byte[capacity];
+    // A small file needs no more buffer than its size.
+    this.buf = new byte[(int) Math.max(16, Math.min(capacity, fileSize))];
     this.bufView = ByteBuffer.wrap(buf);
   }
 

@@ -70,11 +70,15 @@ class Utf8ScanTest {
       byte[] wide = new byte[16];
       java.util.Arrays.fill(wide, (byte) 0x80);
       for (int v = 0; v < combos; v++) {
+        if (len == 3 && (v & 0x80) == 0) {
+          // An ASCII first byte leaves a 2-byte input, covered above.
+          continue;
+        }
         for (int k = 0; k < len; k++) {
           exact[k] = (byte) (v >>> (8 * k));
         }
         check(exact, 0, len, v);
-        for (int off : new int[] {0, 5, 16 - len}) {
+        for (int off : len == 3 ? new int[] {0, 13} : new int[] {0, 5, 16 - len}) {
           System.arraycopy(exact, 0, wide, off, len);
           check(wide, off, off + len, v);
           java.util.Arrays.fill(wide, (byte) 0x80);
