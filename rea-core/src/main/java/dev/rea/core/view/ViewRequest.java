@@ -1,0 +1,286 @@
+package dev.rea.core.view;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.StorageValidation;
+import dev.rea.core.io.StrictJson;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One view: a selection of rows from one collection of one Evidence record, and a page of it
+ * (CONTRACT section 4; specification, "Facts and selected queries").
+ *
+ * <p>JSON form: {@code {"kind": "model-artifact", "collection": "tensors"|"metadata"|"types",
+ * "names"?, "keys"?, "types"?, "indices"?, "storage_validation"?, "fields"?, "offset"?: 0,
+ * "limit"?: 32}}.
+ *
+ * <ul>
+ *   <li>{@code kind} is required by {@code inspect_analysis_view} ({@link Mode#ANALYSIS}); the
+ *       inline view of {@code inspect_model_artifact} and the CLI's {@code --view} omit it
+ *       ({@link Mode#INLINE}: when present anyway it must be {@code "model-artifact"}).
+ *   <li>Filters are exact-match lists; they intersect; an omitted filter means all rows and an
+ *       empty list means none. A filter that does not fit the collection ({@link
+ *       ViewCollection#filters()}) is refused. {@code types} matches the reported type label
+ *       (e.g. {@code AMBIGUOUS_16}); {@code storage_validation} takes {@code "consistent"} and
+ *       {@code "unknown"}; {@code indices} are row indices (non-negative integers).
+ *   <li>{@code fields} selects columns of the collection ({@link ViewCollection#fields()});
+ *       {@code index} is always kept, so {@code []} gives indices only; omitted gives every
+ *       column. Unknown or repeated names are refused.
+ *   <li>{@code offset} (default 0) counts filtered matches; {@code limit} is 1 to {@value
+ *       #MAX_LIMIT} (default {@value #DEFAULT_LIMIT}).
+ * </ul>
+ *
+ * <p>Every problem is {@code invalid_input} / {@code bad_view}, naming the view field.
+ *
+ * @param collection the collection paged
+ * @param names tensor names, or null for all
+ * @param keys metadata keys, or null for all
+ * @param types type labels, or null for all
+ * @param indices row indices, or null for all
+ * @param storageValidation storage states, or null for all
+ * @param fields selected columns, or null for all
+ * @param offset filtered matches to skip
+ * @param limit most rows to return
+ */
+public record ViewRequest(
+    ViewCollection collection,
+    @Nullable List<String> names,
+    @Nullable List<String> keys,
+    @Nullable List<String> types,
+    @Nullable List<Integer> indices,
+    @Nullable List<StorageValidation> storageValidation,
+    @Nullable List<String> fields,
+    int offset,
+    int limit) {
+  /** Default page size in rows. */
+  public static final int DEFAULT_LIMIT = 32;
+
+  /** Largest page size in rows. */
+  public static final int MAX_LIMIT = 256;
+
+  /** Largest view JSON accepted, in bytes (1 MiB). */
+  public static final int MAX_VIEW_BYTES = 1024 * 1024;
+
+  /** The {@code kind} of a view object. */
+  public static final String KIND = "model-artifact";
+
+  /** Where the view object comes from. */
+  public enum Mode {
+    /** {@code inspect_analysis_view}: {@code kind} is required. */
+    ANALYSIS,
+    /** {@code inspect_model_artifact}'s {@code view} and the CLI's {@code --view}: no kind. */
+    INLINE
+  }
+
+  public ViewRequest {
+    Objects.requireNonNull(collection, "collection");
+    names = names == null ? null : List.copyOf(names);
+    keys = keys == null ? null : List.copyOf(keys);
+    types = types == null ? null : List.copyOf(types);
+    indices = indices == null ? null : List.copyOf(indices);
+    storageValidation = storageValidation == null ? null : List.copyOf(storageValidation);
+    fields = fields == null ? null : List.copyOf(fields);
+  }
+
+  /** @return a view of every row of a collection, first page */
+  public static ViewRequest all(ViewCollection collection) {
+    return new ViewRequest(collection, null, null, null, null, null, null, 0, DEFAULT_LIMIT);
+  }
+
+  /** @return a copy starting at another offset */
+  public ViewRequest withOffset(int value) {
+    return new ViewRequest(
+        collection, names, keys, types, indices, storageValidation, fields, value, limit);
+  }
+
+  /**
+   * Checks the view as built in code (the parser calls it too).
+   *
+   * @return this view
+   * @throws ReaException {@code bad_view}
+   */
+  public ViewRequest validate() throws ReaException {
+    checkFits("names", names);
+    checkFits("keys", keys);
+    checkFits("types", types);
+    checkFits("indices", indices);
+    checkFits("storage_validation", storageValidation);
+    if (indices != null) {
+      for (int i = 0; i < indices.size(); i++) {
+        if (indices.get(i) < 0) {
+          throw bad("indices[" + i + "]", "indices are non-negative integers");
+        }
+      }
+    }
+    if (fields != null) {
+      Set<String> seen = new HashSet<>();
+      for (int i = 0; i < fields.size(); i++) {
+        String f = fields.get(i);
+        if (!collection.fields().contains(f)) {
+          throw bad(
+              "fields[" + i + "]",
+              "\""
+                  + ReaException.truncateForMessage(f)
+                  + "\" is not a field of "
+                  + collection.wire()
+                  + " rows (fields: "
+                  + String.join(", ", collection.fields())
+                  + ")");
+        }
+        if (!seen.add(f)) {
+          throw bad("fields[" + i + "]", "field \"" + f + "\" is listed twice");
+        }
+      }
+    }
+    if (offset < 0) {
+      throw bad("offset", "offset is a non-negative integer");
+    }
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw bad("limit", "limit must be between 1 and " + MAX_LIMIT);
+    }
+    return this;
+  }
+
+  private void checkFits(String filter, @Nullable List<?> value) throws ReaException {
+    if (value != null && !collection.filters().contains(filter)) {
+      throw bad(
+          filter,
+          "filter "
+              + filter
+              + " does not apply to collection "
+              + collection.wire()
+              + " (it accepts: "
+              + String.join(", ", new java.util.TreeSet<>(collection.filters()))
+              + ")");
+    }
+  }
+
+  /** @return true when the column is selected ({@code index} always is) */
+  public boolean selects(String field) {
+    return field.equals("index") || fields == null || fields.contains(field);
+  }
+
+  private static ReaException bad(String field, String reason) {
+    return ReaException.builder(Constraint.BAD_VIEW, "bad view: " + reason + " (view." + field + ")")
+        .field("view." + field)
+        .diagnostic("reason", reason)
+        .build();
+  }
+
+  /** Parses a view from JSON text. */
+  public static ViewRequest parse(String json, Mode mode) throws ReaException {
+    return parse(json.getBytes(StandardCharsets.UTF_8), mode);
+  }
+
+  /**
+   * Parses a view object strictly: duplicate or unknown properties, wrong types and values out of
+   * range are refused.
+   *
+   * @param json UTF-8 JSON text of one object, at most {@value #MAX_VIEW_BYTES} bytes
+   * @param mode whether {@code kind} is required
+   * @throws ReaException {@code invalid_input} / {@code bad_view}
+   */
+  public static ViewRequest parse(byte[] json, Mode mode) throws ReaException {
+    Objects.requireNonNull(mode, "mode");
+    try (StrictJson j = StrictJson.open(json, MAX_VIEW_BYTES, 3, Constraint.BAD_VIEW, "view")) {
+      j.next();
+      String kind = null;
+      ViewCollection collection = null;
+      List<String> names = null;
+      List<String> keys = null;
+      List<String> types = null;
+      List<Integer> indices = null;
+      List<StorageValidation> storage = null;
+      List<String> fields = null;
+      int offset = 0;
+      int limit = DEFAULT_LIMIT;
+      String name;
+      while ((name = j.nextName()) != null) {
+        switch (name) {
+          case "kind":
+            kind = j.string(() -> "view.kind");
+            if (!KIND.equals(kind)) {
+              throw j.error("view.kind", "kind must be \"" + KIND + "\"");
+            }
+            break;
+          case "collection":
+            String c = j.string(() -> "view.collection");
+            collection = ViewCollection.fromWire(c);
+            if (collection == null) {
+              throw j.error("view.collection", "collection must be tensors, metadata or types");
+            }
+            break;
+          case "names":
+            names = strings(j, "names");
+            break;
+          case "keys":
+            keys = strings(j, "keys");
+            break;
+          case "types":
+            types = strings(j, "types");
+            break;
+          case "indices":
+            j.startArray(() -> "view.indices");
+            indices = new ArrayList<>();
+            while (j.nextElement()) {
+              int i = indices.size();
+              indices.add(
+                  (int) j.currentInteger(() -> "view.indices[" + i + "]", 0, Integer.MAX_VALUE));
+            }
+            break;
+          case "storage_validation":
+            List<String> states = strings(j, "storage_validation");
+            storage = new ArrayList<>(states.size());
+            for (int i = 0; i < states.size(); i++) {
+              StorageValidation sv = StorageValidation.fromWire(states.get(i));
+              if (sv == null) {
+                throw bad(
+                    "storage_validation[" + i + "]",
+                    "storage_validation values are \"consistent\" or \"unknown\"");
+              }
+              storage.add(sv);
+            }
+            break;
+          case "fields":
+            fields = strings(j, "fields");
+            break;
+          case "offset":
+            offset = (int) j.integer(() -> "view.offset", 0, Integer.MAX_VALUE);
+            break;
+          case "limit":
+            limit = (int) j.integer(() -> "view.limit", 1, MAX_LIMIT);
+            break;
+          default:
+            throw j.error(
+                "view." + ReaException.truncateForMessage(name),
+                "unknown view property \"" + ReaException.truncateForMessage(name) + "\"");
+        }
+      }
+      if (mode == Mode.ANALYSIS && kind == null) {
+        throw bad("kind", "kind \"" + KIND + "\" is required");
+      }
+      if (collection == null) {
+        throw bad("collection", "collection is required (tensors, metadata or types)");
+      }
+      return new ViewRequest(
+              collection, names, keys, types, indices, storage, fields, offset, limit)
+          .validate();
+    }
+  }
+
+  private static List<String> strings(StrictJson j, String field) throws ReaException {
+    j.startArray(() -> "view." + field);
+    List<String> out = new ArrayList<>();
+    while (j.nextElement()) {
+      int i = out.size();
+      out.add(j.currentString(() -> "view." + field + "[" + i + "]"));
+    }
+    return out;
+  }
+}

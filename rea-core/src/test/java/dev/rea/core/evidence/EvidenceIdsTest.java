@@ -1,0 +1,96 @@
+package dev.rea.core.evidence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.testing.TestRecords;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** RFC 8785 (JSON Canonicalization Scheme) examples, and the evidence ID built on it. */
+class EvidenceIdsTest {
+  static String canon(String json) {
+    return new String(EvidenceIds.canonicalize(json.getBytes(StandardCharsets.UTF_8)),
+        StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void rfc8785Section322PrimitiveSerialization() {
+    String input = "{\n  \"numbers\": [333333333.33333329, 1E30, 4.50,\n"
+        + "              2e-3, 0.000000000000000000000000001],\n"
+        + "  \"string\": \"\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\\"\\/\",\n"
+        + "  \"literals\": [null, true, false]\n}";
+    assertThat(canon(input)).isEqualTo(
+        "{\"literals\":[null,true,false],\"numbers\":[333333333.3333333,1e+30,4.5,0.002,1e-27],"
+            + "\"string\":\"\u20ac$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}");
+  }
+
+  @Test
+  void rfc8785Section323SortingByUtf16CodeUnits() {
+    String input = "{\n  \"\\u20ac\": \"Euro Sign\",\n  \"\\r\": \"Carriage Return\",\n"
+        + "  \"\\ufb33\": \"Hebrew Letter Dalet With Dagesh\",\n  \"1\": \"One\",\n"
+        + "  \"\\ud83d\\ude00\": \"Emoji: Grinning Face\",\n  \"\\u0080\": \"Control\",\n"
+        + "  \"\\u00f6\": \"Latin Small Letter O With Diaeresis\"\n}";
+    // U+1F600 (UTF-16 D83D DE00) sorts before U+FB33: code units, not code points.
+    assertThat(canon(input)).isEqualTo(
+        "{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u0080\":\"Control\","
+            + "\"\u00f6\":\"Latin Small Letter O With Diaeresis\",\"\u20ac\":\"Euro Sign\","
+            + "\"\ud83d\ude00\":\"Emoji: Grinning Face\","
+            + "\"\ufb33\":\"Hebrew Letter Dalet With Dagesh\"}");
+  }
+
+  @Test
+  void rfc8785NestedObjectsAreSortedAtEveryLevel() {
+    assertThat(canon("{\"b\":{\"z\":1,\"a\":[{\"y\":2,\"x\":1}]},\"a\":0}"))
+        .isEqualTo("{\"a\":0,\"b\":{\"a\":[{\"x\":1,\"y\":2}],\"z\":1}}");
+  }
+
+  /** RFC 8785 Appendix B: IEEE 754 bit patterns and their canonical JSON text. */
+  @ParameterizedTest
+  @CsvSource({
+    "0000000000000000, 0",
+    "8000000000000000, 0",
+    "0000000000000001, 5e-324",
+    "8000000000000001, -5e-324",
+    "7fefffffffffffff, 1.7976931348623157e+308",
+    "ffefffffffffffff, -1.7976931348623157e+308",
+    "4340000000000000, 9007199254740992",
+    "c340000000000000, -9007199254740992",
+    "4430000000000000, 295147905179352830000",
+    "44b52d02c7e14af5, 9.999999999999997e+22",
+    "44b52d02c7e14af6, 1e+23",
+    "44b52d02c7e14af7, 1.0000000000000001e+23",
+    "444b1ae4d6e2ef4e, 999999999999999700000",
+    "444b1ae4d6e2ef4f, 999999999999999900000",
+    "444b1ae4d6e2ef50, 1e+21",
+    "3eb0c6f7a0b5ed8c, 9.999999999999997e-7",
+    "3eb0c6f7a0b5ed8d, 0.000001",
+    "41b3de4355555553, 333333333.3333332",
+    "41b3de4355555554, 333333333.33333325",
+    "41b3de4355555555, 333333333.3333333",
+    "41b3de4355555556, 333333333.3333334",
+    "41b3de4355555557, 333333333.33333343",
+    "becbf647612f3696, -0.0000033333333333333333",
+    "43143ff3c1cb0959, 1424953923781206.2",
+  })
+  void rfc8785AppendixBNumbers(String bits, String expected) {
+    double d = Double.longBitsToDouble(Long.parseUnsignedLong(bits, 16));
+    assertThat(canon("[" + Double.toString(d) + "]")).isEqualTo("[" + expected + "]");
+  }
+
+  @Test
+  void evidenceIdIsSha256OfTheCanonicalFormWithoutIdentity() {
+    EvidenceRecord r = TestRecords.small();
+    byte[] canonical = EvidenceIds.canonicalBytes(r);
+    String text = new String(canonical, StandardCharsets.UTF_8);
+    assertThat(text).startsWith("{\"artifact\":{\"bytes_read\":\"4096\",\"file_size\":\"1000000\"");
+    assertThat(text).doesNotContain("evidence_id").doesNotContain("authentication");
+    assertThat(r.evidenceId()).isEqualTo("sha256:" + EvidenceIds.sha256Hex(canonical));
+    // Identity fields do not take part in the ID.
+    EvidenceRecord signedLike = r.withAuthentication(new Authentication("ed25519", "sha256:00", "AA=="));
+    assertThat(EvidenceIds.compute(signedLike)).isEqualTo(r.evidenceId());
+    // The canonical form is a fixed point of canonicalisation.
+    assertThat(EvidenceIds.canonicalize(canonical)).isEqualTo(canonical);
+  }
+}

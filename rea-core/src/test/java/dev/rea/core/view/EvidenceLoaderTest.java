@@ -1,0 +1,98 @@
+package dev.rea.core.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rea.core.auth.EvidenceSigner;
+import dev.rea.core.auth.EvidenceVerifier;
+import dev.rea.core.auth.KeyRing;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceFiles;
+import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.testing.TestRecords;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EvidenceLoaderTest {
+  @TempDir Path tmp;
+
+  @Test
+  void selectsTheRecordOfAFileOrBundle() throws Exception {
+    KeyRing ring = KeyRing.open(tmp.resolve("home"));
+    EvidenceSigner signer = new EvidenceSigner(ring);
+    EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
+    EvidenceRecord a = signer.sign(TestRecords.small());
+    EvidenceRecord b = signer.sign(TestRecords.manyTensors(3));
+
+    Path one = tmp.resolve("one.json");
+    EvidenceFiles.writeAtomically(one, EvidenceJson.bundleBytes(List.of(a)));
+    EvidenceLoader.Loaded l1 = loader.loadFile(one);
+    assertThat(l1.bundle()).isTrue();
+    assertThat(EvidenceLoader.select(l1, null).record()).isEqualTo(a);
+    assertThat(EvidenceLoader.select(l1, a.evidenceId()).record()).isEqualTo(a);
+
+    Path two = tmp.resolve("two.json");
+    EvidenceFiles.writeAtomically(two, EvidenceJson.bundleBytes(List.of(a, b)));
+    EvidenceLoader.Loaded l2 = loader.loadFile(two);
+    assertThatThrownBy(() -> EvidenceLoader.select(l2, null))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.BAD_ARGUMENT);
+          assertThat(e.getMessage()).contains("holds 2 records").contains(a.evidenceId())
+              .contains(b.evidenceId());
+        });
+    assertThat(EvidenceLoader.select(l2, b.evidenceId()).record()).isEqualTo(b);
+    assertThatThrownBy(() -> EvidenceLoader.select(l2, "sha256:" + "1".repeat(64)))
+        .isInstanceOfSatisfying(ReaException.class,
+            e -> assertThat(e.constraint()).isEqualTo(Constraint.UNKNOWN_EVIDENCE));
+
+    assertThatThrownBy(() -> loader.loadFile(tmp.resolve("missing.json")))
+        .isInstanceOfSatisfying(ReaException.class,
+            e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND));
+    assertThatThrownBy(() -> loader.loadFile(tmp))
+        .isInstanceOfSatisfying(ReaException.class,
+            e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE));
+    Path garbage = Files.writeString(tmp.resolve("g.json"), "{\"schema\":\"x\"}");
+    assertThatThrownBy(() -> loader.loadFile(garbage))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.EVIDENCE_REJECTED);
+          assertThat(e.path()).isEqualTo(garbage.toString());
+        });
+  }
+
+  @Test
+  void atomicWriteReplacesWholeFilesAndLeavesNoTemporaries() throws Exception {
+    Path f = tmp.resolve("e.json");
+    EvidenceFiles.writeAtomically(f, "first".getBytes());
+    EvidenceFiles.writeAtomically(f, "second, longer".getBytes());
+    assertThat(Files.readString(f)).isEqualTo("second, longer");
+    try (var s = Files.list(tmp)) {
+      assertThat(s.map(p -> p.getFileName().toString())).containsExactly("e.json");
+    }
+    assertThatThrownBy(() -> EvidenceFiles.writeAtomically(tmp.resolve("no/such/dir/e.json"), new byte[1]))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+          assertThat(e.getMessage()).contains("no/such/dir/e.json");
+        });
+    // A failed publish (the target is a non-empty directory) leaves no temporary file behind.
+    Path dir = Files.createDirectories(tmp.resolve("d.json"));
+    Files.writeString(dir.resolve("x"), "keep");
+    assertThatThrownBy(() -> EvidenceFiles.writeAtomically(dir, "new".getBytes()))
+        .isInstanceOfSatisfying(ReaException.class,
+            e -> assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR));
+    assertThat(Files.readString(dir.resolve("x"))).isEqualTo("keep");
+    try (var s = Files.list(tmp)) {
+      assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("e.json", "d.json");
+    }
+    assertThat(EvidenceFiles.read(f, 100)).isEqualTo("second, longer".getBytes());
+    assertThatThrownBy(() -> EvidenceFiles.read(f, 5))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.EVIDENCE_REJECTED);
+          assertThat(e.diagnostics()).containsEntry("limit_bytes", "5");
+        });
+  }
+}
