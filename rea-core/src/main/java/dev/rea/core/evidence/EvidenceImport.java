@@ -950,7 +950,7 @@ public final class EvidenceImport {
       Integer index = null;
       String name = null;
       String type = null;
-      Integer typeId = null;
+      Long typeId = null;
       List<Long> shape = null;
       Long params = null;
       Long offset = null;
@@ -975,7 +975,7 @@ public final class EvidenceImport {
             type = j.string(() -> base + ".type");
             break;
           case "type_id":
-            typeId = (int) j.integer(() -> base + ".type_id", 0, Integer.MAX_VALUE);
+            typeId = j.integer(() -> base + ".type_id", 0, 0xFFFF_FFFFL);
             break;
           case "shape":
             j.startArray(() -> base + ".shape");
@@ -1045,7 +1045,7 @@ public final class EvidenceImport {
         j.requireObject(() -> base);
         long start = j.offset();
         String type = null;
-        Integer typeId = null;
+        Long typeId = null;
         Integer count = null;
         BigInteger params = null;
         BigInteger bytes = null;
@@ -1057,7 +1057,7 @@ public final class EvidenceImport {
               type = j.string(() -> base + ".type");
               break;
             case "type_id":
-              typeId = (int) j.integer(() -> base + ".type_id", 0, Integer.MAX_VALUE);
+              typeId = j.integer(() -> base + ".type_id", 0, 0xFFFF_FFFFL);
               break;
             case "tensor_count":
               count = (int) j.integer(() -> base + ".tensor_count", 0, Integer.MAX_VALUE);
@@ -1165,7 +1165,7 @@ public final class EvidenceImport {
         String code = null;
         String message = null;
         List<Integer> indices = null;
-        Integer typeId = null;
+        Long typeId = null;
         List<String> candidates = null;
         String prop;
         while ((prop = j.nextName()) != null) {
@@ -1186,7 +1186,7 @@ public final class EvidenceImport {
               }
               break;
             case "type_id":
-              typeId = (int) j.integer(() -> base + ".type_id", 0, Integer.MAX_VALUE);
+              typeId = j.integer(() -> base + ".type_id", 0, 0xFFFF_FFFFL);
               break;
             case "candidates":
               j.startArray(() -> base + ".candidates");

@@ -142,8 +142,8 @@ public final class RecordChecks {
               "tensor index " + t + " is not a row of this record");
         }
       }
-      require(l.typeId() == null || l.typeId() >= 0, prefix + "limitations[" + i + "].type_id",
-          "negative type id");
+      require(l.typeId() == null || (l.typeId() >= 0 && l.typeId() <= 0xFFFF_FFFFL),
+          prefix + "limitations[" + i + "].type_id", "type id out of unsigned 32-bit range");
     }
     if (r.authentication() != null) {
       require("ed25519".equals(r.authentication().scheme()), prefix + "authentication.scheme",
@@ -254,7 +254,8 @@ public final class RecordChecks {
           f + ".name", "safetensors tensor rows are not in name order");
       require(gguf == (t.typeId() != null), f + ".type_id",
           gguf ? "GGUF tensor rows carry type_id" : "safetensors tensor rows carry no type_id");
-      require(t.typeId() == null || t.typeId() >= 0, f + ".type_id", "negative type id");
+      require(t.typeId() == null || (t.typeId() >= 0 && t.typeId() <= 0xFFFF_FFFFL), f + ".type_id",
+          "type id out of unsigned 32-bit range");
       require(!gguf || t.shape().size() <= 4, f + ".shape", "GGUF tensors have at most 4 dimensions");
       BigInteger product = BigInteger.ONE;
       for (int d = 0; d < t.shape().size(); d++) {

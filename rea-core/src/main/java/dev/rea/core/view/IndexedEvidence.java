@@ -42,7 +42,7 @@ public final class IndexedEvidence {
   /** label -> [consistent indices, unknown indices], each sorted ascending. */
   private final Map<String, int[][]> tensorsByLabelAndState;
   private final Map<Integer, List<String>> limitationsByTensor;
-  private final Map<Integer, List<String>> limitationsByTypeId;
+  private final Map<Long, List<String>> limitationsByTypeId;
   private final boolean[] metadataPreviewIncomplete;
   private final long retainedBytes;
 
@@ -100,7 +100,7 @@ public final class IndexedEvidence {
     }
 
     Map<Integer, List<String>> byTensor = new HashMap<>();
-    Map<Integer, List<String>> byTypeId = new HashMap<>();
+    Map<Long, List<String>> byTypeId = new HashMap<>();
     for (Limitation l : record.limitations()) {
       if (l.tensorIndices() != null) {
         for (Integer i : l.tensorIndices()) {
@@ -141,7 +141,7 @@ public final class IndexedEvidence {
     return new IndexedEvidence(record);
   }
 
-  private static void addCode(Map<Integer, List<String>> map, int key, String code) {
+  private static <K> void addCode(Map<K, List<String>> map, K key, String code) {
     List<String> codes = map.computeIfAbsent(key, k -> new ArrayList<>(1));
     if (!codes.contains(code)) {
       codes.add(code);
@@ -251,7 +251,7 @@ public final class IndexedEvidence {
   /** @return the limitation codes that name this tensor row (by index or by its type ID) */
   public List<String> limitationCodesForTensor(int index) {
     List<String> direct = limitationsByTensor.get(index);
-    Integer typeId = record.tensors().get(index).typeId();
+    Long typeId = record.tensors().get(index).typeId();
     List<String> byType = typeId == null ? null : limitationsByTypeId.get(typeId);
     if (byType == null) {
       return direct == null ? List.of() : Collections.unmodifiableList(direct);

@@ -430,7 +430,7 @@ public final class ViewPages {
       g.writeStringProperty("type", t.type());
     }
     if (in.test("type_id") && t.typeId() != null) {
-      g.writeNumberProperty("type_id", t.typeId().intValue());
+      g.writeNumberProperty("type_id", t.typeId().longValue());
     }
     if (in.test("shape")) {
       g.writeName("shape");
@@ -496,7 +496,7 @@ public final class ViewPages {
       g.writeStringProperty("type", t.type());
     }
     if (in.test("type_id") && t.typeId() != null) {
-      g.writeNumberProperty("type_id", t.typeId().intValue());
+      g.writeNumberProperty("type_id", t.typeId().longValue());
     }
     if (in.test("tensor_count")) {
       g.writeNumberProperty("tensor_count", t.tensorCount());

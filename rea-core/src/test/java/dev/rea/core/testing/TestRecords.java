@@ -65,7 +65,7 @@ public final class TestRecords {
       params *= d;
       dims.add(d);
     }
-    return new TensorRow(index, name, "F32", 0, dims, params, offset, GGUF_DATA_OFFSET + offset,
+    return new TensorRow(index, name, "F32", 0L, dims, params, offset, GGUF_DATA_OFFSET + offset,
         params * 4, StorageValidation.CONSISTENT);
   }
 
@@ -77,7 +77,7 @@ public final class TestRecords {
       params *= d;
       dims.add(d);
     }
-    return new TensorRow(index, name, "AMBIGUOUS_" + typeId, typeId, dims, params, offset,
+    return new TensorRow(index, name, "AMBIGUOUS_" + typeId, (long) typeId, dims, params, offset,
         GGUF_DATA_OFFSET + offset, null, StorageValidation.UNKNOWN);
   }
 
@@ -142,7 +142,7 @@ public final class TestRecords {
     ts.add(ambiguous(1, "blk.0.attn_q.weight", 16, 128, 32, 2));
     ts.add(f32(2, "output.weight", 256, 8, 4));
     List<Limitation> lim = List.of(new Limitation("ambiguous_type_id",
-        "type 16 has several released meanings", List.of(1), 16, List.of("I8", "IQ2_XXS")));
+        "type 16 has several released meanings", List.of(1), 16L, List.of("I8", "IQ2_XXS")));
     List<Warning> warn = List.of(new Warning("removed_type", "a removed type was seen"));
     return gguf(md, ts, lim, warn);
   }
