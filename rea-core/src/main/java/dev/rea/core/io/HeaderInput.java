@@ -540,28 +540,48 @@ public final class HeaderInput {
    *     header_ceiling} for a length past the ceiling
    */
   public void skipStrings(long count) throws ReaException {
-    for (long i = 0; Long.compareUnsigned(i, count) < 0; i++) {
+    long i = 0;
+    while (Long.compareUnsigned(i, count) < 0) {
+      // Hot loop over strings that lie wholly in the buffer, on locals; the fields are written
+      // back before anything that can fail or fetch.
+      final byte[] b = buf;
+      final int l = lim;
+      final long ceilingIndex = headerCeiling - bufStart;
+      int p = pos;
+      while (Long.compareUnsigned(i, count) < 0 && l - p >= 8) {
+        long len = bigEndian ? (long) I64_BE.get(b, p) : (long) I64_LE.get(b, p);
+        int start = p + 8;
+        if (len < 0 || len > l - start || start + len > ceilingIndex) {
+          break;
+        }
+        int end = start + (int) len;
+        if (!Utf8.isShortAsciiOrTwoByte(b, start, end)) {
+          int r = Utf8.scan(b, start, end);
+          if (r != Utf8.VALID) {
+            pos = p + 8;
+            bulkIndex = i;
+            throw invalidUtf8(bufStart + (r >= 0 ? r : -(r + 2)));
+          }
+        }
+        p = end;
+        i++;
+      }
+      pos = p;
+      if (Long.compareUnsigned(i, count) >= 0) {
+        break;
+      }
+      // One string the hot loop could not take: its length is not buffered yet, its bytes are
+      // not all buffered, or it is invalid.
       bulkIndex = i;
       long lengthAt = bufStart + pos;
       ensure(8);
       long len = bigEndian ? (long) I64_BE.get(buf, pos) : (long) I64_LE.get(buf, pos);
       pos += 8;
-      if (len >= 0 && len <= lim - pos) {
-        // Fast path: the whole string is buffered, so it also lies within the file.
-        if (len > headerCeiling - (bufStart + pos)) {
-          throw ceilingExceeded(bufStart + pos + len, lengthAt);
-        }
-        int end = pos + (int) len;
-        int r = Utf8.scan(buf, pos, end);
-        if (r != Utf8.VALID) {
-          throw invalidUtf8(bufStart + (r >= 0 ? r : -(r + 2)));
-        }
-        pos = end;
-      } else {
-        requireAt(len, lengthAt);
-        utf8(len, false, null);
-      }
+      requireAt(len, lengthAt);
+      utf8(len, false, null);
+      i++;
     }
+    bulkIndex = i;
   }
 
   /** @return the index of the element a bulk operation is reading (see {@link #skipStrings}) */

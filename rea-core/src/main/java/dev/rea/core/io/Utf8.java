@@ -127,6 +127,23 @@ public final class Utf8 {
     return ((w << 2) & lead) == 0 && (lead & ~notC0C1) == 0;
   }
 
+  /**
+   * A quick positive test for short strings: true when {@code b[off, end)} is at most 8 bytes of
+   * ASCII and complete two-byte sequences, judged from one 8-byte word (which must lie within the
+   * array). False means "not decided here": call {@link #scan}.
+   */
+  public static boolean isShortAsciiOrTwoByte(byte[] b, int off, int end) {
+    int n = end - off;
+    if (n > 8 || off > b.length - 8) {
+      return false;
+    }
+    long w = (long) LONG_LE.get(b, off);
+    if (n < 8) {
+      w &= -1L >>> (8 * (8 - n));
+    }
+    return (w & HIGH_BITS) == 0 || asciiOrTwoByte(w);
+  }
+
   /** @return true when the whole range is well-formed UTF-8 */
   public static boolean isValid(byte[] b, int off, int end) {
     return scan(b, off, end) == VALID;

@@ -89,6 +89,9 @@ class Utf8ScanTest {
 
   private static void check(byte[] b, int off, int end, int v) {
     int want = reference(b, off, end);
+    if (Utf8.isShortAsciiOrTwoByte(b, off, end) && want != Utf8.VALID) {
+      throw new AssertionError("quick test accepted invalid value " + Integer.toHexString(v));
+    }
     int got = Utf8.scan(b, off, end);
     if (want != got) {
       throw new AssertionError(
@@ -105,6 +108,7 @@ class Utf8ScanTest {
       (byte) 0xA0, (byte) 0xED, (byte) 0x9F, (byte) 0xEF, (byte) 0xF0, (byte) 0x90, (byte) 0xF4,
       (byte) 0x8F, (byte) 0xF5, (byte) 0xFF
     };
+    int quickAccepted = 0;
     for (int t = 0; t < 400_000; t++) {
       int len = r.nextInt(40);
       byte[] b = new byte[len + 4 + r.nextInt(12)];
@@ -113,8 +117,25 @@ class Utf8ScanTest {
       }
       int off = r.nextInt(3);
       int end = Math.min(b.length, off + len);
-      assertThat(Utf8.scan(b, off, end)).isEqualTo(reference(b, off, end));
+      int want = reference(b, off, end);
+      assertThat(Utf8.scan(b, off, end)).isEqualTo(want);
+      if (Utf8.isShortAsciiOrTwoByte(b, off, end)) {
+        assertThat(want).isEqualTo(Utf8.VALID);
+        quickAccepted++;
+      }
     }
+    assertThat(quickAccepted).as("inputs the quick test decided").isGreaterThan(1000);
+  }
+
+  @Test
+  void quickTestAcceptsShortLatinText() {
+    byte[] b = "Ġthe\u0000\u0000\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
+    assertThat(Utf8.isShortAsciiOrTwoByte(b, 0, 5)).isTrue();
+    assertThat(Utf8.isShortAsciiOrTwoByte(b, 0, 1)).isFalse(); // cut after the lead byte
+    assertThat(Utf8.isShortAsciiOrTwoByte(b, 1, 5)).isFalse(); // starts with a continuation
+    byte[] cjk = "日本\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
+    assertThat(Utf8.isShortAsciiOrTwoByte(cjk, 0, 6)).isFalse(); // 3-byte: not decided here
+    assertThat(Utf8.scan(cjk, 0, 6)).isEqualTo(Utf8.VALID);
   }
 
   @Test

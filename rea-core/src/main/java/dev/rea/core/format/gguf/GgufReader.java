@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Reads and validates a GGUF header: magic, version, counts, metadata key/value pairs and the
@@ -134,6 +135,9 @@ public final class GgufReader implements FormatReader {
     private int tensorPart;
     private int dimIndex;
 
+    /** The lazy field describer, created once (a method reference allocates at each use). */
+    private final Supplier<String> describer = this::describe;
+
     private long alignment = DEFAULT_ALIGNMENT;
     private boolean alignmentFromMetadata;
 
@@ -214,7 +218,7 @@ public final class GgufReader implements FormatReader {
     }
 
     ParsedHeader run() throws ReaException {
-      in.setFieldDescriber(this::describe);
+      in.setFieldDescriber(describer);
       in.setHeaderCeiling(limits.headerCeilingBytes());
 
       // magic: 4 bytes "GGUF" (the detector matched them; checked again for direct callers).
@@ -368,7 +372,7 @@ public final class GgufReader implements FormatReader {
         depth = 0;
         in.checkCeiling();
         long keyAt = in.position();
-        budget.charge(RetainedBudget.VALUE_OVERHEAD, this::describe, keyAt);
+        budget.charge(RetainedBudget.VALUE_OVERHEAD, describer, keyAt);
         String key = readString(true);
         checkKey(key, keyAt + 8);
         Integer earlier = seen.putIfAbsent(key, (int) i);
@@ -617,12 +621,12 @@ public final class GgufReader implements FormatReader {
       int keep = retain ? (int) Math.min(count, previewLimit) : 0;
       List<MetadataValue> preview = keep == 0 ? List.of() : new ArrayList<>(keep);
       if (retain) {
-        budget.charge(RetainedBudget.VALUE_OVERHEAD, this::describe, countAt);
+        budget.charge(RetainedBudget.VALUE_OVERHEAD, describer, countAt);
       }
       for (int j = 0; j < keep; j++) {
         levelIndex[level] = j;
         if (elementType != ValueType.STRING) {
-          budget.charge(RetainedBudget.VALUE_OVERHEAD, this::describe, in.position());
+          budget.charge(RetainedBudget.VALUE_OVERHEAD, describer, in.position());
         }
         MetadataValue e =
             elementType == ValueType.ARRAY
@@ -699,7 +703,7 @@ public final class GgufReader implements FormatReader {
                   + " bytes");
         }
         in.requireAt(nameLength, lengthAt);
-        budget.charge(2 * RetainedBudget.VALUE_OVERHEAD + 8L * MAX_DIMS, this::describe, entryAt);
+        budget.charge(2 * RetainedBudget.VALUE_OVERHEAD + 8L * MAX_DIMS, describer, entryAt);
         String name = in.utf8(nameLength, true, budget);
         Integer earlier = names.putIfAbsent(name, (int) i);
         if (earlier != null) {

@@ -413,6 +413,24 @@ class GgufMetadataTest {
   }
 
   @Test
+  void aLevel32ArrayDeclaringArrayElementsIsANestingLimitEvenWhenEmpty() throws Exception {
+    // Level 32 declares element type ARRAY with count 0: its type already names level 33.
+    Value v = arrayDeclared(ARRAY, 0, List.of(), new byte[0]);
+    for (int l = 1; l < 32; l++) {
+      v = array(ARRAY, v);
+    }
+    Built b = GgufBuilder.v3().kv("k", v).build();
+    String field = "metadata[0].value" + "[0]".repeat(31) + ".element_type";
+    assertRejected(GgufTesting.reject(b.bytes()), Constraint.NESTING_LIMIT, field, b.at(field));
+    // The same empty array one level up (level 31 declaring level 32) is accepted.
+    Value ok = arrayDeclared(ARRAY, 0, List.of(), new byte[0]);
+    for (int l = 1; l < 31; l++) {
+      ok = array(ARRAY, ok);
+    }
+    assertThat(only(oneKv(ok))).isInstanceOf(ArrayValue.class);
+  }
+
+  @Test
   void nestedArraysBeyondThePreviewAreValidatedAndSkipped() throws Exception {
     List<Value> inner = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
