@@ -28,13 +28,60 @@ final class Arguments {
    * kept.
    */
   static Path resolve(String text) throws ReaException {
+    return resolve(text, "PATH");
+  }
+
+  /** As {@link #resolve(String)}, naming the option in the error. */
+  static Path resolve(String text, String field) throws ReaException {
     try {
       Path p = Path.of(text);
       return p.isAbsolute() ? p : Path.of("").toAbsolutePath().resolve(p);
     } catch (InvalidPathException e) {
       throw ReaException.builder(Constraint.BAD_ARGUMENT, "invalid path: " + e.getMessage())
-          .field("PATH")
+          .field(field)
           .build();
     }
+  }
+
+  /** The delivery detail of {@code --detail}. */
+  enum Detail {
+    COMPLETE,
+    SUMMARY
+  }
+
+  /**
+   * Reads {@code --detail}, given zero or more times.
+   *
+   * @return {@link Detail#COMPLETE} when absent (the CLI default)
+   * @throws ReaException {@code bad_argument} for another value; {@code conflicting_choices}
+   *     when both {@code complete} and {@code summary} are given
+   */
+  static Detail detail(java.util.List<String> values) throws ReaException {
+    Detail chosen = null;
+    if (values == null) {
+      return Detail.COMPLETE;
+    }
+    for (String v : values) {
+      Detail d;
+      if (v.equals("complete")) {
+        d = Detail.COMPLETE;
+      } else if (v.equals("summary")) {
+        d = Detail.SUMMARY;
+      } else {
+        throw ReaException.builder(
+                Constraint.BAD_ARGUMENT, "--detail must be 'complete' or 'summary', not '" + v + "'")
+            .field("--detail")
+            .build();
+      }
+      if (chosen != null && chosen != d) {
+        throw ReaException.builder(
+                Constraint.CONFLICTING_CHOICES,
+                "--detail summary and --detail complete are conflicting choices")
+            .field("--detail")
+            .build();
+      }
+      chosen = d;
+    }
+    return chosen == null ? Detail.COMPLETE : chosen;
   }
 }

@@ -1,14 +1,27 @@
 package dev.rea.cli;
 
+import dev.rea.core.auth.EvidenceSigner;
+import dev.rea.core.auth.EvidenceVerifier;
+import dev.rea.core.auth.KeyRing;
+import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceFiles;
 import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.inspect.HashMode;
 import dev.rea.core.inspect.ModelInspector;
 import dev.rea.core.io.Cancellation;
+import dev.rea.core.view.EvidenceLoader;
+import dev.rea.core.view.IndexedEvidence;
+import dev.rea.core.view.ModelArtifactSummary;
+import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ViewPage;
+import dev.rea.core.view.ViewPages;
+import dev.rea.core.view.ViewRequest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,8 +31,18 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code rea inspect-model-artifact PATH}: inspects one GGUF or safetensors file (CONTRACT
  * section 1). Without {@code --json} it prints a readable report; with {@code --json} stdout is
- * one JSON document: a bundle holding the complete record, or the error object of CONTRACT
- * section 6 (with partial Evidence when there is any).
+ * one JSON document: a signed bundle holding the complete record ({@code --detail complete}, the
+ * default), the summary of CONTRACT section 4 ({@code --detail summary}, with {@code page} when
+ * {@code --view} is given), or the error object of CONTRACT section 6 (with partial Evidence,
+ * signed when a key is at hand, when there is any).
+ *
+ * <p>{@code --evidence_output FILE} writes the signed bundle atomically. {@code --view} needs
+ * {@code --detail summary} ({@code conflicting_choices} with complete detail, also when complete
+ * is the default) and {@code --evidence_output} ({@code bad_argument} without it); its page is
+ * answered from the written file, so it equals {@code inspect-analysis-view}'s answer for the
+ * same view. Options are checked before the file is read. Signing keys come from the REA home
+ * directory ({@code $REA_HOME}, else {@code $XDG_CONFIG_HOME/rea}, else {@code ~/.config/rea});
+ * a readable report without {@code --evidence_output} needs no key.
  */
 @Command(
     name = "inspect-model-artifact",
@@ -36,11 +59,14 @@ import picocli.CommandLine.Parameters;
       "Examples:",
       "  rea inspect-model-artifact model.gguf",
       "  rea inspect-model-artifact model.safetensors --hash full --json",
+      "  rea inspect-model-artifact model.gguf --detail summary --evidence_output ev.json --json",
+      "  rea inspect-model-artifact model.gguf --detail summary --evidence_output ev.json \\",
+      "      --view '{\"collection\":\"tensors\",\"names\":[\"token_embd.weight\"]}' --json",
       "",
       "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
       "4 execution failure, 5 resource exhausted, 130 cancelled."
     })
-public final class InspectCommand implements Callable<Integer> {
+public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(
@@ -51,7 +77,10 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Option(
       names = "--json",
-      description = "Print JSON on stdout: the Evidence bundle, or the error object on failure.")
+      description = {
+        "Print JSON on stdout: the signed Evidence bundle (or the summary with --detail",
+        "summary), or the error object on failure."
+      })
   boolean json;
 
   @Option(
@@ -71,16 +100,75 @@ public final class InspectCommand implements Callable<Integer> {
       description = "Tensor rows shown in the readable report (default ${DEFAULT-VALUE}).")
   int maxTensorRows;
 
+  @Option(
+      names = "--detail",
+      paramLabel = "complete|summary",
+      description = {
+        "complete (default): the whole Evidence record (a signed bundle with --json).",
+        "summary: counts, headline metadata, chat-template presence and totals, pointing at the",
+        "complete Evidence by parent_evidence_id (pair it with --evidence_output)."
+      })
+  List<String> detail;
+
+  @Option(
+      names = "--evidence_output",
+      paramLabel = "FILE",
+      description = {
+        "Also write the complete Evidence as a signed bundle to FILE, atomically (a temporary",
+        "file in the same directory, then a rename). Read it back with inspect-analysis-view."
+      })
+  String evidenceOutput;
+
+  @Option(
+      names = "--view",
+      paramLabel = "JSON",
+      description = {
+        "Answer one page of a view in the same run, e.g.",
+        "'{\"collection\":\"tensors\",\"names\":[\"token_embd.weight\"]}'.",
+        "Needs --detail summary and --evidence_output; the page is answered from that file."
+      })
+  String view;
+
   /** Test seam: the inspector to use. */
   ModelInspector inspector = null;
+
+  private Map<String, String> env = System.getenv();
+
+  @Override
+  public void environment(Map<String, String> value) {
+    this.env = value;
+  }
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Cancellation cancellation = new Cancellation();
+    KeyRing[] ring = new KeyRing[1];
     try {
       HashMode mode = Arguments.hashMode(hash);
+      Arguments.Detail chosen = Arguments.detail(detail);
+      ViewRequest selection = null;
+      if (view != null) {
+        if (chosen == Arguments.Detail.COMPLETE) {
+          throw ReaException.builder(
+                  Constraint.CONFLICTING_CHOICES,
+                  "--view selects rows for summary delivery; complete detail and a selection are"
+                      + " conflicting choices (use --detail summary)")
+              .field("--view")
+              .build();
+        }
+        if (evidenceOutput == null) {
+          throw ReaException.builder(
+                  Constraint.BAD_ARGUMENT,
+                  "--view needs --evidence_output FILE: the page is answered from, and points at,"
+                      + " the complete Evidence written there")
+              .field("--evidence_output")
+              .build();
+        }
+        selection = ViewRequest.parse(view, ViewRequest.Mode.INLINE);
+      }
+      Path output = evidenceOutput == null ? null : Arguments.resolve(evidenceOutput, "--evidence_output");
       Path selected = Arguments.resolve(path);
       ModelInspector ins = inspector != null ? inspector : ModelInspector.standard();
       boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
@@ -105,14 +193,56 @@ public final class InspectCommand implements Callable<Integer> {
           bar.finish();
         }
       }
-      if (json) {
+      boolean signed = output != null || (json && chosen == Arguments.Detail.COMPLETE);
+      if (signed) {
+        ring[0] = Keys.ring(env);
+        record = new EvidenceSigner(ring[0]).sign(record);
+      }
+      if (output != null) {
+        EvidenceFiles.writeAtomically(output, EvidenceJson.bundleBytes(List.of(record)));
+      }
+      if (chosen == Arguments.Detail.SUMMARY) {
+        IndexedEvidence indexed;
+        ViewPage page = null;
+        if (selection != null) {
+          // Answer from the evidence file just written, exactly as inspect-analysis-view does.
+          EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring[0]));
+          indexed = EvidenceLoader.select(loader.loadFile(output), record.evidenceId());
+          page = ViewPages.answer(indexed, selection, SourceKind.EVIDENCE_FILE);
+        } else {
+          indexed = IndexedEvidence.of(record);
+        }
+        byte[] summary = ModelArtifactSummary.render(indexed, page);
+        if (json) {
+          Output.printJson(out, summary);
+        } else {
+          CompactReport.printSummary(out, summary, output);
+        }
+      } else if (json) {
         Output.printJson(out, EvidenceJson.bundleBytes(List.of(record)));
       } else {
         new HumanReport(out, maxTensorRows).print(record);
+        if (output != null) {
+          out.println();
+          out.println("Complete Evidence " + record.evidenceId() + " written to " + output);
+        }
       }
       return 0;
     } catch (ReaException e) {
-      return Failures.report(e, json, out, err, maxTensorRows);
+      return Failures.report(signPartial(e, ring), json, out, err, maxTensorRows);
+    }
+  }
+
+  /** Signs the partial Evidence of a JSON failure when a key is at hand (best effort). */
+  private ReaException signPartial(ReaException e, KeyRing[] ring) {
+    if (!json || e.partialEvidence() == null) {
+      return e;
+    }
+    try {
+      KeyRing r = ring[0] != null ? ring[0] : Keys.ring(env);
+      return e.withPartialEvidence(new EvidenceSigner(r).sign(e.partialEvidence()));
+    } catch (ReaException | RuntimeException signingFailed) {
+      return e;
     }
   }
 }

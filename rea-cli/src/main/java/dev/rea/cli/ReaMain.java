@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.io.OutputStreamWriter;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -22,7 +23,11 @@ import picocli.CommandLine.Command;
       "Reports exactly what a GGUF or safetensors model file declares, reading only its header.",
       "REA never loads weights, runs Python or uses the network."
     },
-    subcommands = {InspectCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      InspectCommand.class,
+      AnalysisViewCommand.class,
+      CommandLine.HelpCommand.class
+    },
     footer = {
       "",
       "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
@@ -54,15 +59,43 @@ public final class ReaMain implements Runnable {
    * @return the exit status
    */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cmd = commandLine();
+    return run(args, out, err, System.getenv());
+  }
+
+  /**
+   * Runs the command line with the given streams and environment (the environment decides the
+   * REA home directory, see {@code dev.rea.core.auth.ReaHome}).
+   *
+   * @return the exit status
+   */
+  public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+    CommandLine cmd = commandLine(env);
     cmd.setOut(out);
     cmd.setErr(err);
     return cmd.execute(args);
   }
 
-  /** @return the configured picocli command line */
+  /** @return the configured picocli command line, reading this process's environment */
   public static CommandLine commandLine() {
-    CommandLine cmd = new CommandLine(new ReaMain());
+    return commandLine(System.getenv());
+  }
+
+  /** @return the configured picocli command line for the given environment */
+  public static CommandLine commandLine(Map<String, String> env) {
+    Map<String, String> environment = Map.copyOf(env);
+    CommandLine.IFactory defaults = CommandLine.defaultFactory();
+    CommandLine.IFactory factory =
+        new CommandLine.IFactory() {
+          @Override
+          public <K> K create(Class<K> type) throws Exception {
+            K made = defaults.create(type);
+            if (made instanceof UsesEnvironment u) {
+              u.environment(environment);
+            }
+            return made;
+          }
+        };
+    CommandLine cmd = new CommandLine(new ReaMain(), factory);
     cmd.setParameterExceptionHandler(new UsageErrors());
     cmd.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
@@ -87,5 +120,11 @@ public final class ReaMain implements Runnable {
       String v = ReaMain.class.getPackage().getImplementationVersion();
       return new String[] {"rea " + (v == null ? "development build" : v)};
     }
+  }
+
+  /** A command that reads the environment (injected by {@link #commandLine(Map)}). */
+  interface UsesEnvironment {
+    /** Receives the environment variables. */
+    void environment(Map<String, String> env);
   }
 }

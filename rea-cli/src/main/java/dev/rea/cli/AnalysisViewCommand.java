@@ -1,0 +1,112 @@
+package dev.rea.cli;
+
+import dev.rea.core.auth.EvidenceVerifier;
+import dev.rea.core.auth.KeyRing;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.view.EvidenceLoader;
+import dev.rea.core.view.IndexedEvidence;
+import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ViewPage;
+import dev.rea.core.view.ViewPages;
+import dev.rea.core.view.ViewRequest;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rea inspect-analysis-view --source FILE --view JSON}: answers one page of a view from a
+ * saved Evidence record or bundle, without reopening the model (specification, "Facts and
+ * selected queries"; CONTRACT section 4).
+ *
+ * <p>The file is read (at most 64 MiB), every record in it is authenticated (evidence ID and an
+ * Ed25519 signature by a trusted key: the provider's own or one in {@code trusted/} of the REA
+ * home directory) and only then indexed; any failure is {@code invalid_input} / {@code
+ * evidence_rejected}. A record file or a bundle with one record answers directly; a bundle with
+ * several records needs {@code --evidence_id} ({@code bad_argument} without it, listing the IDs;
+ * {@code unknown_evidence} for an ID it does not hold). The view object needs {@code "kind":
+ * "model-artifact"}.
+ */
+@Command(
+    name = "inspect-analysis-view",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Answers one page of a view from saved Evidence (a record or a bundle written by",
+      "inspect-model-artifact --json or --evidence_output), without reopening the model.",
+      "The Evidence is authenticated before it is used."
+    },
+    footer = {
+      "",
+      "Example:",
+      "  rea inspect-analysis-view --source ev.json --json --view \\",
+      "    '{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"types\":[\"Q8_0\"],"
+          + "\"fields\":[\"name\",\"shape\"]}'",
+      "",
+      "View: collection tensors|metadata|types; filters names, keys, types, indices,",
+      "storage_validation (they intersect; omitted = all, [] = none); fields (index is always",
+      "kept); offset (counts matches); limit (1-256, default 32).",
+      "",
+      "Exit status: 0 page answered, 2 invalid input (bad view, rejected evidence), 3 evidence",
+      "file unavailable, 4 execution failure."
+    })
+public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--source",
+      paramLabel = "FILE",
+      required = true,
+      description = "The saved Evidence: one record or a bundle. Relative to the working directory.")
+  String source;
+
+  @Option(
+      names = "--view",
+      paramLabel = "JSON",
+      required = true,
+      description = "The view object, with \"kind\":\"model-artifact\".")
+  String view;
+
+  @Option(
+      names = "--evidence_id",
+      paramLabel = "ID",
+      description = "The record to answer from, when the bundle holds several.")
+  String evidenceId;
+
+  @Option(
+      names = "--json",
+      description = "Print the page as JSON on stdout (or the error object on failure).")
+  boolean json;
+
+  private Map<String, String> env = System.getenv();
+
+  @Override
+  public void environment(Map<String, String> value) {
+    this.env = value;
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
+      Path file = Arguments.resolve(source, "--source");
+      KeyRing ring = Keys.ring(env);
+      EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
+      IndexedEvidence ev = EvidenceLoader.select(loader.loadFile(file), evidenceId);
+      ViewPage page = ViewPages.answer(ev, selection, SourceKind.EVIDENCE_FILE);
+      if (json) {
+        Output.printJson(out, page.json());
+      } else {
+        CompactReport.printPage(out, page.json());
+      }
+      return 0;
+    } catch (ReaException e) {
+      return Failures.report(e, json, out, err, 0);
+    }
+  }
+}

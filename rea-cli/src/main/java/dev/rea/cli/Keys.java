@@ -1,0 +1,23 @@
+package dev.rea.cli;
+
+import dev.rea.core.auth.KeyRing;
+import dev.rea.core.auth.ReaHome;
+import dev.rea.core.error.ReaException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** The provider's key ring in the REA home directory the environment selects. */
+final class Keys {
+  private Keys() {}
+
+  /**
+   * Opens (creating on first use) the key ring of {@code $REA_HOME}, else {@code
+   * $XDG_CONFIG_HOME/rea}, else {@code ~/.config/rea}.
+   *
+   * @throws ReaException {@code execution_failure} / {@code io_error} when the home directory or
+   *     key cannot be created or read
+   */
+  static KeyRing ring(Map<String, String> env) throws ReaException {
+    return KeyRing.open(ReaHome.resolve(env, Path.of(System.getProperty("user.home"))));
+  }
+}

@@ -1,0 +1,267 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.auth.EvidenceSigner;
+import dev.rea.core.auth.EvidenceVerifier;
+import dev.rea.core.auth.KeyRing;
+import dev.rea.core.evidence.EvidenceFiles;
+import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.format.gguf.GgufBuilder;
+import dev.rea.core.format.gguf.GgufTesting;
+import dev.rea.core.view.EvidenceLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Evidence that travels on the command line: signed bundles, {@code --detail summary}, {@code
+ * --evidence_output}, {@code --view}, and {@code inspect-analysis-view} over the written file.
+ */
+class EvidenceCliTest {
+  @TempDir Path dir;
+
+  private Path tinyLlama() {
+    return GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+  }
+
+  private static String withKind(String inlineView) {
+    return "{\"kind\":\"model-artifact\"," + inlineView.substring(1);
+  }
+
+  @Test
+  void completeJsonIsASignedBundleThatVerifies() throws Exception {
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--json");
+    assertThat(r.status()).isEqualTo(0);
+    JsonNode auth = r.json().get("records").get(0).get("authentication");
+    KeyRing ring = KeyRing.open(CliRunner.HOME);
+    assertThat(auth.get("scheme").asString()).isEqualTo("ed25519");
+    assertThat(auth.get("key_id").asString()).isEqualTo(ring.keyId());
+    assertThat(auth.get("signature").asString()).hasSize(88);
+    EvidenceVerifier.Verified v =
+        EvidenceVerifier.standard(ring).importVerified(r.out().getBytes(StandardCharsets.UTF_8));
+    assertThat(v.bundle()).isTrue();
+    assertThat(v.records().get(0).evidenceId())
+        .isEqualTo(r.json().get("records").get(0).get("evidence_id").asString());
+    assertThat(Files.readString(CliRunner.HOME.resolve(KeyRing.KEY_FILE)))
+        .contains("PRIVATE KEY");
+  }
+
+  @Test
+  void summaryWithEvidenceOutputWritesTheSignedBundleItPointsAt() throws Exception {
+    Path ev = dir.resolve("evidence.json");
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", tinyLlama().toString(),
+        "--detail", "summary", "--evidence_output", ev.toString(), "--json");
+    assertThat(r.status()).isEqualTo(0);
+    JsonNode s = r.json();
+    assertThat(s.get("kind").asString()).isEqualTo("model-artifact-summary");
+    assertThat(s.has("page")).isFalse();
+    assertThat(s.get("counts").get("tensors").asInt()).isEqualTo(12);
+    assertThat(s.get("headline_metadata").get(0).get("key").asString()).isEqualTo("general.architecture");
+    assertThat(s.get("headline_metadata").get(0).get("value").asString()).isEqualTo("llama");
+    JsonNode bundle = CliRunner.JSON.readTree(Files.readAllBytes(ev));
+    assertThat(bundle.get("schema").asString()).isEqualTo("rea.bundle.v1");
+    assertThat(bundle.get("records").get(0).get("evidence_id").asString())
+        .isEqualTo(s.get("parent_evidence_id").asString());
+    EvidenceVerifier.standard(KeyRing.open(CliRunner.HOME)).importVerified(Files.readAllBytes(ev));
+    try (var files = Files.list(dir)) {
+      assertThat(files.filter(p -> p.getFileName().toString().endsWith(".tmp")).count()).isZero();
+    }
+
+    CliRunner.Result text = CliRunner.run("inspect-model-artifact", tinyLlama().toString(),
+        "--detail", "summary", "--evidence_output", ev.toString());
+    assertThat(text.status()).isEqualTo(0);
+    assertThat(text.out()).contains("Summary of ").contains("general.architecture (STRING) = \"llama\"")
+        .contains("12 tensors").contains("Complete Evidence: sha256:").contains(ev.toString());
+  }
+
+  @Test
+  void viewAnswerEqualsInspectAnalysisViewOnTheWrittenFile() throws Exception {
+    Path model = tinyLlama();
+    String[] views = {
+      "{\"collection\":\"tensors\",\"names\":[\"token_embd.weight\",\"output.weight\"],"
+          + "\"fields\":[\"name\",\"type\",\"shape\",\"file_offset\",\"byte_length\"]}",
+      "{\"collection\":\"tensors\",\"types\":[\"F32\"],\"offset\":1,\"limit\":2}",
+      "{\"collection\":\"metadata\",\"keys\":[\"tokenizer.ggml.tokens\",\"general.architecture\"]}",
+      "{\"collection\":\"types\",\"fields\":[]}",
+      "{\"collection\":\"tensors\",\"names\":[]}",
+    };
+    for (int i = 0; i < views.length; i++) {
+      Path ev = dir.resolve("ev-" + i + ".json");
+      CliRunner.Result inspect = CliRunner.run("inspect-model-artifact", model.toString(),
+          "--detail", "summary", "--evidence_output", ev.toString(), "--view", views[i], "--json");
+      assertThat(inspect.status()).as(inspect.out() + inspect.err()).isEqualTo(0);
+      JsonNode page = inspect.json().get("page");
+      assertThat(page.get("kind").asString()).isEqualTo("model-artifact-page");
+      assertThat(page.get("source").get("kind").asString()).isEqualTo("evidence-file");
+      assertThat(page.get("parent_evidence_id").asString())
+          .isEqualTo(inspect.json().get("parent_evidence_id").asString());
+
+      CliRunner.Result query = CliRunner.run("inspect-analysis-view", "--source", ev.toString(),
+          "--view", withKind(views[i]), "--json");
+      assertThat(query.status()).as(query.out() + query.err()).isEqualTo(0);
+      assertThat(query.out().trim()).isEqualTo(CliRunner.JSON.writeValueAsString(page));
+      assertThat(query.json()).isEqualTo(page);
+    }
+    // Spot-check the first view's rows.
+    CliRunner.Result q = CliRunner.run("inspect-analysis-view", "--source",
+        dir.resolve("ev-0.json").toString(), "--view", withKind(views[0]), "--json");
+    JsonNode rows = q.json().get("rows");
+    assertThat(rows.size()).isEqualTo(2);
+    assertThat(rows.get(0).get("name").asString()).isEqualTo("token_embd.weight");
+    assertThat(rows.get(0).get("shape").toString()).isEqualTo("[\"8\",\"32000\"]");
+    assertThat(rows.get(0).get("file_offset").asString()).isEqualTo("724416");
+    assertThat(rows.get(0).has("parameter_count")).isFalse();
+    CliRunner.Result readable = CliRunner.run("inspect-analysis-view", "--source",
+        dir.resolve("ev-0.json").toString(), "--view", withKind(views[0]));
+    assertThat(readable.status()).isEqualTo(0);
+    assertThat(readable.out()).contains("Page of tensors from evidence sha256:")
+        .contains("matches 2; rows 0 to 2; last page")
+        .contains("{\"index\":0,\"name\":\"token_embd.weight\"");
+  }
+
+  @Test
+  void conflictingAndIncompleteChoicesAreRefusedBeforeTheFileIsRead() {
+    String missing = dir.resolve("absent.gguf").toString();
+    String ev = dir.resolve("e.json").toString();
+    String v = "{\"collection\":\"tensors\"}";
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--view", v, "--evidence_output", ev, "--json"),
+        2, "conflicting_choices", "--view");
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "complete", "--view", v,
+        "--evidence_output", ev, "--json"), 2, "conflicting_choices", "--view");
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--detail", "complete",
+        "--json"), 2, "conflicting_choices", "--detail");
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--view", v, "--json"),
+        2, "bad_argument", "--evidence_output");
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "brief", "--json"),
+        2, "bad_argument", "--detail");
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--evidence_output", ev,
+        "--view", "{\"collection\":\"metadata\",\"names\":[\"x\"]}", "--json"), 2, "bad_view", "view.names");
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--evidence_output", ev,
+        "--view", "{\"collection\":\"tensors\"", "--json"), 2, "bad_view", null);
+    assertThat(Files.exists(Path.of(ev))).isFalse();
+    // The checks passed: now the missing file is what fails.
+    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--evidence_output", ev,
+        "--view", v, "--json"), 3, "not_found", null);
+  }
+
+  private static void assertError(CliRunner.Result r, int status, String constraint, String field) {
+    assertThat(r.status()).as(r.out() + r.err()).isEqualTo(status);
+    JsonNode e = r.json().get("error");
+    assertThat(e.get("constraint").asString()).isEqualTo(constraint);
+    if (field != null) {
+      assertThat(e.get("details").get("field").asString()).isEqualTo(field);
+    }
+  }
+
+  @Test
+  void analysisViewNeedsKindAndRefusesMissingOrForeignEvidence() throws Exception {
+    Path ev = dir.resolve("ev.json");
+    assertThat(CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--detail", "summary",
+        "--evidence_output", ev.toString()).status()).isEqualTo(0);
+    assertError(CliRunner.run("inspect-analysis-view", "--source", ev.toString(), "--view",
+        "{\"collection\":\"tensors\"}", "--json"), 2, "bad_view", "view.kind");
+    assertError(CliRunner.run("inspect-analysis-view", "--source", dir.resolve("nope.json").toString(),
+        "--view", "{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}", "--json"), 3, "not_found", null);
+
+    // Another provider's home does not trust this key until its public key is placed in trusted/.
+    Path other = dir.resolve("other-home");
+    String view = "{\"kind\":\"model-artifact\",\"collection\":\"types\"}";
+    CliRunner.Result refused = CliRunner.runWithHome(other, "inspect-analysis-view", "--source",
+        ev.toString(), "--view", view, "--json");
+    assertError(refused, 2, "evidence_rejected", "records[0].authentication.key_id");
+    assertThat(refused.json().get("error").get("message").asString()).contains("not trusted")
+        .contains(other.resolve("trusted").toString());
+    Files.createDirectories(other.resolve("trusted"));
+    Files.copy(CliRunner.HOME.resolve(KeyRing.PUBLIC_KEY_FILE), other.resolve("trusted").resolve("colleague.pem"));
+    CliRunner.Result trusted = CliRunner.runWithHome(other, "inspect-analysis-view", "--source",
+        ev.toString(), "--view", view, "--json");
+    assertThat(trusted.status()).as(trusted.out()).isEqualTo(0);
+    assertThat(trusted.json().get("total_matches").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void bundlesWithSeveralRecordsNeedAnEvidenceId() throws Exception {
+    KeyRing ring = KeyRing.open(CliRunner.HOME);
+    EvidenceSigner signer = new EvidenceSigner(ring);
+    EvidenceRecord a = signer.sign(GgufTesting.inspect(tinyLlama()));
+    EvidenceRecord b = signer.sign(GgufTesting.inspectBytes(dir, "small.gguf",
+        GgufBuilder.v3().kv("general.architecture", GgufBuilder.str("phi3")).build().bytes()));
+    Path two = dir.resolve("two.json");
+    EvidenceFiles.writeAtomically(two, EvidenceJson.bundleBytes(List.of(a, b)));
+    String view = "{\"kind\":\"model-artifact\",\"collection\":\"metadata\",\"keys\":[\"general.architecture\"]}";
+    CliRunner.Result r = CliRunner.run("inspect-analysis-view", "--source", two.toString(), "--view", view, "--json");
+    assertError(r, 2, "bad_argument", "evidence_id");
+    assertThat(r.json().get("error").get("message").asString()).contains(a.evidenceId()).contains(b.evidenceId());
+    CliRunner.Result chosen = CliRunner.run("inspect-analysis-view", "--source", two.toString(), "--view", view,
+        "--evidence_id", b.evidenceId(), "--json");
+    assertThat(chosen.status()).isEqualTo(0);
+    assertThat(chosen.json().get("rows").get(0).get("value").asString()).isEqualTo("phi3");
+    assertError(CliRunner.run("inspect-analysis-view", "--source", two.toString(), "--view", view,
+        "--evidence_id", "sha256:" + "0".repeat(64), "--json"), 2, "unknown_evidence", "evidence_id");
+    // A single record file (not a bundle) answers too.
+    Path one = dir.resolve("one.json");
+    EvidenceFiles.writeAtomically(one, EvidenceJson.recordBytes(a, true));
+    assertThat(CliRunner.run("inspect-analysis-view", "--source", one.toString(), "--view", view, "--json")
+        .json().get("rows").get(0).get("value").asString()).isEqualTo("llama");
+  }
+
+  /**
+   * Every byte of a small evidence file written by the CLI, flipped (one bit per byte, cycling
+   * through the 8 bit positions), makes {@code inspect-analysis-view} refuse the file, except a
+   * flip that keeps the RFC 8785 meaning (there is none in this file: it has no escapes and no
+   * number exponents, which {@code ByteFlipTest} in rea-core covers with every bit of every byte).
+   */
+  @Test
+  void flippingAnyByteOfTheEvidenceFileMakesInspectAnalysisViewRefuseIt() throws Exception {
+    Path model = GgufTesting.inspectBytes(dir, "m.gguf", GgufBuilder.v3()
+        .kv("general.architecture", GgufBuilder.str("llama"))
+        .kv("llama.context_length", GgufBuilder.u32(4096))
+        .tensor("token_embd.weight", 0, 4, 2)
+        .tensor("blk.0.attn_q.weight", 16, 32, 2)
+        .build().bytes()).artifact().path().transform(Path::of);
+    Path ev = dir.resolve("small-evidence.json");
+    String view = "{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}";
+    CliRunner.Result written = CliRunner.run("inspect-model-artifact", model.toString(), "--detail", "summary",
+        "--evidence_output", ev.toString(), "--view", view.replace("\"kind\":\"model-artifact\",", ""), "--json");
+    assertThat(written.status()).isEqualTo(0);
+    byte[] original = Files.readAllBytes(ev);
+    CliRunner.Result untouched = CliRunner.run("inspect-analysis-view", "--source", ev.toString(), "--view", view, "--json");
+    assertThat(untouched.status()).isEqualTo(0);
+    assertThat(untouched.json()).isEqualTo(written.json().get("page"));
+    assertThat(new String(original, StandardCharsets.UTF_8)).doesNotContain("\\u").doesNotContain("E-");
+
+    Path flipped = dir.resolve("flipped.json");
+    int refused = 0;
+    for (int i = 0; i < original.length; i++) {
+      byte[] m = original.clone();
+      m[i] ^= (byte) (1 << (i % 8));
+      Files.write(flipped, m);
+      CliRunner.Result r = CliRunner.run("inspect-analysis-view", "--source", flipped.toString(), "--view", view, "--json");
+      assertThat(r.status()).as("byte %d: %s", i, r.out()).isEqualTo(2);
+      assertThat(r.json().get("error").get("constraint").asString()).as("byte %d", i).isEqualTo("evidence_rejected");
+      refused++;
+    }
+    assertThat(refused).isEqualTo(original.length);
+    System.out.printf("inspect-analysis-view refused all %d single-byte flips of %s%n", refused, ev.getFileName());
+  }
+
+  @Test
+  void loaderSeesTheSameRecordTheCliWrote() throws Exception {
+    Path ev = dir.resolve("ev.json");
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--json",
+        "--evidence_output", ev.toString());
+    assertThat(r.status()).isEqualTo(0);
+    // stdout and the file hold the same signed bundle.
+    assertThat(r.out().trim()).isEqualTo(Files.readString(ev));
+    EvidenceLoader.Loaded loaded = new EvidenceLoader(EvidenceVerifier.standard(KeyRing.open(CliRunner.HOME)))
+        .loadFile(ev);
+    assertThat(loaded.records()).hasSize(1);
+    assertThat(loaded.records().get(0).record().tensors()).hasSize(12);
+  }
+}
