@@ -282,32 +282,24 @@ class ViewPagesTest {
   }
 
   @Test
-  void pagesOverAHundredThousandRowsCostMicroseconds() throws ReaException {
+  void pagesOverAHundredThousandRowsAnswerFromTheIndex() throws ReaException {
+    // Correctness only: the speed of this query is measured by the JMH benchmark in rea-bench,
+    // never by a timed unit test.
     IndexedEvidence ev = IndexedEvidence.of(TestRecords.manyTensors(100_000));
     ViewRequest byType = new ViewRequest(ViewCollection.TENSORS, null, null,
         List.of("F32", "AMBIGUOUS_17"), null, List.of(StorageValidation.UNKNOWN), null, 0, 32);
     ViewRequest all = ViewRequest.all(ViewCollection.TENSORS);
     java.util.Random rnd = new java.util.Random(7);
-    for (int warm = 0; warm < 2000; warm++) {
-      ViewPages.answer(ev, byType.withOffset(rnd.nextInt(14_000)), SourceKind.RETAINED_EVIDENCE);
-      ViewPages.answer(ev, all.withOffset(rnd.nextInt(99_000)), SourceKind.RETAINED_EVIDENCE);
-    }
-    int n = 2000;
-    long[] took = new long[n];
-    for (int k = 0; k < n; k++) {
-      long t0 = System.nanoTime();
-      ViewPage p = ViewPages.answer(ev, byType.withOffset(rnd.nextInt(14_000)),
-          SourceKind.RETAINED_EVIDENCE);
-      ViewPages.answer(ev, all.withOffset(rnd.nextInt(99_000)), SourceKind.RETAINED_EVIDENCE);
-      took[k] = (System.nanoTime() - t0) / 2;
+    for (int k = 0; k < 200; k++) {
+      int offset = rnd.nextInt(14_000);
+      ViewPage p = ViewPages.answer(ev, byType.withOffset(offset), SourceKind.RETAINED_EVIDENCE);
       assertThat(p.totalMatches()).isEqualTo(14_286);
+      assertThat(p.rowIndices()).hasSize(Math.min(32, 14_286 - offset));
+      int allOffset = rnd.nextInt(99_000);
+      ViewPage q = ViewPages.answer(ev, all.withOffset(allOffset), SourceKind.RETAINED_EVIDENCE);
+      assertThat(q.totalMatches()).isEqualTo(100_000);
+      assertThat(q.nextOffset()).isEqualTo(allOffset + 32);
     }
-    java.util.Arrays.sort(took);
-    double medianMicros = took[n / 2] / 1000.0;
-    System.out.printf("median page of 32 rows over 100,000 tensors: %.1f microseconds%n",
-        medianMicros);
-    // Generous bound for a shared CI machine (typically 50-100 us here); a design that scans the
-    // 100,000 rows per request costs milliseconds per page.
-    assertThat(medianMicros).isLessThan(2000.0);
   }
+
 }

@@ -90,6 +90,5 @@ class GgufLargeHeaderTest {
     assertThat(t.previewComplete()).isFalse();
     MetadataValue.ArrayValue m = (MetadataValue.ArrayValue) h.metadata().get(5).value();
     assertThat(m.count()).isEqualTo(merges);
-    assertThat(best / 1_000_000).as("best read time in ms").isLessThan(1000);
   }
 }

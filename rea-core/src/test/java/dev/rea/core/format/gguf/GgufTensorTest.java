@@ -358,12 +358,9 @@ class GgufTensorTest {
       b.tensorAt("blk." + i + ".w", 0, (long) (n - 1 - i) * 32, 8);
     }
     byte[] file = b.bytes();
-    long t0 = System.nanoTime();
     ParsedHeader h = GgufTesting.read(file);
-    long ms = (System.nanoTime() - t0) / 1_000_000;
     assertThat(h.tensors()).hasSize(n);
     assertThat(h.tensors().get(0).offset()).isEqualTo((long) (n - 1) * 32);
-    assertThat(ms).as("read time in ms").isLessThan(5000);
     // The same directory with one overlap deep inside is rejected, naming the later tensor.
     GgufBuilder o = GgufBuilder.v3().recordElementOffsets(false);
     for (int i = 0; i < n; i++) {
