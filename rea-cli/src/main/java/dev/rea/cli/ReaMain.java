@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       InspectCommand.class,
       AnalysisViewCommand.class,
+      McpCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

@@ -38,6 +38,8 @@ public enum Constraint {
   RETAINED_BUDGET("retained_budget", ErrorCode.RESOURCE_EXHAUSTED, ErrorCategory.RESOURCE_LIMIT),
   NESTING_LIMIT("nesting_limit", ErrorCode.RESOURCE_EXHAUSTED, ErrorCategory.RESOURCE_LIMIT),
   PROVIDER_BUSY("provider_busy", ErrorCode.RESOURCE_EXHAUSTED, ErrorCategory.RESOURCE_LIMIT),
+  /** An MCP message larger than the server's inbound line limit (rea-mcp {@code InboundFilter}). */
+  REQUEST_SIZE("request_size", ErrorCode.RESOURCE_EXHAUSTED, ErrorCategory.RESOURCE_LIMIT),
 
   // cancelled / cancelled
   CANCELLED("cancelled", ErrorCode.CANCELLED, ErrorCategory.CANCELLED);

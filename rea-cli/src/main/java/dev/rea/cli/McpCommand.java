@@ -1,0 +1,29 @@
+package dev.rea.cli;
+
+import dev.rea.mcp.McpMain;
+import dev.rea.mcp.ReaMcpServer;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code rea mcp}: the MCP server over standard input and output (CONTRACT sections 1 and 7).
+ * Standard output carries only JSON-RPC; diagnostics go to standard error. Returns 0 when the
+ * client closes standard input.
+ */
+@Command(
+    name = "mcp",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serves the Model Context Protocol over stdin/stdout for agents: tools",
+      "inspect_model_artifact, inspect_analysis_view, import_evidence_bundle, release_evidence.",
+      "Register it with an MCP client as the command `rea mcp` (see README). It exits when",
+      "stdin is closed."
+    })
+public final class McpCommand implements Callable<Integer> {
+  @Override
+  public Integer call() throws InterruptedException {
+    String v = ReaMain.class.getPackage().getImplementationVersion();
+    return McpMain.serveStdio(
+        ReaMcpServer.Config.standard().version(v == null ? "development build" : v));
+  }
+}

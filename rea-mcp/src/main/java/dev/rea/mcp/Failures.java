@@ -1,0 +1,47 @@
+package dev.rea.mcp;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+
+/** The typed failures the MCP layer itself raises (CONTRACT section 6). */
+final class Failures {
+  private Failures() {}
+
+  /** {@code resource_exhausted} / {@code provider_busy}: one inspection runs at a time. */
+  static ReaException busy() {
+    return ReaException.builder(
+            Constraint.PROVIDER_BUSY,
+            "another inspect_model_artifact call is running on this server; one inspection runs"
+                + " at a time. Retry when it has finished. inspect_analysis_view,"
+                + " import_evidence_bundle and release_evidence keep answering meanwhile.")
+        .diagnostic("limit", "active_inspections")
+        .diagnostic("limit_value", 1)
+        .build();
+  }
+
+  /** {@code resource_exhausted} / {@code request_size}: a message over the inbound line cap. */
+  static ReaException requestTooLarge(long bytes, int cap) {
+    return ReaException.builder(
+            Constraint.REQUEST_SIZE,
+            "the request is "
+                + bytes
+                + " bytes, over this server's "
+                + cap
+                + "-byte limit for one message; pass large Evidence as an evidence-file source"
+                + " or import it with import_evidence_bundle from a path")
+        .diagnostic("limit", "inbound_message_bytes")
+        .diagnostic("limit_value", (long) cap)
+        .diagnostic("requested", bytes)
+        .build();
+  }
+
+  /** {@code invalid_input} / {@code bad_argument} naming the argument. */
+  static ReaException badArgument(String field, String message) {
+    return ReaException.builder(Constraint.BAD_ARGUMENT, message).field(field).build();
+  }
+
+  /** {@code invalid_input} / {@code conflicting_choices}. */
+  static ReaException conflicting(String field, String message) {
+    return ReaException.builder(Constraint.CONFLICTING_CHOICES, message).field(field).build();
+  }
+}

@@ -1,0 +1,276 @@
+package dev.rea.mcp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The input stream the SDK's stdio transport reads: it frames the real standard input into lines
+ * and hands the SDK only lines that are single, well-formed JSON-RPC 2.0 messages. It works
+ * around two SDK 2.1.0 defects ({@code shared/notes/mcp-java-sdk.md} section 5, pitfalls 2 and
+ * 7): a line the SDK cannot deserialise ends its read loop, and so the session; and a line over
+ * the SDK's size cap does the same.
+ *
+ * <ul>
+ *   <li>Malformed JSON, or more than one JSON value on a line: answered with a JSON-RPC error
+ *       -32700 (id null) and dropped.
+ *   <li>Valid JSON that is not a JSON-RPC 2.0 request, notification or response (a batch, a
+ *       scalar, a bad {@code jsonrpc}/{@code id}/{@code method}/{@code params}): -32600 with the
+ *       id when there is one, dropped.
+ *   <li>A {@code tools/call} whose params cannot form a CallToolRequest: -32602, dropped.
+ *   <li>A line of more than {@link #lineCap} bytes (excluding the line feed): its bytes are
+ *       scanned as they stream past, without being kept, to find its id and method; a {@code
+ *       tools/call} is answered with a tool result carrying the REA error object ({@code
+ *       resource_exhausted} / {@code request_size}), any other request with -32600; a
+ *       notification is dropped.
+ *   <li>Blank lines are dropped; a carriage return inside a line is JSON whitespace and becomes a
+ *       space (the SDK would split the line there); a final line without a line feed still
+ *       counts.
+ * </ul>
+ *
+ * <p>Every accepted request and cancellation is reported to the {@link Listener} before the SDK
+ * can see it; a {@code tools/call} of {@link #INSPECT_TOOL} is rewritten to carry its own
+ * request id in {@code params._meta["dev.rea/request_id"]}, so that its handler can be matched
+ * with a later {@code notifications/cancelled}. At end of input the listener decides when the SDK
+ * sees the end ({@link Listener#onEndOfInput()} may wait for pending answers).
+ *
+ * <p>Used by one thread, the SDK's stdio reader.
+ */
+final class InboundFilter extends InputStream {
+  /** The tool whose requests carry their id in {@code _meta}. */
+  static final String INSPECT_TOOL = "inspect_model_artifact";
+
+  /** The {@code _meta} key holding the request's id key ({@link RpcId#key()}). */
+  static final String REQUEST_ID_META = "dev.rea/request_id";
+
+  /** Callbacks, all on the reading thread. */
+  interface Listener {
+    /** A request the SDK is about to receive. */
+    void onRequest(RpcId id, String method, @Nullable String toolName);
+
+    /** {@code notifications/cancelled} for {@code requestId} (the SDK ignores it). */
+    void onCancel(RpcId requestId);
+
+    /** The real input ended; return when the SDK may see the end. */
+    void onEndOfInput();
+  }
+
+  private final InputStream in;
+  private final ProtocolWriter out;
+  private final Listener listener;
+  private final int lineCap;
+  private final byte[] chunk = new byte[64 * 1024];
+  private int chunkPos;
+  private int chunkEnd;
+  private boolean inputEnded;
+  private boolean endReported;
+
+  private byte[] line = new byte[8192];
+  private int lineLength;
+
+  private byte @Nullable [] ready;
+  private int readyPos;
+
+  /**
+   * @param in the real standard input
+   * @param out writes answers to lines the SDK never sees
+   * @param listener request, cancellation and end-of-input callbacks
+   * @param lineCap the longest accepted line in bytes, without its line feed
+   */
+  InboundFilter(InputStream in, ProtocolWriter out, Listener listener, int lineCap) {
+    this.in = Objects.requireNonNull(in, "in");
+    this.out = Objects.requireNonNull(out, "out");
+    this.listener = Objects.requireNonNull(listener, "listener");
+    if (lineCap < 1024) {
+      throw new IllegalArgumentException("lineCap too small: " + lineCap);
+    }
+    this.lineCap = lineCap;
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    int n = read(one, 0, 1);
+    return n < 0 ? -1 : one[0] & 0xFF;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      return 0;
+    }
+    while (ready == null || readyPos == ready.length) {
+      ready = null;
+      if (!nextAcceptedLine()) {
+        if (!endReported) {
+          endReported = true;
+          listener.onEndOfInput();
+        }
+        return -1;
+      }
+    }
+    int n = Math.min(len, ready.length - readyPos);
+    System.arraycopy(ready, readyPos, b, off, n);
+    readyPos += n;
+    return n;
+  }
+
+  @Override
+  public int available() {
+    return ready == null ? 0 : ready.length - readyPos;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+
+  /** Reads lines until one is accepted (into {@link #ready}); false at end of input. */
+  private boolean nextAcceptedLine() throws IOException {
+    while (true) {
+      if (chunkPos == chunkEnd && inputEnded) {
+        return false;
+      }
+      LineScanner scanner = new LineScanner();
+      lineLength = 0;
+      long total = 0;
+      boolean ended = false;
+      while (!ended) {
+        if (chunkPos == chunkEnd) {
+          int n = inputEnded ? -1 : in.read(chunk, 0, chunk.length);
+          if (n < 0) {
+            inputEnded = true;
+            if (total == 0) {
+              return false;
+            }
+            break;
+          }
+          chunkPos = 0;
+          chunkEnd = n;
+        }
+        int start = chunkPos;
+        int stop = start;
+        while (stop < chunkEnd && chunk[stop] != '\n') {
+          stop++;
+        }
+        ended = stop < chunkEnd;
+        int segment = stop - start;
+        scanner.feed(chunk, start, segment);
+        if (total + segment <= lineCap) {
+          append(chunk, start, segment);
+        }
+        total += segment;
+        chunkPos = ended ? stop + 1 : stop;
+      }
+      scanner.finish();
+      byte[] accepted;
+      try {
+        accepted = judge(scanner, total);
+      } catch (RuntimeException e) {
+        // A defect here must not end the SDK's read loop (and so the session).
+        Log.warn("internal error handling an inbound line", e);
+        RpcId id = scanner.id();
+        if (id != null && scanner.kind() == LineScanner.Kind.REQUEST) {
+          out.rpcError(id, -32603, "Internal error: " + e);
+        }
+        accepted = null;
+      }
+      if (accepted != null) {
+        ready = accepted;
+        readyPos = 0;
+        return true;
+      }
+    }
+  }
+
+  private void append(byte[] src, int off, int len) {
+    if (lineLength + len > line.length) {
+      int want = Math.max(line.length * 2, lineLength + len);
+      line = Arrays.copyOf(line, Math.min(want, lineCap + 1));
+    }
+    System.arraycopy(src, off, line, lineLength, len);
+    lineLength += len;
+  }
+
+  /** @return the bytes to hand the SDK (with the line feed), or null when the line was answered */
+  private byte @Nullable [] judge(LineScanner s, long total) {
+    LineScanner.Kind kind = s.kind();
+    if (total > lineCap) {
+      tooLarge(s, kind, total);
+      return null;
+    }
+    switch (kind) {
+      case BLANK -> {
+        return null;
+      }
+      case MALFORMED -> {
+        out.rpcError(null, -32700, "Parse error: " + s.problem());
+        return null;
+      }
+      case INVALID -> {
+        out.rpcError(s.id(), -32600, "Invalid Request: " + s.problem());
+        return null;
+      }
+      case REQUEST -> {
+        RpcId id = Objects.requireNonNull(s.id());
+        String method = Objects.requireNonNull(s.method());
+        String tool = null;
+        if ("tools/call".equals(method)) {
+          String problem = s.toolCallProblem();
+          if (problem != null) {
+            out.rpcError(id, -32602, "Invalid params: " + problem);
+            return null;
+          }
+          tool = s.toolName();
+        }
+        listener.onRequest(id, method, tool);
+        if (INSPECT_TOOL.equals(tool)) {
+          return MetaInjector.withRequestId(line, lineLength, id);
+        }
+        return forward();
+      }
+      case NOTIFICATION -> {
+        RpcId target = s.cancelRequestId();
+        if ("notifications/cancelled".equals(s.method()) && target != null) {
+          listener.onCancel(target);
+        }
+        return forward();
+      }
+      case RESPONSE -> {
+        return forward();
+      }
+    }
+    return null;
+  }
+
+  private void tooLarge(LineScanner s, LineScanner.Kind kind, long total) {
+    String what = "the message is " + total + " bytes, over the " + lineCap + "-byte line limit";
+    RpcId id = s.id();
+    if (kind == LineScanner.Kind.REQUEST && id != null && "tools/call".equals(s.method())) {
+      out.toolError(id, Failures.requestTooLarge(total, lineCap));
+    } else if (kind == LineScanner.Kind.REQUEST && id != null) {
+      out.rpcError(id, -32600, "Invalid Request: " + what);
+    } else if (kind == LineScanner.Kind.MALFORMED) {
+      out.rpcError(null, -32700, "Parse error: " + what + ", and not valid JSON");
+    } else if (kind == LineScanner.Kind.INVALID) {
+      out.rpcError(id, -32600, "Invalid Request: " + what);
+    } else {
+      // A notification or a response gets no answer (JSON-RPC 2.0 section 4.1).
+      Log.warn("dropped an inbound " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + what);
+    }
+  }
+
+  private byte[] forward() {
+    byte[] b = Arrays.copyOf(line, lineLength + 1);
+    for (int i = 0; i < lineLength; i++) {
+      if (b[i] == '\r') {
+        b[i] = ' ';
+      }
+    }
+    b[lineLength] = '\n';
+    return b;
+  }
+}

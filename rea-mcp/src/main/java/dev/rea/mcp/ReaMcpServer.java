@@ -1,0 +1,122 @@
+package dev.rea.mcp;
+
+import dev.rea.core.inspect.ModelInspector;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * REA's MCP server over one pair of streams (CONTRACT section 7), on the MCP Java SDK 2.1.0 sync
+ * server with concurrent dispatch (each {@code tools/call} on a worker thread).
+ *
+ * <p>Below the SDK: {@link InboundFilter} hands the SDK only well-formed JSON-RPC lines of at most
+ * {@link Config#lineCap} bytes (answering the rest itself), reports requests and {@code
+ * notifications/cancelled} to {@link ServerState}, and holds back end-of-input until pending
+ * answers are written; {@link SerializingTransportProvider} serialises outbound messages. Input
+ * validation by the SDK is off: handlers check their arguments and answer with REA's error object.
+ */
+public final class ReaMcpServer {
+  /**
+   * Default inbound line cap: 64 MiB. Inline Evidence ({@code inspect_analysis_view} source {@code
+   * inline}) and inline bundles arrive in one line; this is twice the 32 MiB retained-Evidence
+   * budget, leaving room for JSON syntax, decimal strings and escapes around Evidence whose
+   * retained form fits the budget. Larger Evidence should be passed by path.
+   */
+  public static final int DEFAULT_LINE_CAP = 64 << 20;
+
+  /** Server name in {@code initialize}. */
+  public static final String NAME = "rea";
+
+  /** Server settings. */
+  public static final class Config {
+    ModelInspector inspector = ModelInspector.standard();
+    ModelInspector.Listener testHook = new ModelInspector.Listener() {};
+    int lineCap = DEFAULT_LINE_CAP;
+    Duration drainTimeout = Duration.ofSeconds(10);
+    String version = "development build";
+
+    /** @return the standard settings */
+    public static Config standard() {
+      return new Config();
+    }
+
+    /** Sets the inspector (tests: stub readers, limits). */
+    public Config inspector(ModelInspector value) {
+      this.inspector = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** Sets a listener called during full hashes, before progress is reported (tests). */
+    public Config testHook(ModelInspector.Listener value) {
+      this.testHook = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** Sets the inbound line cap in bytes. */
+    public Config lineCap(int value) {
+      this.lineCap = value;
+      return this;
+    }
+
+    /** Sets how long end-of-input waits for pending answers. */
+    public Config drainTimeout(Duration value) {
+      this.drainTimeout = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** Sets the version reported in {@code initialize}. */
+    public Config version(String value) {
+      this.version = Objects.requireNonNull(value);
+      return this;
+    }
+  }
+
+  private final Config config;
+
+  /** @param config the settings */
+  public ReaMcpServer(Config config) {
+    this.config = Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * Serves one MCP session over {@code in}/{@code out} until {@code in} ends.
+   *
+   * @param in the client's messages (standard input)
+   * @param out the protocol stream (the real standard output); nothing else may write to it
+   * @throws InterruptedException if interrupted while waiting for the session to end
+   */
+  public void serve(InputStream in, OutputStream out) throws InterruptedException {
+    McpJsonMapper json = McpJsonDefaults.getMapper();
+    ServerState state = new ServerState(config.drainTimeout);
+    CountingOutputStream protocol = new CountingOutputStream(out);
+    state.output(protocol);
+    ProtocolWriter writer = new ProtocolWriter(protocol, state::onWrittenDirectly);
+    InboundFilter filter = new InboundFilter(in, writer, state, config.lineCap);
+    // The SDK counts characters; a line that passed the filter has at most lineCap of them.
+    StdioServerTransportProvider sdk =
+        new StdioServerTransportProvider(json, filter, protocol, config.lineCap + 16);
+    SerializingTransportProvider transport = new SerializingTransportProvider(sdk, state::onQueued);
+    ReaTools tools = new ReaTools(json, config.inspector, config.testHook, state.inspections);
+    McpSyncServer server =
+        McpServer.sync(transport)
+            .serverInfo(NAME, config.version)
+            .instructions(Descriptions.SERVER)
+            .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+            .immediateExecution(false)
+            .validateToolInputs(false)
+            .tools(tools.specifications())
+            .build();
+    try {
+      state.awaitInputEnd();
+    } finally {
+      server.closeGracefully();
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.rea.mcp;
+
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The command line that starts a server process from the test class path. */
+final class ServerCommand {
+  private ServerCommand() {}
+
+  static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** @return arguments after the java executable: JVM flags, -cp, main class */
+  static List<String> args(Class<?> main, Map<String, String> props) {
+    List<String> a = new ArrayList<>();
+    a.add("-XX:+UseSerialGC");
+    a.add("-XX:TieredStopAtLevel=1");
+    a.add("-Xshare:auto");
+    props.forEach((k, v) -> a.add("-D" + k + "=" + v));
+    a.add("-cp");
+    a.add(System.getProperty("java.class.path"));
+    a.add(main.getName());
+    return a;
+  }
+
+  static List<String> command(Class<?> main, Map<String, String> props) {
+    List<String> c = new ArrayList<>();
+    c.add(java());
+    c.addAll(args(main, props));
+    return c;
+  }
+
+  static ServerParameters parameters(Class<?> main, Map<String, String> props) {
+    return ServerParameters.builder(java()).args(args(main, props)).build();
+  }
+}
