@@ -64,7 +64,10 @@ async function main() {
   const medium = writeGguf(join(work, 'medium.gguf'), 2, 3, 48 * 1024 * 1024);
   const huge = writeGguf(join(work, 'huge.gguf'), 1, 1, 16 * 1024 * 1024 * 1024);
 
-  const transport = new StdioClientTransport({ command: java, args: ['-jar', jar, 'mcp'], stderr: 'pipe' });
+  // The server signs Evidence with a key it creates in REA_HOME: keep it in the scratch folder.
+  const transport = new StdioClientTransport({
+    command: java, args: ['-jar', jar, 'mcp'], stderr: 'pipe',
+    env: { ...process.env, REA_HOME: join(work, 'rea-home') } });
   let stderr = '';
   transport.stderr?.on('data', (d) => { stderr += d; });
   const client = new Client({ name: 'rea-e2e', version: '0' });
@@ -75,7 +78,9 @@ async function main() {
 
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  check('tools/list offers inspect_model_artifact', names.includes('inspect_model_artifact'), names.join(','));
+  check('tools/list offers the four tools',
+    ['inspect_model_artifact', 'inspect_analysis_view', 'import_evidence_bundle', 'release_evidence'].every((n) => names.includes(n)),
+    names.join(','));
   check('every tool has input and output schemas and a description',
     tools.every((t) => t.inputSchema?.type === 'object' && t.outputSchema && (t.description ?? '').length > 200));
 
@@ -86,6 +91,38 @@ async function main() {
     JSON.stringify(rec).slice(0, 300));
   check('text content mirrors the structured content',
     complete.content?.[0]?.type === 'text' && JSON.stringify(JSON.parse(complete.content[0].text)) === JSON.stringify(rec));
+
+  // Summary by default; the complete Evidence stays retained for views.
+  const summary = await client.callTool({ name: 'inspect_model_artifact', arguments: { path: small } });
+  const sum = summary.structuredContent ?? {};
+  check('summary is the default', !summary.isError && sum.kind === 'model-artifact-summary' && sum.counts?.tensors === 5,
+    JSON.stringify(sum).slice(0, 300));
+  const retained = { kind: 'retained-evidence', evidence_id: sum.parent_evidence_id };
+  const page1 = await client.callTool({ name: 'inspect_analysis_view', arguments: {
+    source: retained, view: { kind: 'model-artifact', collection: 'tensors', fields: ['name'], limit: 2 } } });
+  const p1 = page1.structuredContent ?? {};
+  const page2 = await client.callTool({ name: 'inspect_analysis_view', arguments: {
+    source: retained, view: { kind: 'model-artifact', collection: 'tensors', fields: ['name'], limit: 2, offset: p1.next_offset } } });
+  const p2 = page2.structuredContent ?? {};
+  check('views page through retained Evidence',
+    p1.kind === 'model-artifact-page' && p1.total_matches === 5 && p1.next_offset === 2
+      && p2.rows?.map((r) => r.index).join(',') === '2,3' && p2.rows?.[0]?.name === 'blk.2.weight',
+    JSON.stringify(p2).slice(0, 300));
+  const withView = await client.callTool({ name: 'inspect_model_artifact', arguments: {
+    path: small, view: { collection: 'metadata', keys: ['test.key.1'] } } });
+  check('inspect with view returns one page with the summary',
+    withView.structuredContent?.page?.rows?.[0]?.value === 'value-1', JSON.stringify(withView.structuredContent).slice(0, 300));
+  const inline = await client.callTool({ name: 'inspect_analysis_view', arguments: {
+    source: { kind: 'inline', evidence: rec }, view: { kind: 'model-artifact', collection: 'types' } } });
+  check('inline Evidence source answers', inline.structuredContent?.rows?.[0]?.type === 'F32'
+    && inline.structuredContent?.source?.kind === 'inline', JSON.stringify(inline.structuredContent).slice(0, 300));
+  const imported = await client.callTool({ name: 'import_evidence_bundle', arguments: { bundle: { schema: 'rea.bundle.v1', records: [rec] } } });
+  check('import_evidence_bundle returns the ids', imported.structuredContent?.evidence_ids?.[0] === rec.evidence_id);
+  const released = await client.callTool({ name: 'release_evidence', arguments: { evidence_id: rec.evidence_id } });
+  const gone = await client.callTool({ name: 'inspect_analysis_view', arguments: {
+    source: { kind: 'retained-evidence', evidence_id: rec.evidence_id }, view: { kind: 'model-artifact', collection: 'types' } } });
+  check('release, then the id is unknown_evidence',
+    released.structuredContent?.released === true && gone.isError === true && errorOf(gone).constraint === 'unknown_evidence');
 
   const rel = await client.callTool({ name: 'inspect_model_artifact', arguments: { path: 'relative/model.gguf' } });
   check('relative path is invalid_input/relative_path',

@@ -16,9 +16,11 @@ import org.jspecify.annotations.Nullable;
  * {@code invalid_input} {@link ReaException} whose {@code details.field} names the argument.
  */
 final class Args {
+  private final String prefix;
   private final Map<String, Object> map;
 
-  private Args(Map<String, Object> map) {
+  private Args(String prefix, Map<String, Object> map) {
+    this.prefix = prefix;
     this.map = map;
   }
 
@@ -29,19 +31,28 @@ final class Args {
    */
   static Args of(@Nullable Map<String, Object> arguments, Set<String> allowed)
       throws ReaException {
+    return of("", arguments, allowed);
+  }
+
+  /**
+   * Arguments nested in an object argument; field names in errors get {@code prefix} (e.g.
+   * {@code "source."}).
+   */
+  static Args of(String prefix, @Nullable Map<String, Object> arguments, Set<String> allowed)
+      throws ReaException {
     Map<String, Object> m = arguments == null ? Map.of() : arguments;
     Set<String> unknown = new TreeSet<>(m.keySet());
     unknown.removeAll(allowed);
     if (!unknown.isEmpty()) {
       String first = unknown.iterator().next();
       throw Failures.badArgument(
-          first,
+          prefix + first,
           "unknown argument "
-              + quote(first)
+              + quote(prefix + first)
               + "; this tool takes "
               + String.join(", ", new TreeSet<>(allowed)));
     }
-    return new Args(m);
+    return new Args(prefix, m);
   }
 
   boolean has(String name) {
@@ -55,11 +66,12 @@ final class Args {
   /** @throws ReaException {@code bad_argument} when missing or not a string */
   String requiredString(String name) throws ReaException {
     Object v = map.get(name);
+    String field = prefix + name;
     if (v == null) {
-      throw Failures.badArgument(name, "the argument " + quote(name) + " is required");
+      throw Failures.badArgument(field, "the argument " + quote(field) + " is required");
     }
     if (!(v instanceof String s)) {
-      throw Failures.badArgument(name, "the argument " + quote(name) + " must be a string");
+      throw Failures.badArgument(field, "the argument " + quote(field) + " must be a string");
     }
     return s;
   }
@@ -72,8 +84,8 @@ final class Args {
     }
     if (!(v instanceof String s) || !allowed.contains(s)) {
       throw Failures.badArgument(
-          name,
-          "the argument " + quote(name) + " must be one of " + String.join(", ", allowed));
+          prefix + name,
+          "the argument " + quote(prefix + name) + " must be one of " + String.join(", ", allowed));
     }
     return s;
   }
@@ -85,7 +97,8 @@ final class Args {
       return null;
     }
     if (!(v instanceof Map<?, ?> m)) {
-      throw Failures.badArgument(name, "the argument " + quote(name) + " must be an object");
+      throw Failures.badArgument(
+          prefix + name, "the argument " + quote(prefix + name) + " must be an object");
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> cast = (Map<String, Object>) m;
@@ -98,7 +111,7 @@ final class Args {
    *     missing, not a string, empty or not a valid path
    */
   Path absolutePath(String name) throws ReaException {
-    return absolutePath(name, requiredString(name));
+    return absolutePath(prefix + name, requiredString(name));
   }
 
   /** Parses {@code text} (the value of {@code field}) as an absolute path. */

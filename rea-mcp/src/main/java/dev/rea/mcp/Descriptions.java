@@ -20,9 +20,12 @@ final class Descriptions {
       counts, short headline metadata, chat-template presence, totals, warnings) whose \
       parent_evidence_id names the complete Evidence the server keeps for this session; page \
       through its rows with inspect_analysis_view and source {kind: "retained-evidence", \
-      evidence_id: parent_evidence_id}, and call release_evidence when done. With detail \
-      "complete": the whole Evidence record (every metadata row, tensor row, type row, coverage, \
-      limitations, warnings); it can be very large, so prefer summary plus views.
+      evidence_id: parent_evidence_id}, and call release_evidence when done (retained Evidence \
+      shares a 32 MiB budget; when full, calls fail with resource_exhausted/retained_budget \
+      until you release some). With view, the summary also holds "page": the first page of that \
+      selection. With detail "complete": the whole signed Evidence record (every metadata row, \
+      tensor row, type row, coverage, limitations, warnings), not retained by the server; it can \
+      be very large, so prefer summary plus views.
 
       One inspection runs at a time: a call while another runs fails at once with \
       resource_exhausted/provider_busy; retry later. Failures are results with isError true and \
@@ -37,4 +40,53 @@ final class Descriptions {
       complete Evidence with inspect_analysis_view; import saved Evidence bundles with \
       import_evidence_bundle; free retained Evidence with release_evidence. Paths are absolute \
       paths on the server's machine.""";
+
+  static final String VIEW =
+      """
+      Return one page of rows from complete Evidence, without reopening the model file. Use it \
+      after inspect_model_artifact (summary) to answer questions about tensors, metadata or \
+      types, and to page through them.
+
+      source (required), one of: {kind: "retained-evidence", evidence_id} for Evidence this \
+      session retains (a summary's parent_evidence_id, or an id from import_evidence_bundle); \
+      {kind: "evidence-file", path} for a saved Evidence record file (absolute path; a bundle \
+      file with one record also works); {kind: "inline", evidence} with a complete signed \
+      Evidence record. Files and inline Evidence must be signed by this provider's key or a key \
+      in $REA_HOME/trusted/, and are refused with invalid_input/evidence_rejected otherwise.
+
+      view (required): {kind: "model-artifact", collection: "tensors"|"metadata"|"types", \
+      names? (tensors), keys? (metadata, e.g. ["tokenizer.chat_template"]), types? (tensors, \
+      types: exact labels like "Q4_K" or "AMBIGUOUS_16"), indices?, storage_validation? \
+      (tensors: ["consistent"|"unknown"]), fields? (columns; index is always kept), offset? \
+      (default 0), limit? (1..256, default 32)}. Filters intersect; omitted means all, [] means \
+      none.
+
+      Returns a model-artifact-page: rows (with their original index), total_matches, offset, \
+      limit, next_offset (pass it as the next view's offset; null on the last page), \
+      array_omissions (metadata arrays whose preview is incomplete), unknowns (rows with \
+      undetermined type, byte_length or storage validation), warnings, and source identity. A \
+      page stays under 64 KiB, so it may hold fewer rows than limit. A bad view is \
+      invalid_input/bad_view; an unknown or released evidence_id is \
+      invalid_input/unknown_evidence.""";
+
+  static final String IMPORT =
+      """
+      Import saved Evidence into this session so inspect_analysis_view can page through it with \
+      source {kind: "retained-evidence", evidence_id}. Give exactly one of: path (absolute path \
+      of a bundle file, e.g. written by `rea inspect-model-artifact --evidence_output`, or of a \
+      single record file) or bundle (the bundle object {schema: "rea.bundle.v1", records: \
+      [...]}). Every record is checked (id, Ed25519 signature by a trusted key, schema, \
+      positional indices, unique names/keys/types) before anything is retained; any failure is \
+      invalid_input/evidence_rejected and nothing is imported. Returns {evidence_ids: [...]} in \
+      bundle order. Retained Evidence counts against the session's 32 MiB budget \
+      (resource_exhausted/retained_budget when it does not fit); free it with \
+      release_evidence.""";
+
+  static final String RELEASE =
+      """
+      Release Evidence this session retains (from an inspect_model_artifact summary or \
+      import_evidence_bundle), freeing its share of the 32 MiB retained budget. Argument: \
+      evidence_id. Returns {released: true}. Afterwards views of that id fail with \
+      invalid_input/unknown_evidence (as does releasing it again). Evidence saved in files is \
+      not affected.""";
 }

@@ -39,6 +39,7 @@ public final class ReaMcpServer {
     ModelInspector inspector = ModelInspector.standard();
     ModelInspector.Listener testHook = new ModelInspector.Listener() {};
     int lineCap = DEFAULT_LINE_CAP;
+    long retainedBudget = dev.rea.core.Limits.DEFAULT_RETAINED_BUDGET_BYTES;
     Duration drainTimeout = Duration.ofSeconds(10);
     String version = "development build";
 
@@ -62,6 +63,12 @@ public final class ReaMcpServer {
     /** Sets the inbound line cap in bytes. */
     public Config lineCap(int value) {
       this.lineCap = value;
+      return this;
+    }
+
+    /** Sets the retained-Evidence budget in bytes (default 32 MiB, the specification's). */
+    public Config retainedBudget(long value) {
+      this.retainedBudget = value;
       return this;
     }
 
@@ -103,7 +110,9 @@ public final class ReaMcpServer {
     StdioServerTransportProvider sdk =
         new StdioServerTransportProvider(json, filter, protocol, config.lineCap + 16);
     SerializingTransportProvider transport = new SerializingTransportProvider(sdk, state::onQueued);
-    ReaTools tools = new ReaTools(json, config.inspector, config.testHook, state.inspections);
+    EvidenceDesk desk = EvidenceDesk.standard(config.retainedBudget);
+    ReaTools tools =
+        new ReaTools(json, config.inspector, config.testHook, state.inspections, desk);
     McpSyncServer server =
         McpServer.sync(transport)
             .serverInfo(NAME, config.version)

@@ -5,6 +5,13 @@ import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.inspect.HashMode;
 import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.view.EvidenceLoader;
+import dev.rea.core.view.IndexedEvidence;
+import dev.rea.core.view.ModelArtifactSummary;
+import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ViewPage;
+import dev.rea.core.view.ViewPages;
+import dev.rea.core.view.ViewRequest;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -13,7 +20,10 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,32 +48,45 @@ final class ReaTools {
   private final ModelInspector inspector;
   private final ModelInspector.Listener testHook;
   private final Inspections inspections;
+  private final EvidenceDesk desk;
 
   ReaTools(
       McpJsonMapper json,
       ModelInspector inspector,
       ModelInspector.Listener testHook,
-      Inspections inspections) {
+      Inspections inspections,
+      EvidenceDesk desk) {
     this.json = Objects.requireNonNull(json, "json");
     this.schemas = new Schemas(json);
     this.results = new Results(json);
     this.inspector = Objects.requireNonNull(inspector, "inspector");
     this.testHook = Objects.requireNonNull(testHook, "testHook");
     this.inspections = Objects.requireNonNull(inspections, "inspections");
+    this.desk = Objects.requireNonNull(desk, "desk");
   }
 
   /** @return the tool specifications to register */
   List<SyncToolSpecification> specifications() {
     return List.of(
-        spec(INSPECT, "Inspect a GGUF or safetensors model file", Descriptions.INSPECT, true,
-            this::inspect));
+        spec(INSPECT, "Inspect a GGUF or safetensors model file", Descriptions.INSPECT,
+            new ToolAnnotations("Inspect a model file", true, false, false, false, null),
+            this::inspect),
+        spec(VIEW, "Page through complete Evidence", Descriptions.VIEW,
+            new ToolAnnotations("Page through Evidence", true, false, true, false, null),
+            this::view),
+        spec(IMPORT, "Import an Evidence bundle into this session", Descriptions.IMPORT,
+            new ToolAnnotations("Import Evidence", false, false, true, false, null),
+            this::importBundle),
+        spec(RELEASE, "Release retained Evidence", Descriptions.RELEASE,
+            new ToolAnnotations("Release Evidence", false, true, false, false, null),
+            this::release));
   }
 
   private SyncToolSpecification spec(
       String name,
       String title,
       String description,
-      boolean readOnly,
+      ToolAnnotations annotations,
       java.util.function.BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> h) {
     Tool tool =
         Tool.builder()
@@ -72,7 +95,7 @@ final class ReaTools {
             .description(description)
             .inputSchema(schemas.input(name))
             .outputSchema(schemas.output(name))
-            .annotations(new ToolAnnotations(title, readOnly, false, true, false, null))
+            .annotations(annotations)
             .build();
     return SyncToolSpecification.builder().tool(tool).callHandler(h).build();
   }
@@ -93,14 +116,125 @@ final class ReaTools {
             "view returns one page with the summary; it cannot be combined with detail:"
                 + " \"complete\". Drop view, or drop detail: \"complete\".");
       }
-      if (detail.equals("summary")) {
-        throw Failures.badArgument(
-            "detail", "summary delivery is not available in this build; pass detail: \"complete\"");
+      // A bad view is refused before the file is opened.
+      ViewRequest selection =
+          view == null ? null : ViewRequest.parse(bytes(view), ViewRequest.Mode.INLINE);
+      EvidenceRecord record;
+      try {
+        record = runInspection(exchange, request, path, hash);
+      } catch (ReaException e) {
+        throw desk.signPartial(e);
       }
-      EvidenceRecord record = runInspection(exchange, request, path, hash);
-      return results.success(EvidenceJson.recordBytes(record, true));
+      if (detail.equals("complete")) {
+        // Signed, so the client can hand it back later (inline or as an evidence file).
+        return results.success(EvidenceJson.recordBytes(desk.sign(record), true));
+      }
+      IndexedEvidence retained = desk.retainProduced(record);
+      ViewPage page =
+          selection == null
+              ? null
+              : ViewPages.answer(retained, selection, SourceKind.RETAINED_EVIDENCE);
+      return results.success(ModelArtifactSummary.render(retained, page));
     } catch (ReaException e) {
       return results.failure(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- inspect_analysis_view
+
+  CallToolResult view(McpSyncServerExchange exchange, CallToolRequest request) {
+    try {
+      Args a = Args.of(request.arguments(), Set.of("source", "view"));
+      Map<String, Object> source = a.optionalObject("source");
+      if (source == null) {
+        throw Failures.badArgument("source", "the argument \"source\" is required");
+      }
+      Map<String, Object> view = a.optionalObject("view");
+      if (view == null) {
+        throw Failures.badArgument("view", "the argument \"view\" is required");
+      }
+      ViewRequest selection = ViewRequest.parse(bytes(view), ViewRequest.Mode.ANALYSIS);
+      Object kind = source.get("kind");
+      if (!(kind instanceof String k)) {
+        throw Failures.badArgument(
+            "source.kind", "source.kind must be \"retained-evidence\", \"evidence-file\" or \"inline\"");
+      }
+      IndexedEvidence ev;
+      SourceKind sourceKind;
+      switch (k) {
+        case "retained-evidence" -> {
+          Args s = Args.of("source.", source, Set.of("kind", "evidence_id"));
+          ev = desk.store().get(s.requiredString("evidence_id"));
+          sourceKind = SourceKind.RETAINED_EVIDENCE;
+        }
+        case "evidence-file" -> {
+          Args s = Args.of("source.", source, Set.of("kind", "path"));
+          Path p = s.absolutePath("path");
+          ev = EvidenceLoader.select(desk.loader().loadFile(p), null);
+          sourceKind = SourceKind.EVIDENCE_FILE;
+        }
+        case "inline" -> {
+          Args s = Args.of("source.", source, Set.of("kind", "evidence"));
+          Map<String, Object> evidence = s.optionalObject("evidence");
+          if (evidence == null) {
+            throw Failures.badArgument("source.evidence", "source.evidence (a record) is required");
+          }
+          ev = EvidenceLoader.select(desk.loader().load(bytes(evidence)), null);
+          sourceKind = SourceKind.INLINE;
+        }
+        default ->
+            throw Failures.badArgument(
+                "source.kind",
+                "source.kind must be \"retained-evidence\", \"evidence-file\" or \"inline\", not "
+                    + Args.quote(k));
+      }
+      return results.success(ViewPages.answer(ev, selection, sourceKind).json());
+    } catch (ReaException e) {
+      return results.failure(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- import_evidence_bundle
+
+  CallToolResult importBundle(McpSyncServerExchange exchange, CallToolRequest request) {
+    try {
+      Args a = Args.of(request.arguments(), Set.of("path", "bundle"));
+      List<String> ids;
+      if (a.has("path") && a.has("bundle")) {
+        throw Failures.conflicting("bundle", "give either path or bundle, not both");
+      } else if (a.has("path")) {
+        ids = desk.importFile(a.absolutePath("path"));
+      } else if (a.has("bundle")) {
+        ids = desk.importBytes(bytes(a.optionalObject("bundle")));
+      } else {
+        throw Failures.badArgument(
+            "path", "give path (an absolute path to a bundle file) or bundle (the bundle object)");
+      }
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("evidence_ids", ids);
+      return results.success(bytes(out));
+    } catch (ReaException e) {
+      return results.failure(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- release_evidence
+
+  CallToolResult release(McpSyncServerExchange exchange, CallToolRequest request) {
+    try {
+      Args a = Args.of(request.arguments(), Set.of("evidence_id"));
+      desk.store().release(a.requiredString("evidence_id"));
+      return results.success(bytes(Map.of("released", true)));
+    } catch (ReaException e) {
+      return results.failure(e);
+    }
+  }
+
+  private byte[] bytes(@Nullable Object value) {
+    try {
+      return json.writeValueAsBytes(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -37,10 +37,10 @@ final class RawSession implements AutoCloseable {
 
   RawSession(Class<?> main, Map<String, String> props) throws IOException {
     stderr = Files.createTempFile("rea-mcp-stderr", ".txt");
-    process =
-        new ProcessBuilder(ServerCommand.command(main, props))
-            .redirectError(stderr.toFile())
-            .start();
+    ProcessBuilder pb =
+        new ProcessBuilder(ServerCommand.command(main, props)).redirectError(stderr.toFile());
+    pb.environment().putAll(ServerCommand.env());
+    process = pb.start();
     stdin = process.getOutputStream();
     reader =
         new Thread(

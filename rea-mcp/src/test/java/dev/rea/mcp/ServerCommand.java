@@ -6,9 +6,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The command line that starts a server process from the test class path. */
+/**
+ * The command line that starts a server process from the test class path. Every server gets
+ * {@code REA_HOME} set to one temporary directory per test JVM, so signing keys are created there
+ * and never in the user's configuration directory.
+ */
 final class ServerCommand {
+  private static Path reaHome;
+
   private ServerCommand() {}
+
+  /** @return the REA home the test servers use (created on first call) */
+  static synchronized Path reaHome() {
+    if (reaHome == null) {
+      try {
+        reaHome = java.nio.file.Files.createTempDirectory("rea-mcp-test-home");
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return reaHome;
+  }
+
+  /** @return the environment entries added for a server process */
+  static Map<String, String> env() {
+    return Map.of("REA_HOME", reaHome().toString());
+  }
 
   static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -35,6 +58,6 @@ final class ServerCommand {
   }
 
   static ServerParameters parameters(Class<?> main, Map<String, String> props) {
-    return ServerParameters.builder(java()).args(args(main, props)).build();
+    return ServerParameters.builder(java()).args(args(main, props)).env(env()).build();
   }
 }

@@ -9,7 +9,8 @@ import dev.rea.core.inspect.ModelInspector;
  * <ul>
  *   <li>{@code rea.test.hashDelayMillis}: sleep this long before each 1 MiB read of a full hash,
  *       so a hash stays running while the test acts;
- *   <li>{@code rea.test.lineCap}: the inbound line cap in bytes.
+ *   <li>{@code rea.test.lineCap}: the inbound line cap in bytes;
+ *   <li>{@code rea.test.retainedBudget}: the retained-Evidence budget in bytes.
  * </ul>
  */
 public final class TestServerMain {
@@ -34,6 +35,10 @@ public final class TestServerMain {
     Integer cap = Integer.getInteger("rea.test.lineCap");
     if (cap != null) {
       config.lineCap(cap);
+    }
+    Long budget = Long.getLong("rea.test.retainedBudget");
+    if (budget != null) {
+      config.retainedBudget(budget);
     }
     System.exit(McpMain.serveStdio(config));
   }

@@ -1,0 +1,108 @@
+package dev.rea.mcp;
+
+import dev.rea.core.Limits;
+import dev.rea.core.auth.EvidenceSigner;
+import dev.rea.core.auth.EvidenceVerifier;
+import dev.rea.core.auth.KeyRing;
+import dev.rea.core.auth.ReaHome;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.view.EvidenceLoader;
+import dev.rea.core.view.IndexedEvidence;
+import dev.rea.core.view.RetainedEvidenceStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The session's Evidence: the retained store (indexed once, bounded by the 32 MiB retained budget
+ * of {@link Limits}, released explicitly) and the provider's key ring for signing what the server
+ * hands out and verifying what it is given. All of it is {@code rea-core}
+ * ({@link RetainedEvidenceStore}, {@link EvidenceLoader}, {@link EvidenceSigner}); this class
+ * only holds one of each for the server process. The key ring is opened on first use (it may
+ * create the key pair in the REA home directory) and kept; a failure to open it is reported to
+ * the call that needed it and retried by the next.
+ *
+ * <p>Thread-safe.
+ */
+final class EvidenceDesk {
+  private final RetainedEvidenceStore store;
+  private final Supplier<Path> home;
+  private @Nullable KeyRing ring;
+
+  /**
+   * @param retainedBudget bytes of retained Evidence (the specification's 32 MiB by default,
+   *     {@link Limits#DEFAULT_RETAINED_BUDGET_BYTES})
+   * @param home the REA home directory (resolved when first needed)
+   */
+  EvidenceDesk(long retainedBudget, Supplier<Path> home) {
+    this.store = new RetainedEvidenceStore(retainedBudget);
+    this.home = Objects.requireNonNull(home, "home");
+  }
+
+  /** @return a desk on the REA home the environment selects ({@link ReaHome}) */
+  static EvidenceDesk standard(long retainedBudget) {
+    return new EvidenceDesk(retainedBudget, ReaHome::resolveFromSystem);
+  }
+
+  RetainedEvidenceStore store() {
+    return store;
+  }
+
+  /** @throws ReaException {@code execution_failure} when the key ring cannot be opened */
+  synchronized KeyRing ring() throws ReaException {
+    if (ring == null) {
+      ring = KeyRing.open(home.get());
+    }
+    return ring;
+  }
+
+  /** @return {@code record} signed with the provider's key */
+  EvidenceRecord sign(EvidenceRecord record) throws ReaException {
+    return new EvidenceSigner(ring()).sign(record);
+  }
+
+  /** @return partial Evidence of {@code e} signed when a key is at hand; {@code e} otherwise */
+  ReaException signPartial(ReaException e) {
+    if (e.partialEvidence() == null) {
+      return e;
+    }
+    try {
+      return e.withPartialEvidence(sign(e.partialEvidence()));
+    } catch (ReaException | RuntimeException signingFailed) {
+      Log.warn("could not sign partial Evidence: " + signingFailed.getMessage());
+      return e;
+    }
+  }
+
+  /** @return a loader that authenticates with the provider's and trusted keys */
+  EvidenceLoader loader() throws ReaException {
+    return new EvidenceLoader(EvidenceVerifier.standard(ring()));
+  }
+
+  /** Retains Evidence this server produced (indexed once here). */
+  IndexedEvidence retainProduced(EvidenceRecord record) throws ReaException {
+    return store.retain(IndexedEvidence.of(record));
+  }
+
+  /** Authenticates, indexes and retains every record of {@code json} (all or nothing). */
+  List<String> importBytes(byte[] json) throws ReaException {
+    return ids(store.retainAll(loader().load(json).records()));
+  }
+
+  /** Same, from a file. */
+  List<String> importFile(Path path) throws ReaException {
+    return ids(store.retainAll(loader().loadFile(path).records()));
+  }
+
+  private static List<String> ids(List<IndexedEvidence> evs) {
+    List<String> out = new ArrayList<>(evs.size());
+    for (IndexedEvidence e : evs) {
+      out.add(e.evidenceId());
+    }
+    return out;
+  }
+}
