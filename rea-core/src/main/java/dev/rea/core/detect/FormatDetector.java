@@ -14,8 +14,10 @@ import java.util.Locale;
  *   <li>GGUF: the four bytes {@code G G U F} (docs/gguf.md: the magic is the same bytes in either
  *       byte order).
  *   <li>safetensors: an 8-byte length, then JSON whose first non-whitespace byte (space, tab, CR,
- *       LF) is {@code '{'}. The length itself is validated by the reader, so a file that declares
- *       more than it holds is detected as safetensors and then rejected with a typed reason.
+ *       LF) is {@code '{'}, or whose whitespace fills the rest of the probe of a longer file
+ *       (leading whitespace has no length limit). The length itself is validated by the reader,
+ *       so a file that declares more than it holds is detected as safetensors and then rejected
+ *       with a typed reason.
  *   <li>Recognised non-models are {@code unsupported_format} with a hint: ZIP (PyTorch
  *       archives), pickle, legacy GGML/GGMF/GGJT/GGLA/GGSN magics, Git LFS pointer files, HTML,
  *       and bare JSON (e.g. a sharded checkpoint's index).
@@ -43,13 +45,13 @@ public final class FormatDetector {
     if (headLength >= 4 && startsWith(head, headLength, GGUF_MAGIC)) {
       return DetectedFormat.GGUF;
     }
-    if (looksLikeSafetensors(head, headLength)) {
+    if (looksLikeSafetensors(head, headLength, fileSize)) {
       return DetectedFormat.SAFETENSORS;
     }
     throw unsupported(head, headLength, fileSize);
   }
 
-  private static boolean looksLikeSafetensors(byte[] head, int n) {
+  private static boolean looksLikeSafetensors(byte[] head, int n, long fileSize) {
     if (n < 9) {
       return false;
     }
@@ -62,7 +64,10 @@ public final class FormatDetector {
         return false;
       }
     }
-    return false;
+    // Only JSON whitespace after the prefix so far. Leading whitespace is valid and may be longer
+    // than the probe (CONTRACT section 8), so when the file continues past the probe the
+    // safetensors reader decides, with a typed verdict.
+    return n == PROBE_BYTES && fileSize > n;
   }
 
   private static ReaException unsupported(byte[] head, int n, long fileSize) {

@@ -85,18 +85,27 @@ public final class Derivations {
 
   /** Compares strings by Unicode code point (equal to UTF-8 byte order), not UTF-16 unit. */
   public static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char ca = a.charAt(i);
+      char cb = b.charAt(i);
       if (ca != cb) {
-        return Integer.compare(ca, cb);
+        // UTF-16 order equals code-point order except that surrogates (U+D800..U+DFFF, which
+        // encode U+10000 and above) sort below U+E000..U+FFFF. Lift surrogates above the rest of
+        // the BMP and shift E000..FFFF down to fix that (as ICU's code-point-order compare does).
+        // Both strings agree before i, so a differing trail surrogate follows the same lead.
+        if (ca >= 0xD800 && cb >= 0xD800) {
+          ca = fixupForCodePointOrder(ca);
+          cb = fixupForCodePointOrder(cb);
+        }
+        return Character.compare(ca, cb);
       }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
     }
-    return Integer.compare(a.length() - i, b.length() - j);
+    return Integer.compare(a.length(), b.length());
+  }
+
+  private static char fixupForCodePointOrder(char c) {
+    return (char) (c >= 0xE000 ? c - 0x800 : c + 0x2000);
   }
 
   private static final class Acc {

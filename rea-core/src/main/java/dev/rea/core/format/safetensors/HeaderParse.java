@@ -15,8 +15,12 @@ import dev.rea.core.inspect.ParsedHeader;
 import dev.rea.core.inspect.ReadContext;
 import dev.rea.core.io.RetainedBudget;
 import dev.rea.core.io.Utf8;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -67,13 +71,18 @@ final class HeaderParse {
 
   // Results, built up during the walk but published only by build().
   private final ArrayList<Decl> decls = new ArrayList<>();
-  private final HashSet<String> topKeys = new HashSet<>();
+  private boolean metadataSeen;
+  /** True once a decoded name or key held a surrogate pair (a code point above U+FFFF). */
+  private boolean sawSurrogatePair;
   private @Nullable List<String[]> metadata;
   private long[] scratch = new long[16];
 
   /** One tensor entry as declared. */
   private static final class Decl {
     final String name;
+    /** Absolute offset of the name token; declaration sequence number. */
+    final long nameAt;
+    final int seq;
     @Nullable SafetensorsDtype dtype;
     @Nullable String dtypeText;
     long[] shape;
@@ -85,8 +94,10 @@ final class HeaderParse {
     long shapeAt;
     long offsetsAt;
 
-    Decl(String name) {
+    Decl(String name, long nameAt, int seq) {
       this.name = name;
+      this.nameAt = nameAt;
+      this.seq = seq;
     }
 
     String label() {
@@ -114,8 +125,20 @@ final class HeaderParse {
     } finally {
       p.close();
     }
-    checkRanges();
-    return build();
+    Decl[] byName = decls.toArray(new Decl[0]);
+    Comparator<String> order = nameOrder();
+    Arrays.sort(byName, (a, b) -> order.compare(a.name, b.name));
+    checkDuplicates(byName);
+    checkRanges(order);
+    return build(byName, order);
+  }
+
+  /**
+   * Code-point order. Without surrogate pairs, UTF-16 order is code-point order and {@link
+   * String#compareTo} (an intrinsic) is much faster.
+   */
+  private Comparator<String> nameOrder() {
+    return sawSurrogatePair ? Derivations::compareCodePoints : Comparator.naturalOrder();
   }
 
   // -----------------------------------------------------------------------------------------
@@ -138,19 +161,17 @@ final class HeaderParse {
               + hex(json[bad])
               + "; overlong forms, encoded surrogates and cut sequences are invalid)");
     }
-    for (int i = 0; i < n; i++) {
-      byte b = json[i];
-      if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r') {
-        throw ReaException.rejected(
-            "header",
-            PREFIX + i,
-            "the header JSON has the control byte 0x"
-                + hex(b)
-                + " at offset "
-                + (PREFIX + i)
-                + " (only space, tab, CR and LF may appear outside strings, and control"
-                + " characters inside strings must be escaped)");
-      }
+    int ctl = firstForbiddenControl(json);
+    if (ctl >= 0) {
+      throw ReaException.rejected(
+          "header",
+          PREFIX + ctl,
+          "the header JSON has the control byte 0x"
+              + hex(json[ctl])
+              + " at offset "
+              + (PREFIX + ctl)
+              + " (only space, tab, CR and LF may appear outside strings, and control"
+              + " characters inside strings must be escaped)");
     }
     int i = 0;
     while (i < n && isJsonSpace(json[i])) {
@@ -184,6 +205,39 @@ final class HeaderParse {
     }
   }
 
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * @return the index of the first byte below 0x20 other than tab, LF and CR, or -1. Eight bytes
+   *     at a time: a word holds a byte below 0x20 exactly when {@code (w - 0x20..20) & ~w &
+   *     0x80..80} is nonzero; only such words are examined byte by byte.
+   */
+  static int firstForbiddenControl(byte[] b) {
+    int n = b.length;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      long w = (long) LONG_LE.get(b, i);
+      if (((w - 0x2020202020202020L) & ~w & 0x8080808080808080L) != 0) {
+        for (int k = i; k < i + 8; k++) {
+          if (isForbiddenControl(b[k])) {
+            return k;
+          }
+        }
+      }
+    }
+    for (; i < n; i++) {
+      if (isForbiddenControl(b[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean isForbiddenControl(byte c) {
+    return c >= 0 && c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+  }
+
   private static boolean isJsonSpace(byte b) {
     return b == ' ' || b == '\t' || b == '\n' || b == '\r';
   }
@@ -214,17 +268,18 @@ final class HeaderParse {
         // The tensor row and its name are retained.
         charge(OVERHEAD + utf8 + OVERHEAD);
       }
-      if (!topKeys.add(name)) {
-        throw reject(
-            "duplicate top-level key "
-                + quote(name)
-                + " (keys are compared after unescaping; safetensors keys must be unique)");
-      }
       if (isMetadata) {
+        if (metadataSeen) {
+          throw reject(
+              "duplicate top-level key \"__metadata__\" (keys are compared after unescaping;"
+                  + " safetensors keys must be unique)");
+        }
+        metadataSeen = true;
         walkMetadata();
         inMetadata = false;
       } else {
-        walkTensor(name);
+        // Duplicate tensor names are found after the walk, on the sorted names.
+        walkTensor(name, tokenOffset());
         tensorName = null;
       }
     }
@@ -291,16 +346,15 @@ final class HeaderParse {
     metadata = rows;
   }
 
-  private void walkTensor(String name) throws ReaException {
+  private void walkTensor(String name, long nameAt) throws ReaException {
     JsonToken t = p.nextToken();
     if (t != JsonToken.START_OBJECT) {
       throw reject(
           "a tensor entry must be an object with dtype, shape and data_offsets, found "
               + describe(t));
     }
-    long entryAt = tokenOffset();
     enter();
-    Decl d = new Decl(name);
+    Decl d = new Decl(name, nameAt, decls.size());
     int seen = 0;
     HashSet<String> extraKeys = null;
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
@@ -355,18 +409,20 @@ final class HeaderParse {
       key = null;
     }
     exit();
-    String at = "tensors[" + quote(name) + "]";
-    if ((seen & F_DTYPE) == 0) {
-      throw ReaException.rejected(at + ".dtype", entryAt, at + " has no dtype");
-    }
-    if ((seen & F_SHAPE) == 0) {
-      throw ReaException.rejected(at + ".shape", entryAt, at + " has no shape");
-    }
-    if ((seen & F_OFFSETS) == 0) {
-      throw ReaException.rejected(at + ".data_offsets", entryAt, at + " has no data_offsets");
+    if (seen != (F_DTYPE | F_SHAPE | F_OFFSETS)) {
+      // Reported at the entry's closing brace, where the field was due.
+      String at = tensorPath(name);
+      long end = tokenOffset();
+      String missing =
+          (seen & F_DTYPE) == 0 ? "dtype" : (seen & F_SHAPE) == 0 ? "shape" : "data_offsets";
+      throw ReaException.rejected(
+          at + "." + missing,
+          end,
+          at + " ends at offset " + end + " without " + missing + " (dtype, shape and data_offsets"
+              + " are required)");
     }
     if (d.dtype != null) {
-      checkStorage(d, at);
+      checkStorage(d);
     }
     decls.add(d);
   }
@@ -500,9 +556,10 @@ final class HeaderParse {
         // Jackson's integer tokens are digits only; stay typed if that ever changes.
         throw reject(what + " must be unsigned integers");
       }
-      // 2^64-1 = 18446744073709551615
-      if (Long.compareUnsigned(v, 1844674407370955161L) > 0
-          || (v == 1844674407370955161L && digit > 5)) {
+      // 2^64-1 = 18446744073709551615 has 20 digits; 19 digits cannot overflow.
+      if (i >= 19
+          && (Long.compareUnsigned(v, 1844674407370955161L) > 0
+              || (v == 1844674407370955161L && digit > 5))) {
         throw reject(what + " must fit an unsigned 64-bit integer (at most 2^64-1)");
       }
       v = v * 10 + digit;
@@ -595,11 +652,12 @@ final class HeaderParse {
   // Storage and ranges
 
   /** Known dtype: whole-byte storage that equals the declared range. */
-  private static void checkStorage(Decl d, String at) throws ReaException {
+  private static void checkStorage(Decl d) throws ReaException {
     SafetensorsDtype dt = d.dtype;
     long elements = d.params;
     int perUnit = dt.elementsPerUnit();
     if (Long.remainderUnsigned(elements, perUnit) != 0) {
+      String at = tensorPath(d.name);
       throw ReaException.rejected(
           at + ".shape",
           d.shapeAt,
@@ -617,6 +675,7 @@ final class HeaderParse {
     long units = Long.divideUnsigned(elements, perUnit);
     int unitBytes = dt.bytesPerUnit();
     if (Long.compareUnsigned(units, Long.MAX_VALUE / unitBytes) > 0) {
+      String at = tensorPath(d.name);
       throw ReaException.rejected(
           at + ".shape",
           d.shapeAt,
@@ -632,6 +691,7 @@ final class HeaderParse {
     long bytes = units * unitBytes;
     long range = d.end - d.begin;
     if (bytes != range) {
+      String at = tensorPath(d.name);
       throw ReaException.rejected(
           at + ".data_offsets",
           d.offsetsAt,
@@ -653,10 +713,35 @@ final class HeaderParse {
   }
 
   /**
+   * Duplicate tensor names, compared as decoded strings: equal names are adjacent in name order
+   * (a stable sort keeps them in declaration order). The earliest repeated declaration in the
+   * document is reported, at its name.
+   */
+  private static void checkDuplicates(Decl[] byName) throws ReaException {
+    Decl first = null;
+    for (int i = 1; i < byName.length; i++) {
+      if (byName[i].name.equals(byName[i - 1].name) && (first == null || byName[i].seq < first.seq)) {
+        first = byName[i];
+      }
+    }
+    if (first != null) {
+      String at = tensorPath(first.name);
+      throw ReaException.rejected(
+          at,
+          first.nameAt,
+          at
+              + " at offset "
+              + first.nameAt
+              + " is declared twice (keys are compared after unescaping; safetensors keys must"
+              + " be unique)");
+    }
+  }
+
+  /**
    * Sorted by (begin, end): contiguous from 0, no gap or overlap, last end equal to the bytes
    * after the header.
    */
-  private void checkRanges() throws ReaException {
+  private void checkRanges(Comparator<String> order) throws ReaException {
     long dataStart = PREFIX + json.length;
     long available = fileSize - dataStart;
     Decl[] sorted = decls.toArray(new Decl[0]);
@@ -667,13 +752,13 @@ final class HeaderParse {
           if (c == 0) {
             c = Long.compare(a.end, b.end);
           }
-          return c != 0 ? c : Derivations.compareCodePoints(a.name, b.name);
+          return c != 0 ? c : order.compare(a.name, b.name);
         });
     long start = 0;
     Decl prev = null;
     for (Decl d : sorted) {
-      String at = "tensors[" + quote(d.name) + "]";
       if (d.begin != start) {
+        String at = tensorPath(d.name);
         String why;
         if (d.begin > start) {
           why =
@@ -707,6 +792,7 @@ final class HeaderParse {
         throw ReaException.rejected(at + ".data_offsets", d.offsetsAt, at + ": " + why);
       }
       if (d.end > available) {
+        String at = tensorPath(d.name);
         throw ReaException.rejected(
             at + ".data_offsets",
             d.offsetsAt,
@@ -739,11 +825,9 @@ final class HeaderParse {
   // -----------------------------------------------------------------------------------------
   // Rows (published only here, after every check)
 
-  private ParsedHeader build() {
+  private ParsedHeader build(Decl[] byName, Comparator<String> order) {
     long n = json.length;
     long dataStart = PREFIX + n;
-    Decl[] byName = decls.toArray(new Decl[0]);
-    Arrays.sort(byName, (a, b) -> Derivations.compareCodePoints(a.name, b.name));
     List<TensorRow> tensors = new ArrayList<>(byName.length);
     Map<String, List<Integer>> unknown = new TreeMap<>(Derivations::compareCodePoints);
     for (int i = 0; i < byName.length; i++) {
@@ -752,6 +836,7 @@ final class HeaderParse {
       for (int k = 0; k < dims.length; k++) {
         dims[k] = d.shape[k];
       }
+      // An immutable list, so TensorRow's List.copyOf keeps it as is.
       boolean known = d.dtype != null;
       tensors.add(
           new TensorRow(
@@ -759,7 +844,7 @@ final class HeaderParse {
               d.name,
               d.label(),
               null,
-              Arrays.asList(dims),
+              List.of(dims),
               d.params,
               d.begin,
               dataStart + d.begin,
@@ -788,7 +873,7 @@ final class HeaderParse {
     List<MetadataRow> meta = new ArrayList<>();
     if (metadata != null) {
       List<String[]> rows = new ArrayList<>(metadata);
-      rows.sort((a, b) -> Derivations.compareCodePoints(a[0], b[0]));
+      rows.sort((a, b) -> order.compare(a[0], b[0]));
       for (int i = 0; i < rows.size(); i++) {
         meta.add(
             new MetadataRow(
@@ -819,6 +904,11 @@ final class HeaderParse {
     TokenStreamLocation loc = p.currentTokenLocation();
     long b = loc.getByteOffset();
     return PREFIX + Math.max(b, 0);
+  }
+
+  /** @return {@code tensors["name"]}, the name quoted and truncated */
+  private static String tensorPath(String name) {
+    return "tensors[" + quote(name) + "]";
   }
 
   /** The field path of the current position, e.g. {@code tensors["a.weight"].shape[1]}. */
@@ -921,7 +1011,7 @@ final class HeaderParse {
   /**
    * @return the UTF-8 length of {@code s}, or -1 when it holds a lone surrogate
    */
-  static long utf8Length(String s) {
+  private long utf8Length(String s) {
     long n = 0;
     int len = s.length();
     for (int i = 0; i < len; i++) {
@@ -934,6 +1024,7 @@ final class HeaderParse {
         if (i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
           n += 4;
           i++;
+          sawSurrogatePair = true;
         } else {
           return -1;
         }

@@ -434,7 +434,7 @@ class SafetensorsHeaderTableTest {
         accepts(1, row(0, r -> assertThat(r.name()).isEqualTo("__METADATA__"))));
     {
       String j = "{\"__other__\":{\"x\":\"1\"}}";
-      add("__other__ that is not a tensor entry", file(j, 0), rejects("tensors[\"__other__\"].dtype", offsetOf(j, "{\"x\"")));
+      add("__other__ that is not a tensor entry", file(j, 0), rejects("tensors[\"__other__\"].dtype", lastOffsetOf(j, "}}")));
     }
     add(
         "empty and NUL tensor names",
@@ -449,11 +449,13 @@ class SafetensorsHeaderTableTest {
     // ---- Tensor entries: required fields, types, unknown fields, dtypes ---------------------
     {
       String j = one("{\"shape\":[1],\"data_offsets\":[0,1]}");
-      add("missing dtype", file(j, 1), rejects("tensors[\"t\"].dtype", 13));
+      // A missing field is reported at the entry's closing brace.
+      add("missing dtype", file(j, 1), rejects("tensors[\"t\"].dtype", lastOffsetOf(j, "}}")));
       String k = one("{\"dtype\":\"U8\",\"data_offsets\":[0,1]}");
-      add("missing shape", file(k, 1), rejects("tensors[\"t\"].shape", 13));
+      add("missing shape", file(k, 1), rejects("tensors[\"t\"].shape", lastOffsetOf(k, "}}")));
       String m = one("{\"dtype\":\"U8\",\"shape\":[1]}");
-      add("missing data_offsets", file(m, 1), rejects("tensors[\"t\"].data_offsets", 13));
+      add("missing data_offsets", file(m, 1), rejects("tensors[\"t\"].data_offsets", lastOffsetOf(m, "}}")));
+      add("empty tensor entry", file(one("{}"), 0), rejects("tensors[\"t\"].dtype", 14));
       String n = "{\"t\":[1]}";
       add("tensor entry that is an array", file(n, 0), rejects("tensors[\"t\"]", 13));
       for (String bad : new String[] {"null", "32", "[\"F32\"]"}) {

@@ -53,6 +53,28 @@ public final class SafetensorsReads {
   }
 
   /**
+   * Reads a header whose data section is not materialized: the channel holds only {@code
+   * prefixAndJson} ({@code u64le(N) + json}) while the input reports {@code fileSize}, so headers
+   * that declare gigabytes of tensor data can be read from memory. The reader never reads past
+   * the header, so the missing bytes are never asked for.
+   */
+  public static ParsedHeader readHeaderOnly(byte[] prefixAndJson, long fileSize, Limits limits)
+      throws ReaException {
+    HeaderInput in =
+        new HeaderInput(
+            Channels.newChannel(new ByteArrayInputStream(prefixAndJson)),
+            fileSize,
+            sha256(),
+            Cancellation.none());
+    ParsedHeader h = READER.read(in, ReadContext.of(limits));
+    if (in.position() != h.headerLength()) {
+      throw new AssertionError(
+          "reader consumed " + in.position() + " bytes for a header of " + h.headerLength());
+    }
+    return h;
+  }
+
+  /**
    * Reads {@code file} expecting a rejection.
    *
    * @return the exception
