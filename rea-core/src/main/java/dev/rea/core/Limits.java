@@ -6,7 +6,9 @@ package dev.rea.core;
  * setter checks its argument at once.
  *
  * <p>Every refusal names the limit it hit and by how much (see {@code ReaException.diagnostics}:
- * {@code limit}, {@code limit_value}, {@code requested}).
+ * {@code limit} plus the limit and the amount requested, e.g. {@code limit_bytes}, {@code
+ * requested_bytes}, {@code over_bytes} for the header ceiling, {@code limit_levels}, {@code
+ * requested_levels} for nesting).
  */
 public final class Limits {
   /** Header ceiling in bytes: 100,000,000 (GGUF: whole header; safetensors: JSON bytes only). */

@@ -637,9 +637,8 @@ final class HeaderParse {
           .field(where())
           .offset(tokenOffset())
           .diagnostic("limit", "nesting_limit")
-          .diagnostic("limit_value", Long.toString(nestingLimit))
-          .diagnostic("requested", Long.toString(depth))
-          .diagnostic("excess", Long.toString(depth - nestingLimit))
+          .diagnostic("limit_levels", nestingLimit)
+          .diagnostic("requested_levels", depth)
           .build();
     }
   }
@@ -987,7 +986,7 @@ final class HeaderParse {
           .field(where())
           .offset(at)
           .diagnostic("limit", "nesting_limit")
-          .diagnostic("limit_value", Long.toString(nestingLimit))
+          .diagnostic("limit_levels", nestingLimit)
           .cause(e)
           .build();
     }

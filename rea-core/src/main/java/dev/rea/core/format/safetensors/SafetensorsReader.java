@@ -136,10 +136,12 @@ public final class SafetensorsReader implements FormatReader {
                   + " bytes (the ceiling counts the JSON, not the 8-byte prefix)")
           .field("json_length")
           .offset(0)
+          // Same keys as the GGUF reader's refusal (HeaderInput.ceilingExceeded); here the
+          // requested bytes are the JSON length, as the ceiling counts the JSON only.
           .diagnostic("limit", "header_ceiling")
-          .diagnostic("limit_value", Long.toString(limit))
-          .diagnostic("requested", Long.toString(n))
-          .diagnostic("excess", Long.toString(n - limit))
+          .diagnostic("limit_bytes", Long.toString(limit))
+          .diagnostic("requested_bytes", Long.toString(n))
+          .diagnostic("over_bytes", Long.toString(n - limit))
           .build();
     }
     int len = (int) n;

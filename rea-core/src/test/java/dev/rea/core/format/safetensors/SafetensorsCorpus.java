@@ -10,9 +10,9 @@ import java.util.Optional;
 /**
  * Locates safetensors test files: the shared corpus at {@code ../shared/corpus/safetensors}
  * relative to the repository root (the directory holding {@code mvnw}, found upwards from the
- * working directory), overridable with the system property {@code rea.corpus} (the {@code
- * corpus} directory), and the small subset committed under {@code
- * src/test/resources/safetensors/}. Reusable through the rea-core test-jar.
+ * working directory), overridable with the system property {@code rea.corpus} or the environment
+ * variable {@code REA_CORPUS} (the {@code corpus} directory), and the small subset committed
+ * under {@code src/test/resources/safetensors/}. Reusable through the rea-core test-jar.
  */
 public final class SafetensorsCorpus {
   /** The line printed when the shared corpus is absent. */
@@ -22,7 +22,7 @@ public final class SafetensorsCorpus {
 
   /** @return the shared corpus's {@code safetensors} directory, when it exists */
   public static Optional<Path> sharedDirectory() {
-    String override = System.getProperty("rea.corpus");
+    String override = System.getProperty("rea.corpus", System.getenv("REA_CORPUS"));
     if (override != null && !override.isBlank()) {
       Path p = Paths.get(override).toAbsolutePath().resolve("safetensors").normalize();
       return Files.isDirectory(p) ? Optional.of(p) : Optional.empty();

@@ -661,6 +661,17 @@ class SafetensorsHeaderTableTest {
       assertThat(e.field()).as(e.getMessage()).isEqualTo(c.expect().field());
       assertThat(e.offset()).as(e.getMessage()).isEqualTo(c.expect().offset());
       assertThat(e.getMessage()).isNotBlank();
+      if (e.constraint() == Constraint.NESTING_LIMIT) {
+        assertThat(e.diagnostics())
+            .containsEntry("limit", "nesting_limit")
+            .containsEntry("limit_levels", c.limits().nestingLimit())
+            .containsEntry("requested_levels", c.limits().nestingLimit() + 1);
+      }
+      if (e.constraint() == Constraint.HEADER_CEILING) {
+        assertThat(e.diagnostics())
+            .containsEntry("limit", "header_ceiling")
+            .containsEntry("limit_bytes", Long.toString(c.limits().headerCeilingBytes()));
+      }
     }
   }
 

@@ -153,9 +153,9 @@ class SafetensorsLargeHeaderTest {
       assertThat(e.offset()).isZero();
       assertThat(e.diagnostics())
           .containsEntry("limit", "header_ceiling")
-          .containsEntry("limit_value", "100000000")
-          .containsEntry("requested", "100000001")
-          .containsEntry("excess", "1");
+          .containsEntry("limit_bytes", "100000000")
+          .containsEntry("requested_bytes", "100000001")
+          .containsEntry("over_bytes", "1");
     } finally {
       Files.delete(over);
     }
