@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Big headers: a 20,439-tensor directory (the size of a large mixture-of-experts checkpoint,
- * about 2.5 MB of JSON) parses and is timed; a JSON of exactly 100,000,000 bytes is accepted and
+ * about 2.5 MB of JSON) parses (its speed is for the benchmarks, not for this test); a JSON of exactly 100,000,000 bytes is accepted and
  * one of 100,000,001 is refused as {@code resource_exhausted} / {@code header_ceiling}; strings,
  * names and numbers longer than Jackson's defaults are accepted; and the reader holds the header
  * once, shown by inspecting the 100,000,000-byte header in a child JVM whose heap cannot hold two
@@ -74,7 +74,7 @@ class SafetensorsLargeHeaderTest {
   }
 
   @Test
-  void twentyThousandTensorsParseQuickly() throws Exception {
+  void twentyThousandTensorsParse() throws Exception {
     long[] data = new long[1];
     byte[] header = bigDirectory(20_439, data);
     long fileSize = header.length + data[0];
@@ -86,23 +86,12 @@ class SafetensorsLargeHeaderTest {
     assertThat(first.name()).isEqualTo("model.layers.0.mlp.experts.0.down_proj.weight");
     assertThat(first.shape()).containsExactly(768L, 2048L);
     assertThat(h.headerLength()).isEqualTo(header.length);
-
-    // Warm up, then time (issue 7 benchmarks properly; this prints the figure and guards against
-    // a gross regression on a shared machine).
-    for (int i = 0; i < 15; i++) {
-      SafetensorsReads.readHeaderOnly(header, fileSize, Limits.defaults());
+    // Every range checked: the rows cover the declared data exactly.
+    long covered = 0;
+    for (TensorRow r : h.tensors()) {
+      covered += r.byteLength();
     }
-    long[] t = new long[15];
-    for (int i = 0; i < t.length; i++) {
-      long s = System.nanoTime();
-      SafetensorsReads.readHeaderOnly(header, fileSize, Limits.defaults());
-      t[i] = System.nanoTime() - s;
-    }
-    Arrays.sort(t);
-    System.out.printf(
-        "safetensors 20,439-tensor header (%d bytes of JSON): min %.1f ms, median %.1f ms%n",
-        header.length - 8, t[0] / 1e6, t[t.length / 2] / 1e6);
-    assertThat(t[t.length / 2]).isLessThan(TimeUnit.MILLISECONDS.toNanos(500));
+    assertThat(covered).isEqualTo(data[0]);
   }
 
   @Test

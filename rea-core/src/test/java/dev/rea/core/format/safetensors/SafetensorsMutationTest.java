@@ -34,13 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Seeded mutations of valid safetensors files (byte and bit flips, JSON-punctuation overwrites,
  * insertions, deletions, truncations, extensions, length-prefix changes): every mutant either
  * parses into a self-consistent header or fails with a typed {@link ReaException}; no other
- * exception escapes and no mutant takes long. A failure names the seed and the mutant number, so
- * it can be replayed.
+ * exception escapes, and the whole run must finish within its timeout (a hang fails it). A
+ * failure names the seed and the mutant number, so it can be replayed.
  */
 class SafetensorsMutationTest {
   private static final long SEED = 0x5AFE_7E50L;
   private static final int MUTANTS_PER_TEMPLATE = 3_000;
-  private static final long SLOW_NANOS = TimeUnit.SECONDS.toNanos(2);
   private static final byte[] ALPHABET =
       "{}[]\":,0123456789-+.eE \t\r\nuU\\abcdefnrtlsFIU_".getBytes(StandardCharsets.US_ASCII);
   private static final Set<Constraint> READER_CONSTRAINTS =
@@ -126,7 +125,6 @@ class SafetensorsMutationTest {
           throw new AssertionError(id + ": untyped " + e, e);
         }
         slowest = Math.max(slowest, System.nanoTime() - start);
-        assertThat(System.nanoTime() - start).as(id + " took too long").isLessThan(SLOW_NANOS);
         total++;
       }
     }
