@@ -141,7 +141,7 @@ class RawProtocolTest {
   void cancellationStopsTheHashAndReturnsPartialEvidence() throws Exception {
     Path big = TinyGguf.write(dir.resolve("big.gguf"), 2, 4, 64L << 20);
     try (RawSession s =
-        RawSession.initialized(TestServerMain.class, Map.of("rea.test.hashDelayMillis", "50"))) {
+        RawSession.initialized(TestServerMain.class, Map.of("rea.test.hashDelayMillis", "100"))) {
       s.send(
           RawSession.toolCall(
               "c1",
@@ -155,8 +155,8 @@ class RawProtocolTest {
       s.send(RawSession.cancel("c1"));
       List<JsonNode> others = new ArrayList<>();
       JsonNode response = s.awaitResponse("c1", WAIT, others);
-      // 64 MiB at 50 ms per MiB would take over 3 s more; cancellation stops within a chunk.
-      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2));
+      // 64 MiB at 100 ms per MiB would take over 6 s more; cancellation stops within a chunk.
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
       JsonNode body = toolError(response);
       assertThat(body.path("error").path("code").asString()).isEqualTo("cancelled");
       assertThat(body.path("error").path("constraint").asString()).isEqualTo("cancelled");
@@ -235,7 +235,7 @@ class RawProtocolTest {
   void inputEndCancelsARunningHashAndStillAnswersIt() throws Exception {
     Path big = TinyGguf.write(dir.resolve("eof-big.gguf"), 1, 1, 64L << 20);
     RawSession s =
-        RawSession.initialized(TestServerMain.class, Map.of("rea.test.hashDelayMillis", "50"));
+        RawSession.initialized(TestServerMain.class, Map.of("rea.test.hashDelayMillis", "100"));
     try {
       s.send(
           RawSession.toolCall(
@@ -247,6 +247,41 @@ class RawProtocolTest {
       assertThat(s.process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     } finally {
       s.close();
+    }
+  }
+
+  @Test
+  void strayPrintsGoToStderrNotTheProtocolStream() throws Exception {
+    Path p = TinyGguf.write(dir.resolve("stray.gguf"), 1, 1, 3L << 20);
+    try (RawSession s =
+        RawSession.initialized(TestServerMain.class, Map.of("rea.test.strayStdout", "true"))) {
+      s.send(
+          RawSession.toolCall(
+              61, ReaTools.INSPECT, args("path", p.toString(), "hash", "full", "detail", "complete"), "t"));
+      JsonNode r = s.awaitResponse(61, WAIT);
+      assertThat(r.path("result").path("isError").asBoolean()).isFalse();
+      s.closeInput();
+      assertThat(s.process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(s.badLines).isEmpty();
+      assertThat(s.stderrText()).contains("stray output from a handler");
+    }
+  }
+
+  @Test
+  void aCancelRightBehindTheRequestStillCancelsIt() throws Exception {
+    Path big = TinyGguf.write(dir.resolve("early.gguf"), 1, 1, 32L << 20);
+    try (RawSession s =
+        RawSession.initialized(TestServerMain.class, Map.of("rea.test.hashDelayMillis", "200"))) {
+      // Both lines in one write: the cancel may be read before the handler has started.
+      String call =
+          RawSession.toolCall(
+              71, ReaTools.INSPECT, args("path", big.toString(), "hash", "full", "detail", "complete"), null);
+      s.sendBytes((call + "\n" + RawSession.cancel(71) + "\n").getBytes(StandardCharsets.UTF_8));
+      long t0 = System.nanoTime();
+      JsonNode e = toolError(s.awaitResponse(71, WAIT)).path("error");
+      assertThat(e.path("code").asString()).isEqualTo("cancelled");
+      // 32 MiB at 200 ms per MiB would take 6.4 s; cancelled work stops within a chunk.
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
     }
   }
 }
