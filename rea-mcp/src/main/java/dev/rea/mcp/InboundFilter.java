@@ -67,6 +67,9 @@ final class InboundFilter extends InputStream {
   private boolean inputEnded;
   private boolean endReported;
 
+  /** A line buffer grown beyond this is dropped before the next line. */
+  private static final int SHRINK_ABOVE = 1 << 20;
+
   private byte[] line = new byte[8192];
   private int lineLength;
 
@@ -136,6 +139,10 @@ final class InboundFilter extends InputStream {
       }
       LineScanner scanner = new LineScanner();
       lineLength = 0;
+      if (line.length > SHRINK_ABOVE) {
+        // Do not keep a large inline-Evidence buffer alive between messages.
+        line = new byte[8192];
+      }
       long total = 0;
       boolean ended = false;
       while (!ended) {
