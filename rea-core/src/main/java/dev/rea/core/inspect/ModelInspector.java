@@ -21,7 +21,6 @@ import dev.rea.core.io.HeaderInput;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -135,7 +134,7 @@ public final class ModelInspector {
     try {
       return run(path, pathText, hash, listener, cancellation, observedAt);
     } catch (ReaException e) {
-      throw e.withPath(pathText);
+      throw hostDetails(e.withPath(pathText), pathText);
     } catch (RuntimeException e) {
       // A defect: never let it pass as a verdict about the file.
       throw new IllegalStateException("internal error inspecting " + pathText, e);
@@ -192,7 +191,7 @@ public final class ModelInspector {
       FileSnapshot before,
       SeekableByteChannel channel)
       throws ReaException {
-    FileSnapshot opened = stat(path);
+    FileSnapshot opened = statAgain(path);
     long channelSize = channelSize(channel);
     if (!before.sameIdentity(opened) || channelSize != before.size()) {
       throw changed("the path was replaced or modified while it was opened");
@@ -226,7 +225,7 @@ public final class ModelInspector {
         in.hashRest(listener::onHashProgress, listener::beforeHashRead);
         fullSha = HexFormat.of().formatHex(in.digest().digest());
       }
-      FileSnapshot after = stat(path);
+      FileSnapshot after = statAgain(path);
       if (!before.sameIdentity(after) || channelSize(channel) != fileSize) {
         throw changed("the file's identity, size or modification time changed during the read");
       }
@@ -313,8 +312,41 @@ public final class ModelInspector {
               Constraint.PERMISSION_DENIED, "permission denied examining " + path)
           .cause(e)
           .build();
+    } catch (java.nio.file.FileSystemException e) {
+      if (unresolvable(e)) {
+        throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path + " (" + e.getReason() + ")")
+            .cause(e)
+            .build();
+      }
+      throw ioFailure("examining the path failed", e);
     } catch (IOException e) {
       throw ioFailure("examining the path failed", e);
+    }
+  }
+
+  /**
+   * A path that cannot name a file: a component is not a directory (ENOTDIR) or symbolic links
+   * loop (ELOOP). Such a selection is missing ({@code not_found}), not a host failure.
+   */
+  private static boolean unresolvable(java.nio.file.FileSystemException e) {
+    String reason = e.getReason();
+    return reason != null
+        && (reason.equals("Not a directory") || reason.equals("Too many levels of symbolic links"));
+  }
+
+  /**
+   * Examines the selected path again once the file is open. The selection was valid, so a path
+   * that vanished now is {@code target_changed} and any other failure (a permission removed from
+   * a parent directory, EIO) is {@code execution_failure} / {@code io_error}, not {@code
+   * target_unavailable}.
+   */
+  private FileSnapshot statAgain(Path path) throws ReaException {
+    try {
+      return access.stat(path);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      throw changed("the selected path no longer exists").toBuilder().cause(e).build();
+    } catch (IOException e) {
+      throw ioFailure("examining the path again failed", e);
     }
   }
 
@@ -342,14 +374,27 @@ public final class ModelInspector {
 
   private static ReaException ioFailure(String what, IOException e) {
     String reason = HeaderInput.describe(e);
-    if (e instanceof FileSystemException fse && fse.getReason() != null) {
-      reason = fse.getReason();
-    }
     return ReaException.builder(Constraint.IO_ERROR, what + ": " + reason)
         .diagnostic("reason", reason)
         .diagnostic("exception", e.getClass().getName())
         .cause(e)
         .build();
+  }
+
+  /**
+   * Host failures carry the selected path and the reason in {@code details.diagnostics} too
+   * (CONTRACT section 6: "path and reason in details.diagnostics").
+   */
+  private static ReaException hostDetails(ReaException e, String pathText) {
+    if ((e.constraint() != Constraint.IO_ERROR && e.constraint() != Constraint.TARGET_CHANGED)
+        || e.diagnostics().containsKey("path")) {
+      return e;
+    }
+    ReaException.Builder b = e.toBuilder().diagnostic("path", pathText);
+    if (!e.diagnostics().containsKey("reason")) {
+      b.diagnostic("reason", e.getMessage());
+    }
+    return b.build();
   }
 
   private static ReaException changed(String what) {

@@ -633,7 +633,9 @@ public final class HeaderInput {
     pos = lim;
     flushDigest();
     long done = bufStart + lim;
-    ByteBuffer big = ByteBuffer.allocateDirect(FULL_HASH_CHUNK);
+    // Never more buffer than the rest of the file (plus one byte for the end-of-file probe).
+    ByteBuffer big =
+        ByteBuffer.allocateDirect((int) Math.min(FULL_HASH_CHUNK, Math.max(1, fileSize - done)));
     while (done < fileSize) {
       cancellation.check();
       if (chunkHook != null) {
@@ -642,7 +644,7 @@ public final class HeaderInput {
       big.clear();
       long want = Math.min(big.capacity(), fileSize - done);
       big.limit((int) want);
-      int n = readChannel(big);
+      int n = readChannel(big, done);
       if (n < 0) {
         throw changed("the file ended at byte " + done + " but was " + fileSize + " bytes at open");
       }
@@ -657,7 +659,7 @@ public final class HeaderInput {
     // One more read must find the end of the file: a longer file was appended to.
     big.clear();
     big.limit(1);
-    int extra = readChannel(big);
+    int extra = readChannel(big, done);
     if (extra > 0) {
       fetched += extra;
       throw changed("the file grew beyond the " + fileSize + " bytes observed at open");
@@ -747,6 +749,15 @@ public final class HeaderInput {
   }
 
   private int readChannel(ByteBuffer target) throws ReaException {
+    return readChannel(target, bufStart + lim);
+  }
+
+  /**
+   * Reads from the channel into {@code target}.
+   *
+   * @param at absolute file offset of the read, named by an {@code io_error}
+   */
+  private int readChannel(ByteBuffer target, long at) throws ReaException {
     try {
       return channel.read(target);
     } catch (ClosedByInterruptException e) {
@@ -755,8 +766,9 @@ public final class HeaderInput {
     } catch (IOException e) {
       throw ReaException.builder(
               Constraint.IO_ERROR,
-              "reading the file failed at byte " + (bufStart + lim) + ": " + describe(e))
-          .offset(bufStart + lim)
+              "reading the file failed at byte " + at + ": " + describe(e))
+          .offset(at)
+          .diagnostic("offset", Long.toString(at))
           .diagnostic("reason", describe(e))
           .diagnostic("exception", e.getClass().getName())
           .cause(e)
@@ -772,6 +784,17 @@ public final class HeaderInput {
 
   /** @return a one-line description of an I/O failure */
   public static String describe(IOException e) {
+    if (e instanceof java.nio.file.FileSystemException fse) {
+      if (fse.getReason() != null) {
+        return fse.getReason();
+      }
+      if (e instanceof java.nio.file.AccessDeniedException) {
+        return "Permission denied";
+      }
+      if (e instanceof java.nio.file.NoSuchFileException) {
+        return "No such file or directory";
+      }
+    }
     String m = e.getMessage();
     return m == null ? e.getClass().getSimpleName() : m;
   }

@@ -31,7 +31,9 @@ public final class RetainedBudget {
    * @param what the field being retained, for the error
    * @param offset absolute file offset of that field, for the error
    * @throws ReaException {@code resource_exhausted} / {@code retained_budget}, naming the limit,
-   *     the amount already used and the amount requested
+   *     the amount already used, the amount requested and by how much it is over (diagnostics
+   *     {@code limit}, {@code limit_bytes}, {@code used_bytes}, {@code requested_bytes}, {@code
+   *     over_bytes}, decimal strings)
    */
   public void charge(long bytes, String what, long offset) throws ReaException {
     if (bytes < 0 || bytes > limit - used) {
@@ -71,6 +73,7 @@ public final class RetainedBudget {
         .diagnostic("limit_bytes", Long.toString(limit))
         .diagnostic("used_bytes", Long.toString(used))
         .diagnostic("requested_bytes", Long.toString(bytes))
+        .diagnostic("over_bytes", Long.toString(used + Math.max(bytes, 0) - limit))
         .build();
   }
 

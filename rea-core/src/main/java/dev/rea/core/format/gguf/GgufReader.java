@@ -482,6 +482,10 @@ public final class GgufReader implements FormatReader {
           .diagnostic("limit_bytes", Long.toString(budget.limit()))
           .diagnostic("used_bytes", Long.toString(budget.used()))
           .diagnostic("requested_bytes", Long.toString(len))
+          .diagnostic(
+              "over_bytes",
+              Long.toString(
+                  Math.max(0, budget.used() + len + RetainedBudget.VALUE_OVERHEAD - budget.limit())))
           .build();
     }
 
