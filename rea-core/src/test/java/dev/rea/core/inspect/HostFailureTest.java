@@ -45,31 +45,12 @@ import org.junit.jupiter.api.io.TempDir;
 class HostFailureTest {
   @TempDir Path dir;
 
-  /** A GGUF with metadata, tensors and a data section larger than the first read-ahead. */
   static byte[] gguf() {
-    return GgufBuilder.v3()
-        .kv("general.architecture", str("llama"))
-        .kv("general.name", str("host failures"))
-        .kv("tokenizer.ggml.tokens", stringArray("tok", 40))
-        .kv("llama.block_count", u32(2))
-        .tensor("token_embd.weight", 0, 64, 1024)
-        .tensor("blk.0.attn_q.weight", 1, 64, 64)
-        .tensor("blk.0.ffn_up.weight", 8, 256, 64)
-        .tensor("output_norm.weight", 0, 64)
-        .bytes();
+    return dev.rea.core.testing.HostileFiles.gguf();
   }
 
-  /** A safetensors file with metadata, tensors and a data section larger than a read-ahead. */
   static byte[] safetensors() {
-    return SafetensorsBuilder.builder()
-        .metadata("format", "pt")
-        .metadata("note", "host failures")
-        .tensor("embed.weight", "F32", 64, 1024)
-        .tensor("layers.0.q.weight", "F16", 64, 64)
-        .tensor("layers.0.up.weight", "BF16", 256, 64)
-        .tensor("norm.weight", "F32", 64)
-        .padTo8()
-        .build();
+    return dev.rea.core.testing.HostileFiles.safetensors();
   }
 
   private static ModelInspector inspector(FileAccess access) {

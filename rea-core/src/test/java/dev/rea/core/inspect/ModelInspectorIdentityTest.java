@@ -35,7 +35,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -452,5 +455,70 @@ class ModelInspectorIdentityTest {
     assertThat(r.artifact().headerSha256())
         .isEqualTo(HexFormat.of().formatHex(EvidenceIds.sha256().digest(Arrays.copyOf(all, HEADER))));
     assertThat(r.artifact().sha256()).isEqualTo(sha256(all));
+  }
+
+  static byte[] bigGguf() {
+    return dev.rea.core.testing.HostileFiles.bigGguf();
+  }
+
+  static byte[] bigSafetensors() {
+    return dev.rea.core.testing.HostileFiles.bigSafetensors();
+  }
+
+  /**
+   * Rename-over, truncation, append and in-place rewrite while the standard inspector hashes a
+   * real GGUF or safetensors file: the hash loop's hook pauses at a chosen byte (past 1 MiB) and
+   * the file is changed there. Each is {@code target_changed} with partial Evidence holding every
+   * validated row; never a digest.
+   */
+  @Nested
+  class RealFiles {
+    @ParameterizedTest(name = "GGUF, {0}")
+    @EnumSource(dev.rea.core.testing.FileChanges.class)
+    void ggufChangedDuringFullHash(dev.rea.core.testing.FileChanges change) throws Exception {
+      changedDuringHash("real.gguf", bigGguf(), change);
+    }
+
+    @ParameterizedTest(name = "safetensors, {0}")
+    @EnumSource(dev.rea.core.testing.FileChanges.class)
+    void safetensorsChangedDuringFullHash(dev.rea.core.testing.FileChanges change) throws Exception {
+      changedDuringHash("real.safetensors", bigSafetensors(), change);
+    }
+
+    private void changedDuringHash(String name, byte[] bytes, dev.rea.core.testing.FileChanges change)
+        throws Exception {
+      Path p = dir.resolve(name);
+      Files.write(p, bytes);
+      dev.rea.core.testing.FileChanges.age(p);
+      EvidenceRecord complete = ModelInspector.standard().inspect(p, HashMode.FULL);
+      assertThat(complete.artifact().sha256()).isEqualTo(sha256(bytes));
+      long pauseAt = (1 << 20) + 4096;
+      AtomicBoolean fired = new AtomicBoolean();
+      long[] pausedAt = {-1};
+      ModelInspector.Listener hook =
+          new ModelInspector.Listener() {
+            @Override
+            public void beforeHashRead(long offset) {
+              if (offset >= pauseAt && fired.compareAndSet(false, true)) {
+                pausedAt[0] = offset;
+                try {
+                  change.apply(p);
+                } catch (IOException e) {
+                  throw new IllegalStateException(e);
+                }
+              }
+            }
+          };
+      ReaException e =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              () -> ModelInspector.standard().inspect(p, HashMode.FULL, hook, Cancellation.none()),
+              ReaException.class);
+      assertThat(fired).isTrue();
+      assertThat(pausedAt[0]).isGreaterThanOrEqualTo(pauseAt).isLessThan(bytes.length);
+      assertThat(e).as("%s must not produce a digest", change).isNotNull();
+      assertThat(e.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
+      assertThat(e.diagnostics()).containsEntry("path", p.toString()).containsKey("reason");
+      HostFailureTest.assertPartialOf(complete, e.partialEvidence());
+    }
   }
 }

@@ -1,0 +1,271 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.rea.core.Limits;
+import dev.rea.core.format.gguf.GgufBuilder;
+import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.io.FileAccess;
+import dev.rea.core.testing.FaultyFileAccess;
+import dev.rea.core.testing.FileChanges;
+import dev.rea.core.testing.HookedFileAccess;
+import dev.rea.core.testing.HostileFiles;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.RandomAccessFile;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Interrupted and failed full hashes through the {@code rea} command (specification, "Identity
+ * and reads"; CONTRACT sections 1 and 6): partial Evidence is printed (inside the error object
+ * with {@code --json}, as a report otherwise) and the exit status is the failure's; a real
+ * SIGINT to a child JVM hashing a large sparse file exits 130 with partial Evidence.
+ */
+class HostileCliTest {
+  @TempDir Path dir;
+
+  /** Runs the CLI in-process with the given inspector (the command's test seam). */
+  static CliRunner.Result runWith(ModelInspector inspector, String... args) {
+    CommandLine cmd = ReaMain.commandLine(Map.of("REA_HOME", CliRunner.HOME.toString()));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cmd.setOut(new PrintWriter(out, true));
+    cmd.setErr(new PrintWriter(err, true));
+    ((InspectCommand) cmd.getSubcommands().get("inspect-model-artifact").getCommand()).inspector =
+        inspector;
+    int status = cmd.execute(args);
+    return new CliRunner.Result(status, out.toString(), err.toString());
+  }
+
+  private static void assertPartialJson(JsonNode partial, JsonNode complete) {
+    assertThat(partial).isNotNull();
+    assertThat(partial.get("status").asString()).isEqualTo("partial");
+    assertThat(partial.get("artifact").get("sha256").isNull()).isTrue();
+    assertThat(partial.get("subject").isNull()).isTrue();
+    assertThat(partial.get("coverage").get("header").asString()).isEqualTo("complete");
+    assertThat(partial.get("coverage").get("digest").asString()).isEqualTo("unknown");
+    assertThat(partial.get("coverage").get("final_identity").asString()).isEqualTo("unverified");
+    assertThat(partial.get("artifact").get("header_sha256"))
+        .isEqualTo(complete.get("artifact").get("header_sha256"));
+    assertThat(partial.get("tensors")).isEqualTo(complete.get("tensors"));
+    assertThat(partial.get("metadata")).isEqualTo(complete.get("metadata"));
+    assertThat(partial.get("totals")).isEqualTo(complete.get("totals"));
+  }
+
+  private JsonNode completeRecord(Path p) {
+    CliRunner.Result ok = CliRunner.run("inspect-model-artifact", p.toString(), "--hash", "full", "--json");
+    assertThat(ok.status()).isEqualTo(0);
+    return ok.json().get("records").get(0);
+  }
+
+  @Test
+  void eioDuringAFullHashPrintsPartialEvidenceInsideTheJsonErrorAndExitsFour() throws Exception {
+    for (String name : new String[] {"eio.gguf", "eio.safetensors"}) {
+      byte[] bytes = name.endsWith(".gguf") ? HostileFiles.gguf() : HostileFiles.safetensors();
+      Path p = Files.write(dir.resolve(name), bytes);
+      JsonNode complete = completeRecord(p);
+      long at = bytes.length - 1000;
+      FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), at, FaultyFileAccess::eio);
+      CliRunner.Result r =
+          runWith(ModelInspector.withAccess(Limits.defaults(), access),
+              "inspect-model-artifact", p.toString(), "--hash", "full", "--json");
+      assertThat(r.status()).isEqualTo(4);
+      JsonNode e = r.json().get("error");
+      assertThat(e.get("code").asString()).isEqualTo("execution_failure");
+      assertThat(e.get("category").asString()).isEqualTo("host_failure");
+      assertThat(e.get("constraint").asString()).isEqualTo("io_error");
+      assertThat(e.get("details").get("path").asString()).isEqualTo(p.toString());
+      assertThat(e.get("details").get("offset").asString()).isEqualTo(Long.toString(at));
+      assertThat(e.get("details").get("diagnostics").get("path").asString()).isEqualTo(p.toString());
+      assertThat(e.get("details").get("diagnostics").get("reason").asString())
+          .isEqualTo("Input/output error");
+      JsonNode partial = r.json().get("partial_evidence");
+      assertPartialJson(partial, complete);
+      assertThat(partial.get("artifact").get("bytes_read").asString()).isEqualTo(Long.toString(at));
+      assertThat(access.closed()).isEqualTo(access.opened()).isEqualTo(1);
+
+      // Without --json: the partial report on stdout, the typed error on stderr, same status.
+      FaultyFileAccess again = new FaultyFileAccess(FileAccess.system(), at, FaultyFileAccess::eio);
+      CliRunner.Result text =
+          runWith(ModelInspector.withAccess(Limits.defaults(), again),
+              "inspect-model-artifact", p.toString(), "--hash", "full");
+      assertThat(text.status()).isEqualTo(4);
+      assertThat(text.out()).startsWith("PARTIAL Evidence for " + p);
+      assertThat(text.out()).contains(complete.get("tensors").get(0).get("name").asString());
+      assertThat(text.err())
+          .contains("execution_failure (io_error)")
+          .contains("reason: Input/output error")
+          .contains("path: " + p);
+      assertThat(again.closed()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aFailureInsideTheHeaderPrintsNoPartialEvidence() throws Exception {
+    Path p = Files.write(dir.resolve("early.safetensors"), HostileFiles.safetensors());
+    FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), 20, FaultyFileAccess::eio);
+    CliRunner.Result r =
+        runWith(ModelInspector.withAccess(Limits.defaults(), access),
+            "inspect-model-artifact", p.toString(), "--hash", "full", "--json");
+    assertThat(r.status()).isEqualTo(4);
+    assertThat(r.json().get("error").get("constraint").asString()).isEqualTo("io_error");
+    assertThat(r.json().has("partial_evidence")).isFalse();
+    assertThat(access.closed()).isEqualTo(1);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(FileChanges.class)
+  void aFileChangedDuringAFullHashIsTargetChangedWithPartialEvidenceNeverADigest(FileChanges change)
+      throws Exception {
+    for (String name : new String[] {"changed.gguf", "changed.safetensors"}) {
+      byte[] bytes = name.endsWith(".gguf") ? HostileFiles.bigGguf() : HostileFiles.bigSafetensors();
+      Path p = Files.write(dir.resolve(change + "-" + name), bytes);
+      FileChanges.age(p);
+      JsonNode complete = completeRecord(p);
+      HookedFileAccess access =
+          new HookedFileAccess(FileAccess.system(), (1 << 20) + 12345, change.on(p));
+      CliRunner.Result r =
+          runWith(ModelInspector.withAccess(Limits.defaults(), access),
+              "inspect-model-artifact", p.toString(), "--hash", "full", "--json");
+      assertThat(access.fired()).isTrue();
+      assertThat(r.status()).as("%s %s: %s", change, name, r.out()).isEqualTo(4);
+      JsonNode e = r.json().get("error");
+      assertThat(e.get("constraint").asString()).isEqualTo("target_changed");
+      assertThat(e.get("details").get("diagnostics").get("path").asString()).isEqualTo(p.toString());
+      assertThat(r.json().has("records")).isFalse();
+      assertPartialJson(r.json().get("partial_evidence"), complete);
+      assertThat(access.closed()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * A real SIGINT: a child JVM runs {@code rea inspect-model-artifact --hash full --json} over a
+   * 64 GiB sparse GGUF; once its descriptor is past 64 MiB the test sends SIGINT. The child
+   * stops the hash, closes the file, prints the error object with partial Evidence and exits
+   * 130. Bounded: the test gives up (and kills the child) after two minutes.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void sigintDuringAFullHashExits130WithPartialEvidence() throws Exception {
+    assumeThat(Path.of("/proc/self/fdinfo")).as("needs Linux /proc").exists();
+    long elements = 1L << 34; // F32: 64 GiB of tensor data, all a hole
+    GgufBuilder.Built built =
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .tensor("huge.weight", 0, elements)
+            .data(GgufBuilder.Data.PADDING_ONLY)
+            .build();
+    Path p = dir.resolve("sparse-64g.gguf");
+    Files.write(p, built.bytes());
+    long size = built.dataOffset() + elements * 4;
+    try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
+      raf.setLength(size);
+    }
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path stdout = dir.resolve("child.out");
+    Path stderr = dir.resolve("child.err");
+    List<String> cmd = new ArrayList<>();
+    // SIGINT may be ignored by whoever started the tests (a background job); an ignored SIGINT
+    // stays ignored in the child JVM, so perl (when present) restores the default first.
+    if (Files.isExecutable(Path.of("/usr/bin/perl"))) {
+      cmd.addAll(List.of("/usr/bin/perl", "-e", "$SIG{INT}='DEFAULT'; exec @ARGV or die $!"));
+    }
+    cmd.addAll(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx128m",
+        "-cp", System.getProperty("java.class.path"),
+        ReaMain.class.getName(),
+        "inspect-model-artifact", p.toString(), "--hash", "full", "--json"));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+    pb.environment().put("REA_HOME", home.toString());
+    Process child = pb.start();
+    try {
+      long pid = child.pid();
+      long pos = waitForReadPosition(child, pid, p, 64L << 20, 120_000);
+      assumeThat(sigintIgnored(pid)).as("SIGINT is ignored in the child; cannot test").isFalse();
+      assertThat(pos).as("the child was hashing when interrupted").isGreaterThan(64L << 20);
+      Process kill = new ProcessBuilder("kill", "-INT", Long.toString(pid)).start();
+      assertThat(kill.waitFor()).isEqualTo(0);
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child exits after SIGINT").isTrue();
+      String err = Files.readString(stderr);
+      assertThat(child.exitValue()).as("stderr: %s", err).isEqualTo(130);
+      JsonNode json = CliRunner.JSON.readTree(Files.readString(stdout, StandardCharsets.UTF_8));
+      JsonNode e = json.get("error");
+      assertThat(e.get("code").asString()).isEqualTo("cancelled");
+      assertThat(e.get("constraint").asString()).isEqualTo("cancelled");
+      assertThat(e.get("details").get("path").asString()).isEqualTo(p.toString());
+      JsonNode partial = json.get("partial_evidence");
+      assertThat(partial.get("status").asString()).isEqualTo("partial");
+      assertThat(partial.get("artifact").get("sha256").isNull()).isTrue();
+      assertThat(partial.get("coverage").get("digest").asString()).isEqualTo("unknown");
+      assertThat(partial.get("coverage").get("final_identity").asString()).isEqualTo("unverified");
+      assertThat(partial.get("tensors").get(0).get("name").asString()).isEqualTo("huge.weight");
+      assertThat(partial.get("tensors").get(0).get("byte_length").asString())
+          .isEqualTo(Long.toString(elements * 4));
+      assertThat(partial.get("artifact").get("file_size").asString()).isEqualTo(Long.toString(size));
+      long bytesRead = Long.parseLong(partial.get("artifact").get("bytes_read").asString());
+      assertThat(bytesRead).isGreaterThanOrEqualTo(pos).isLessThan(size);
+    } finally {
+      child.destroyForcibly();
+      child.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Polls the child's open descriptors until the one on {@code file} is past {@code min}. */
+  private static long waitForReadPosition(Process child, long pid, Path file, long min, long timeoutMs)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+    Path fds = Path.of("/proc", Long.toString(pid), "fd");
+    while (System.nanoTime() < deadline && child.isAlive()) {
+      try (var list = Files.list(fds)) {
+        for (Path fd : (Iterable<Path>) list::iterator) {
+          try {
+            if (Files.readSymbolicLink(fd).equals(file)) {
+              Path info = Path.of("/proc", Long.toString(pid), "fdinfo", fd.getFileName().toString());
+              for (String line : Files.readAllLines(info)) {
+                if (line.startsWith("pos:")) {
+                  long pos = Long.parseLong(line.substring(4).trim());
+                  if (pos > min) {
+                    return pos;
+                  }
+                }
+              }
+            }
+          } catch (IOException closedMeanwhile) {
+            // the descriptor went away between the listing and the read
+          }
+        }
+      } catch (IOException notYet) {
+        // the process is still starting
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("the child never read past " + min + " bytes (alive: " + child.isAlive() + ")");
+  }
+
+  /** @return true when the process ignores SIGINT (bit 2 of SigIgn in /proc/PID/status) */
+  private static boolean sigintIgnored(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+      if (line.startsWith("SigIgn:")) {
+        long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+        return (mask & 0x2) != 0;
+      }
+    }
+    return false;
+  }
+}
