@@ -20,8 +20,27 @@ public final class EvidenceIds {
 
   private EvidenceIds() {}
 
-  /** @return the RFC 8785 canonical UTF-8 bytes of the record's identity-free form */
+  /**
+   * The RFC 8785 canonical UTF-8 bytes of the record's identity-free form: byte for byte {@code
+   * canonicalize(EvidenceJson.recordBytes(record, false))}, written in one pass by {@link
+   * CanonicalGenerator} from the same {@link EvidenceJson#writeRecord} calls (no JSON text is
+   * produced and parsed again).
+   */
   public static byte[] canonicalBytes(EvidenceRecord record) {
+    return canonicalGenerator(record).toByteArray();
+  }
+
+  private static CanonicalGenerator canonicalGenerator(EvidenceRecord record) {
+    CanonicalGenerator g = new CanonicalGenerator();
+    EvidenceJson.writeRecord(g, record, false);
+    return g;
+  }
+
+  /**
+   * The reference path, kept to check {@link #canonicalBytes}: the record's JSON text
+   * canonicalized by the RFC's reference implementation.
+   */
+  static byte[] canonicalBytesByReference(EvidenceRecord record) {
     return canonicalize(EvidenceJson.recordBytes(record, false));
   }
 
@@ -41,7 +60,9 @@ public final class EvidenceIds {
 
   /** @return the evidence ID of the record (its own {@code evidence_id} field is ignored) */
   public static String compute(EvidenceRecord record) {
-    return idOfCanonical(canonicalBytes(record));
+    MessageDigest sha = sha256();
+    canonicalGenerator(record).digestInto(sha);
+    return PREFIX + HexFormat.of().formatHex(sha.digest());
   }
 
   /** @return the record with its evidence ID filled in */

@@ -25,12 +25,22 @@ public final class Derivations {
    */
   public static List<TypeRow> types(List<TensorRow> tensors) {
     Map<String, Acc> byLabel = new LinkedHashMap<>();
+    Acc last = null;
     for (TensorRow t : tensors) {
-      Acc a = byLabel.computeIfAbsent(t.type(), k -> new Acc(t.type(), t.typeId()));
+      // Runs of one type are common: skip the map lookup for them.
+      Acc a = last != null && last.label.equals(t.type()) ? last : null;
+      if (a == null) {
+        a = byLabel.computeIfAbsent(t.type(), k -> new Acc(t.type(), t.typeId()));
+        last = a;
+      }
       a.count++;
-      a.params = a.params.add(unsigned(t.parameterCount()));
-      if (a.bytes != null) {
-        a.bytes = t.byteLength() == null ? null : a.bytes.add(unsigned(t.byteLength()));
+      a.params.add(t.parameterCount());
+      if (a.bytesKnown) {
+        if (t.byteLength() == null) {
+          a.bytesKnown = false;
+        } else {
+          a.bytes.add(t.byteLength());
+        }
       }
     }
     List<Acc> accs = new ArrayList<>(byLabel.values());
@@ -39,22 +49,33 @@ public final class Derivations {
             .thenComparing((Acc a) -> a.label, Derivations::compareCodePoints));
     List<TypeRow> rows = new ArrayList<>(accs.size());
     for (Acc a : accs) {
-      rows.add(new TypeRow(a.label, a.typeId, a.count, a.params, a.bytes));
+      rows.add(
+          new TypeRow(
+              a.label,
+              a.typeId,
+              a.count,
+              a.params.value(),
+              a.bytesKnown ? a.bytes.value() : null));
     }
     return rows;
   }
 
   /** @return totals over all tensors */
   public static Totals totals(List<TensorRow> tensors) {
-    BigInteger params = BigInteger.ZERO;
-    BigInteger bytes = BigInteger.ZERO;
+    UnsignedSum params = new UnsignedSum();
+    UnsignedSum bytes = new UnsignedSum();
+    boolean bytesKnown = true;
     for (TensorRow t : tensors) {
-      params = params.add(unsigned(t.parameterCount()));
-      if (bytes != null) {
-        bytes = t.byteLength() == null ? null : bytes.add(unsigned(t.byteLength()));
+      params.add(t.parameterCount());
+      if (bytesKnown) {
+        if (t.byteLength() == null) {
+          bytesKnown = false;
+        } else {
+          bytes.add(t.byteLength());
+        }
       }
     }
-    return new Totals(tensors.size(), params, bytes);
+    return new Totals(tensors.size(), params.value(), bytesKnown ? bytes.value() : null);
   }
 
   /** @return true when every tensor's storage was validated */
@@ -108,12 +129,35 @@ public final class Derivations {
     return (char) (c >= 0xE000 ? c - 0x800 : c + 0x2000);
   }
 
+  /**
+   * An exact sum of unsigned 64-bit values in two longs (at most 2^64 terms, so 128 bits never
+   * overflow): the same value BigInteger additions give, without an object per term.
+   */
+  private static final class UnsignedSum {
+    private long low;
+    private long high;
+
+    void add(long unsignedValue) {
+      long sum = low + unsignedValue;
+      if (Long.compareUnsigned(sum, low) < 0) {
+        high++;
+      }
+      low = sum;
+    }
+
+    BigInteger value() {
+      BigInteger v = unsigned(low);
+      return high == 0 ? v : BigInteger.valueOf(high).shiftLeft(64).add(v);
+    }
+  }
+
   private static final class Acc {
     final String label;
     final Long typeId;
     int count;
-    BigInteger params = BigInteger.ZERO;
-    BigInteger bytes = BigInteger.ZERO;
+    final UnsignedSum params = new UnsignedSum();
+    final UnsignedSum bytes = new UnsignedSum();
+    boolean bytesKnown = true;
 
     Acc(String label, Long typeId) {
       this.label = label;
