@@ -107,8 +107,7 @@ class HostFailureTest {
       // Full hash: every byte of the file is read, so every position fails.
       FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), at, FaultyFileAccess::eio);
       ReaException e =
-          catchThrowableOfType(
-              () -> inspector(access).inspect(p, HashMode.FULL), ReaException.class);
+          catchThrowableOfType(ReaException.class, () -> inspector(access).inspect(p, HashMode.FULL));
       assertThat(e).as("EIO at byte %d", at).isNotNull();
       assertThat(e.constraint()).as("at %d: %s", at, e.getMessage()).isEqualTo(Constraint.IO_ERROR);
       assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
@@ -136,8 +135,7 @@ class HostFailureTest {
           new FaultyFileAccess(FileAccess.system(), at, FaultyFileAccess::eio);
       if (at < validatedFrom) {
         ReaException h =
-            catchThrowableOfType(
-                () -> inspector(headerOnly).inspect(p, HashMode.HEADER), ReaException.class);
+            catchThrowableOfType(ReaException.class, () -> inspector(headerOnly).inspect(p, HashMode.HEADER));
         assertThat(h.constraint()).isEqualTo(Constraint.IO_ERROR);
         assertThat(h.offset()).isEqualTo(at);
         assertThat(h.partialEvidence()).isNull();
@@ -187,7 +185,7 @@ class HostFailureTest {
     for (long at : new long[] {10, complete.artifact().headerLength() + 5, bytes.length - 1}) {
       FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), at, revoked);
       ReaException e =
-          catchThrowableOfType(() -> inspector(access).inspect(p, HashMode.FULL), ReaException.class);
+          catchThrowableOfType(ReaException.class, () -> inspector(access).inspect(p, HashMode.FULL));
       assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
       assertThat(e.diagnostics())
           .containsEntry("reason", "Permission denied")
@@ -227,19 +225,15 @@ class HostFailureTest {
     EvidenceRecord complete = inspector(FileAccess.system()).inspect(p, HashMode.FULL);
     // Stat 1 selects the path, stat 2 checks the opened file, stat 3 ends the read.
     ReaException gone =
-        catchThrowableOfType(
-            () -> inspector(statFailsAfter(2, () -> new NoSuchFileException(p.toString())))
-                .inspect(p, HashMode.FULL),
-            ReaException.class);
+        catchThrowableOfType(ReaException.class, () -> inspector(statFailsAfter(2, () -> new NoSuchFileException(p.toString())))
+                .inspect(p, HashMode.FULL));
     assertThat(gone.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
     assertThat(gone.diagnostics()).containsEntry("path", p.toString()).containsKey("reason");
     assertPartialOf(complete, gone.partialEvidence());
 
     ReaException denied =
-        catchThrowableOfType(
-            () -> inspector(statFailsAfter(2, () -> new AccessDeniedException(p.toString())))
-                .inspect(p, HashMode.HEADER),
-            ReaException.class);
+        catchThrowableOfType(ReaException.class, () -> inspector(statFailsAfter(2, () -> new AccessDeniedException(p.toString())))
+                .inspect(p, HashMode.HEADER));
     assertThat(denied.constraint()).isEqualTo(Constraint.IO_ERROR);
     assertThat(denied.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
     assertThat(denied.diagnostics())
@@ -249,10 +243,8 @@ class HostFailureTest {
     assertThat(denied.partialEvidence().status()).isEqualTo("partial");
 
     ReaException early =
-        catchThrowableOfType(
-            () -> inspector(statFailsAfter(1, () -> new NoSuchFileException(p.toString())))
-                .inspect(p, HashMode.HEADER),
-            ReaException.class);
+        catchThrowableOfType(ReaException.class, () -> inspector(statFailsAfter(1, () -> new NoSuchFileException(p.toString())))
+                .inspect(p, HashMode.HEADER));
     assertThat(early.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
     assertThat(early.partialEvidence()).as("nothing validated yet").isNull();
   }
@@ -274,7 +266,7 @@ class HostFailureTest {
             }
           };
       ReaException e =
-          catchThrowableOfType(() -> inspector(failing).inspect(p, HashMode.HEADER), ReaException.class);
+          catchThrowableOfType(ReaException.class, () -> inspector(failing).inspect(p, HashMode.HEADER));
       assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
       assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
       assertThat(e.diagnostics()).containsEntry("reason", reason).containsEntry("path", p.toString());
@@ -286,20 +278,17 @@ class HostFailureTest {
   void missingNonRegularAndUnreadablePathsAreTargetUnavailable() throws Exception {
     ModelInspector system = inspector(FileAccess.system());
     ReaException missing =
-        catchThrowableOfType(
-            () -> system.inspect(dir.resolve("absent.safetensors"), HashMode.HEADER), ReaException.class);
+        catchThrowableOfType(ReaException.class, () -> system.inspect(dir.resolve("absent.safetensors"), HashMode.HEADER));
     assertThat(missing.constraint()).isEqualTo(Constraint.NOT_FOUND);
     assertThat(missing.code()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
     assertThat(missing.category()).isEqualTo(ErrorCategory.MISSING_TARGET);
 
     ReaException underAFile =
-        catchThrowableOfType(
-            () -> system.inspect(write("plain", new byte[1]).resolve("x.gguf"), HashMode.HEADER),
-            ReaException.class);
+        catchThrowableOfType(ReaException.class, () -> system.inspect(write("plain", new byte[1]).resolve("x.gguf"), HashMode.HEADER));
     assertThat(underAFile.constraint()).isEqualTo(Constraint.NOT_FOUND);
 
     ReaException directory =
-        catchThrowableOfType(() -> system.inspect(dir, HashMode.HEADER), ReaException.class);
+        catchThrowableOfType(ReaException.class, () -> system.inspect(dir, HashMode.HEADER));
     assertThat(directory.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
     assertThat(directory.code()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
 
@@ -307,7 +296,7 @@ class HostFailureTest {
     Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
     if (mk.waitFor() == 0) {
       ReaException pipe =
-          catchThrowableOfType(() -> system.inspect(fifo, HashMode.HEADER), ReaException.class);
+          catchThrowableOfType(ReaException.class, () -> system.inspect(fifo, HashMode.HEADER));
       assertThat(pipe.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
     }
 
@@ -326,7 +315,7 @@ class HostFailureTest {
           }
         };
     ReaException unreadable =
-        catchThrowableOfType(() -> inspector(denied).inspect(p, HashMode.HEADER), ReaException.class);
+        catchThrowableOfType(ReaException.class, () -> inspector(denied).inspect(p, HashMode.HEADER));
     assertThat(unreadable.constraint()).isEqualTo(Constraint.PERMISSION_DENIED);
     assertThat(unreadable.code()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
     assertThat(unreadable.category()).isEqualTo(ErrorCategory.MISSING_TARGET);
@@ -353,9 +342,7 @@ class HostFailureTest {
                 return new java.nio.channels.ClosedByInterruptException();
               });
       ReaException e =
-          catchThrowableOfType(
-              () -> inspector(access).inspect(p, HashMode.FULL, new ModelInspector.Listener() {}, cancel),
-              ReaException.class);
+          catchThrowableOfType(ReaException.class, () -> inspector(access).inspect(p, HashMode.FULL, new ModelInspector.Listener() {}, cancel));
       Thread.interrupted(); // clear the flag the interrupted read set
       assertThat(e.constraint()).as("at %d", at).isEqualTo(Constraint.CANCELLED);
       assertThat(e.code().exitStatus()).isEqualTo(130);

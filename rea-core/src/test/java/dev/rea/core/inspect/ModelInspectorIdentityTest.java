@@ -510,9 +510,7 @@ class ModelInspectorIdentityTest {
             }
           };
       ReaException e =
-          org.assertj.core.api.Assertions.catchThrowableOfType(
-              () -> ModelInspector.standard().inspect(p, HashMode.FULL, hook, Cancellation.none()),
-              ReaException.class);
+          org.assertj.core.api.Assertions.catchThrowableOfType(ReaException.class, () -> ModelInspector.standard().inspect(p, HashMode.FULL, hook, Cancellation.none()));
       assertThat(fired).isTrue();
       assertThat(pausedAt[0]).isGreaterThanOrEqualTo(pauseAt).isLessThan(bytes.length);
       assertThat(e).as("%s must not produce a digest", change).isNotNull();

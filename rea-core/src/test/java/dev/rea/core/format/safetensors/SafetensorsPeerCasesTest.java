@@ -203,8 +203,7 @@ class SafetensorsPeerCasesTest {
         raf.setLength(8 + n);
       }
       ReaException e =
-          org.assertj.core.api.Assertions.catchThrowableOfType(
-              () -> ModelInspector.standard().inspect(p, HashMode.HEADER), ReaException.class);
+          org.assertj.core.api.Assertions.catchThrowableOfType(ReaException.class, () -> ModelInspector.standard().inspect(p, HashMode.HEADER));
       assertThat(e.constraint()).isEqualTo(Constraint.HEADER_CEILING);
       assertThat(e.field()).isEqualTo("json_length");
       assertThat(e.offset()).isEqualTo(0L);
