@@ -18,13 +18,13 @@ import dev.rea.core.io.Cancellation;
 import dev.rea.core.io.FileAccess;
 import dev.rea.core.io.FileSnapshot;
 import dev.rea.core.io.HeaderInput;
+import dev.rea.core.io.PipelinedDigest;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
 import java.util.EnumMap;
@@ -46,6 +46,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: each call uses its own buffers and budget.
  */
 public final class ModelInspector {
+  /** Whether hashing uses a second thread ({@link PipelinedDigest}); system property. */
+  private static final boolean DIGEST_THREAD =
+      !"false".equals(System.getProperty("rea.digest.thread"));
+
   private final Limits limits;
   private final FileAccess access;
   private final Clock clock;
@@ -162,11 +166,16 @@ public final class ModelInspector {
     SeekableByteChannel channel = open(path);
     ReaException failure = null;
     EvidenceRecord result = null;
+    // The header is hashed as it is parsed; the rest of the file (--hash full) is hashed on a
+    // second thread while this one reads (-Drea.digest.thread=false: this thread only).
+    PipelinedDigest sha = new PipelinedDigest(EvidenceIds.sha256(), false);
     try {
-      result = readOpen(path, pathText, hash, listener, cancellation, observedAt, before, channel);
+      result =
+          readOpen(path, pathText, hash, listener, cancellation, observedAt, before, channel, sha);
     } catch (ReaException e) {
       failure = e;
     } finally {
+      sha.close();
       try {
         channel.close();
       } catch (IOException e) {
@@ -189,7 +198,8 @@ public final class ModelInspector {
       Cancellation cancellation,
       String observedAt,
       FileSnapshot before,
-      SeekableByteChannel channel)
+      SeekableByteChannel channel,
+      PipelinedDigest sha)
       throws ReaException {
     FileSnapshot opened = statAgain(path);
     long channelSize = channelSize(channel);
@@ -197,7 +207,6 @@ public final class ModelInspector {
       throw changed("the path was replaced or modified while it was opened");
     }
     long fileSize = before.size();
-    MessageDigest sha = EvidenceIds.sha256();
     HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
 
     byte[] head = new byte[FormatDetector.PROBE_BYTES];
@@ -222,6 +231,9 @@ public final class ModelInspector {
     String fullSha = null;
     try {
       if (hash == HashMode.FULL) {
+        if (DIGEST_THREAD) {
+          sha.useThread();
+        }
         in.hashRest(listener::onHashProgress, listener::beforeHashRead);
         fullSha = HexFormat.of().formatHex(in.digest().digest());
       }
