@@ -67,6 +67,12 @@ import picocli.CommandLine.Parameters;
       "4 execution failure, 5 resource exhausted, 130 cancelled."
     })
 public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
+  /** Default of {@code --hash} (also used by {@link FastPath}). */
+  static final String DEFAULT_HASH = "header";
+
+  /** Default of {@code --max-tensor-rows} (also used by {@link FastPath}). */
+  static final int DEFAULT_MAX_TENSOR_ROWS = 40;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(
@@ -86,7 +92,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   @Option(
       names = "--hash",
       paramLabel = "header|full",
-      defaultValue = "header",
+      defaultValue = DEFAULT_HASH,
       description = {
         "header (default): read and hash only the header.",
         "full: also stream the rest of the file through SHA-256 (reads the whole file)."
@@ -96,7 +102,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   @Option(
       names = "--max-tensor-rows",
       paramLabel = "N",
-      defaultValue = "40",
+      defaultValue = "" + DEFAULT_MAX_TENSOR_ROWS,
       description = "Tensor rows shown in the readable report (default ${DEFAULT-VALUE}).")
   int maxTensorRows;
 
@@ -141,8 +147,15 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+  }
+
+  /**
+   * Runs the command with its fields as set (by picocli, or by {@link FastPath}).
+   *
+   * @return the exit status
+   */
+  int run(PrintWriter out, PrintWriter err) {
     Cancellation cancellation = new Cancellation();
     KeyRing[] ring = new KeyRing[1];
     try {

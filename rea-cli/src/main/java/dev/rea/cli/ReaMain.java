@@ -48,7 +48,9 @@ public final class ReaMain implements Runnable {
         new PrintWriter(
             new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
             true);
-    int status = run(args, out, err);
+    // The common inspect-model-artifact forms skip picocli's model (FastPath); the rest do not.
+    Integer fast = FastPath.tryRun(args, out, err, System.getenv());
+    int status = fast != null ? fast : run(args, out, err);
     out.flush();
     err.flush();
     System.exit(status);

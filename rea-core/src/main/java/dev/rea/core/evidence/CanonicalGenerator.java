@@ -66,6 +66,12 @@ final class CanonicalGenerator extends JsonGenerator {
     int count;
     // Reused scratch for sorting.
     int[] order = new int[16];
+    // The member names (same String instances) and order of the last object sorted at this
+    // depth: consecutive rows of one kind are written with the same literal names.
+    String[] lastNames = new String[0];
+    int[] lastOrder = new int[0];
+    // The encoded names of lastNames ("name" with quotes and escapes), by position.
+    byte[][] lastNameBytes = new byte[0][];
 
     void reset() {
       len = 0;
@@ -176,8 +182,45 @@ final class CanonicalGenerator extends JsonGenerator {
     }
   }
 
-  /** Writes a JSON string with the reference's escaping, encoded as UTF-8. */
+  /** @return the encoded JSON string (quotes included) */
+  private byte[] encodeString(String s) {
+    byte[] savedSink = sink;
+    int savedLen = sinkLen;
+    sink = new byte[s.length() * 6 + 2];
+    sinkLen = 0;
+    putString(s);
+    byte[] r = Arrays.copyOf(sink, sinkLen);
+    sink = savedSink;
+    sinkLen = savedLen;
+    return r;
+  }
+
+  /**
+   * Writes a JSON string with the reference's escaping, encoded as UTF-8. Fast path: the JDK's
+   * UTF-8 encoding when no byte needs an escape and none is {@code '?'} (which the JDK also
+   * writes for a lone surrogate, refused below).
+   */
   private void putString(String s) {
+    byte[] u = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    boolean plain = true;
+    for (byte x : u) {
+      if (x >= 0 && (x < 0x20 || x == '"' || x == '\\' || x == '?')) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) {
+      ensure(u.length + 2);
+      sink[sinkLen++] = '"';
+      System.arraycopy(u, 0, sink, sinkLen, u.length);
+      sinkLen += u.length;
+      sink[sinkLen++] = '"';
+      return;
+    }
+    putStringByChar(s);
+  }
+
+  private void putStringByChar(String s) {
     int n = s.length();
     ensure(n * 6 + 2);
     byte[] b = sink;
@@ -355,34 +398,57 @@ final class CanonicalGenerator extends JsonGenerator {
     loadSink();
     int n = f.count;
     int[] order = f.order;
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
+    boolean same = n == f.lastNames.length;
+    for (int i = 0; same && i < n; i++) {
+      same = f.names[i] == f.lastNames[i];
     }
-    sortByName(f.names, order, n);
+    if (same) {
+      System.arraycopy(f.lastOrder, 0, order, 0, n);
+    } else {
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      sortByName(f.names, order, n);
+    }
+    if (!same) {
+      for (int k = 1; k < n; k++) {
+        if (f.names[order[k]].equals(f.names[order[k - 1]])) {
+          throw new UncheckedIOException(
+              new IOException("Duplicate property: " + f.names[order[k]]));
+        }
+      }
+      // Remember this object's names, order and encoded names (no duplicates, checked above).
+      f.lastNames = Arrays.copyOf(f.names, n);
+      f.lastOrder = Arrays.copyOf(order, n);
+      f.lastNameBytes = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        f.lastNameBytes[i] = encodeString(f.names[i]);
+      }
+    }
+    byte[][] nameBytes = f.lastNameBytes;
     int size = 2 + n;
     for (int i = 0; i < n; i++) {
-      size += f.ends[i] - f.starts[i] + f.names[i].length() * 6 + 3;
+      size += f.ends[i] - f.starts[i] + nameBytes[i].length + 1;
     }
     ensure(size);
-    put((byte) '{');
+    byte[] b = sink;
+    int p = sinkLen;
+    b[p++] = '{';
     for (int k = 0; k < n; k++) {
       int i = order[k];
       if (k > 0) {
-        if (f.names[i].equals(f.names[order[k - 1]])) {
-          throw new UncheckedIOException(
-              new IOException("Duplicate property: " + f.names[i]));
-        }
-        put((byte) ',');
+        b[p++] = ',';
       }
-      putString(f.names[i]);
-      put((byte) ':');
+      byte[] name = nameBytes[i];
+      System.arraycopy(name, 0, b, p, name.length);
+      p += name.length;
+      b[p++] = ':';
       int len = f.ends[i] - f.starts[i];
-      System.arraycopy(f.buf, f.starts[i], sink, sinkLen, len);
-      sinkLen += len;
+      System.arraycopy(f.buf, f.starts[i], b, p, len);
+      p += len;
     }
-    put((byte) '}');
-    // Drop references to names so a reused frame holds no stale strings.
-    Arrays.fill(f.names, 0, n, null);
+    b[p++] = '}';
+    sinkLen = p;
     f.reset();
     return this;
   }
@@ -451,6 +517,34 @@ final class CanonicalGenerator extends JsonGenerator {
     beforeValue();
     putString(text);
     return this;
+  }
+
+  /**
+   * Writes the JSON string of an unsigned 64-bit value in decimal: the same bytes as {@code
+   * writeString(Long.toUnsignedString(value))}, without the String.
+   */
+  void writeUnsignedDecimalString(long value) {
+    beforeValue();
+    if (value < 0) {
+      putString(Long.toUnsignedString(value));
+      return;
+    }
+    ensure(22);
+    byte[] b = sink;
+    int digits = 1;
+    for (long v = value; v >= 10; v /= 10) {
+      digits++;
+    }
+    int p = sinkLen;
+    b[p] = '"';
+    int end = p + digits;
+    long v = value;
+    for (int i = end; i > p; i--) {
+      b[i] = (byte) ('0' + (int) (v % 10));
+      v /= 10;
+    }
+    b[end + 1] = '"';
+    sinkLen = end + 2;
   }
 
   @Override

@@ -334,13 +334,14 @@ public final class EvidenceJson {
     }
     g.writeName("shape");
     writeShape(g, t.shape());
-    g.writeStringProperty("parameter_count", Long.toUnsignedString(t.parameterCount()));
-    g.writeStringProperty("offset", Long.toUnsignedString(t.offset()));
-    g.writeStringProperty("file_offset", Long.toUnsignedString(t.fileOffset()));
-    writeNullableString(
-        g,
-        "byte_length",
-        t.byteLength() == null ? null : Long.toUnsignedString(t.byteLength()));
+    writeUnsignedProperty(g, "parameter_count", t.parameterCount());
+    writeUnsignedProperty(g, "offset", t.offset());
+    writeUnsignedProperty(g, "file_offset", t.fileOffset());
+    if (t.byteLength() == null) {
+      g.writeNullProperty("byte_length");
+    } else {
+      writeUnsignedProperty(g, "byte_length", t.byteLength());
+    }
     g.writeStringProperty("storage_validation", t.storageValidation().wire());
     g.writeEndObject();
   }
@@ -349,7 +350,7 @@ public final class EvidenceJson {
   public static void writeShape(JsonGenerator g, List<Long> shape) {
     g.writeStartArray();
     for (Long d : shape) {
-      g.writeString(Long.toUnsignedString(d));
+      writeUnsigned(g, d);
     }
     g.writeEndArray();
   }
@@ -465,6 +466,24 @@ public final class EvidenceJson {
       g.writeString(b.toString());
     } else {
       g.writeString(o.toString());
+    }
+  }
+
+  /** Writes {@code name} and {@code value} as an unsigned decimal string. */
+  private static void writeUnsignedProperty(JsonGenerator g, String name, long value) {
+    g.writeName(name);
+    writeUnsigned(g, value);
+  }
+
+  /**
+   * Writes an unsigned 64-bit value as a decimal string; the canonical writer takes the digits
+   * without a String per value.
+   */
+  private static void writeUnsigned(JsonGenerator g, long value) {
+    if (g instanceof CanonicalGenerator c) {
+      c.writeUnsignedDecimalString(value);
+    } else {
+      g.writeString(Long.toUnsignedString(value));
     }
   }
 

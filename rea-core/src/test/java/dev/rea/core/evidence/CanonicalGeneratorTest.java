@@ -251,6 +251,43 @@ class CanonicalGeneratorTest {
   }
 
   @Test
+  void unsignedDecimalStringsAreTheDigitsOfLongToUnsignedString() {
+    Random r = new Random(11);
+    List<Long> values = new ArrayList<>(List.of(0L, 9L, 10L, 99L, 100L, Long.MAX_VALUE, -1L,
+        Long.MIN_VALUE));
+    for (int i = 0; i < 2000; i++) {
+      values.add(r.nextInt(4) == 0 ? r.nextLong() : r.nextLong() >>> r.nextInt(64));
+    }
+    CanonicalGenerator g = new CanonicalGenerator();
+    g.writeStartArray();
+    StringBuilder expected = new StringBuilder("[");
+    for (long v : values) {
+      g.writeUnsignedDecimalString(v);
+      expected.append(expected.length() > 1 ? "," : "").append('"')
+          .append(Long.toUnsignedString(v)).append('"');
+    }
+    g.writeEndArray();
+    assertThat(new String(g.toByteArray(), StandardCharsets.UTF_8))
+        .isEqualTo(expected.append(']').toString());
+  }
+
+  @Test
+  void repeatedMemberSequencesReuseTheirOrderAndOthersAreSortedAgain() throws IOException {
+    // Rows with the same literal names (the remembered order), then equal names in new String
+    // instances and another order, then a duplicate: each checked against the reference.
+    List<Object> rows = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      rows.add(new Object[] {"z", i, "a", "x" + i, "m", null});
+    }
+    rows.add(new Object[] {new String("m"), 1, new String("z"), 2, new String("a"), 3});
+    rows.add(new Object[] {"a", 1, "z", 2});
+    assertThat(fast(rows)).isEqualTo(reference(rows));
+    List<Object> dup = new ArrayList<>(rows);
+    dup.add(new Object[] {"z", 1, "a", 2, new String("z"), 3});
+    assertThatThrownBy(() -> fast(dup)).hasMessageContaining("Duplicate property: z");
+  }
+
+  @Test
   void duplicateNamesAndMalformedSequencesAreRefused() {
     assertThatThrownBy(() -> fast(new Object[] {"a", 1, "b", 2, "a", 3}))
         .isInstanceOf(UncheckedIOException.class)
