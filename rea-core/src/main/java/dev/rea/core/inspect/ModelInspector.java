@@ -50,6 +50,10 @@ public final class ModelInspector {
   private static final boolean DIGEST_THREAD =
       !"false".equals(System.getProperty("rea.digest.thread"));
 
+  /** Whether the header, too, is hashed on the second thread; system property (comparisons). */
+  private static final boolean HEADER_DIGEST_THREAD =
+      "all".equals(System.getProperty("rea.digest.thread"));
+
   private final Limits limits;
   private final FileAccess access;
   private final Clock clock;
@@ -168,7 +172,7 @@ public final class ModelInspector {
     EvidenceRecord result = null;
     // The header is hashed as it is parsed; the rest of the file (--hash full) is hashed on a
     // second thread while this one reads (-Drea.digest.thread=false: this thread only).
-    PipelinedDigest sha = new PipelinedDigest(EvidenceIds.sha256(), false);
+    PipelinedDigest sha = new PipelinedDigest(EvidenceIds.sha256(), HEADER_DIGEST_THREAD);
     try {
       result =
           readOpen(path, pathText, hash, listener, cancellation, observedAt, before, channel, sha);
