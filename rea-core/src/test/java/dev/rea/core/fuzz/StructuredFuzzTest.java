@@ -112,21 +112,30 @@ class StructuredFuzzTest {
       b.kv(KEYS[d.consumeInt(0, KEYS.length - 1)], ggufValue(d, 1));
     }
     int tensors = d.consumeInt(0, 6);
+    // The builder writes every tensor's bytes when the data section is FULL: allow that only
+    // while the data stays small (at most 1 MiB), so each input costs microseconds.
+    boolean smallData = true;
     for (int i = 0; i < tensors; i++) {
       int n = d.consumeInt(0, 5);
       long[] dims = new long[n];
+      long product = 1;
       for (int k = 0; k < n; k++) {
         dims[k] = d.consumeBoolean() ? d.consumeInt(1, 64) * (d.consumeBoolean() ? 32 : 1) : pick(d, DIMS);
+        product = dims[k] < 0 || product > (1L << 20) ? Long.MAX_VALUE : product * Math.min(dims[k], 1L << 20);
       }
+      smallData &= product <= (1 << 15);
       long type = d.consumeBoolean() ? d.consumeInt(0, 45) : pick(d, DIMS) & 0xFFFFFFFFL;
       String name = NAMES[d.consumeInt(0, NAMES.length - 1)] + (d.consumeBoolean() ? "" : Integer.toString(i));
       if (d.consumeBoolean()) {
         b.tensor(name, type, dims);
       } else {
-        b.tensorAt(name, type, pick(d, OFFSETS), dims);
+        long offset = pick(d, OFFSETS);
+        smallData &= offset >= 0 && offset < (1 << 20);
+        b.tensorAt(name, type, offset, dims);
       }
     }
-    b.data(GgufBuilder.Data.values()[d.consumeInt(0, GgufBuilder.Data.values().length - 1)]);
+    GgufBuilder.Data data = GgufBuilder.Data.values()[d.consumeInt(0, GgufBuilder.Data.values().length - 1)];
+    b.data(data == GgufBuilder.Data.FULL && !smallData ? GgufBuilder.Data.PADDING_ONLY : data);
     b.padAfterLastTensor(d.consumeBoolean());
     b.trailing(new byte[d.consumeInt(0, 2) * d.consumeInt(0, 40)]);
     byte[] bytes = b.bytes();
