@@ -38,6 +38,8 @@ public final class GgmlType {
   private final long blockElements;
   private final long blockBytes;
   private final List<String> candidates;
+  private final long boundElements;
+  private final long boundBytes;
 
   GgmlType(
       long id,
@@ -47,6 +49,25 @@ public final class GgmlType {
       long blockElements,
       long blockBytes,
       List<String> candidates) {
+    this(id, label, kind, rowMultiple, blockElements, blockBytes, candidates, 0, 0);
+  }
+
+  /**
+   * @param boundElements with {@code boundBytes}: the smallest bytes-per-element ratio among the
+   *     released layouts of a type whose layout is not established, or 0 when there is no bound
+   */
+  GgmlType(
+      long id,
+      String label,
+      Kind kind,
+      long rowMultiple,
+      long blockElements,
+      long blockBytes,
+      List<String> candidates,
+      long boundElements,
+      long boundBytes) {
+    this.boundElements = boundElements;
+    this.boundBytes = boundBytes;
     this.id = id;
     this.label = Objects.requireNonNull(label, "label");
     this.kind = Objects.requireNonNull(kind, "kind");
@@ -137,6 +158,39 @@ public final class GgmlType {
       return LENGTH_OVERFLOW;
     }
     return blocks * blockBytes;
+  }
+
+  /**
+   * A lower bound on the storage of a nonempty tensor whose layout is not established (Q8_1, the
+   * K types, ambiguous IDs): the fewest bytes its elements take under <em>every</em> released
+   * layout the type ID has had, {@code floor(elements * bytes / elements-per-block)} for the
+   * smallest ratio. It selects no layout: it only proves that a range shorter than this cannot
+   * hold the tensor under any of them (a truncated file, or ranges that overlap).
+   *
+   * @param elements the element count (unsigned 64-bit)
+   * @return the bound in bytes; {@link #UNKNOWN_LENGTH} when the type has none (unknown IDs, or
+   *     a known layout: use {@link #byteLength(long)}); {@link #LENGTH_OVERFLOW} when it exceeds
+   *     2^63-1 (no file can hold it)
+   */
+  public long minByteLength(long elements) {
+    if (boundElements == 0) {
+      return UNKNOWN_LENGTH;
+    }
+    java.math.BigInteger b =
+        new java.math.BigInteger(Long.toUnsignedString(elements))
+            .multiply(java.math.BigInteger.valueOf(boundBytes))
+            .divide(java.math.BigInteger.valueOf(boundElements));
+    return b.bitLength() > 63 ? LENGTH_OVERFLOW : b.longValue();
+  }
+
+  /** @return the smallest released layout's bytes per {@link #boundElements()}, or 0 */
+  public long boundBytes() {
+    return boundBytes;
+  }
+
+  /** @return elements per {@link #boundBytes()} of the smallest released layout, or 0 */
+  public long boundElements() {
+    return boundElements;
   }
 
   /**

@@ -68,6 +68,25 @@ public final class GgmlTypes {
   /** Released meanings of IDs 16-25, each with the snapshots that declare it. */
   private static final Map<Long, String> AMBIGUOUS_HISTORY = new LinkedHashMap<>();
 
+  /**
+   * Elements per block and bytes per block of every released meaning of IDs 16-25
+   * ({@code ggml-common.h}; notes section 4).
+   */
+  private static final Map<String, long[]> CANDIDATE_LAYOUTS =
+      Map.ofEntries(
+          Map.entry("I8", new long[] {1, 1}),
+          Map.entry("I16", new long[] {1, 2}),
+          Map.entry("I32", new long[] {1, 4}),
+          Map.entry("IQ2_XXS", new long[] {256, 66}),
+          Map.entry("IQ2_XS", new long[] {256, 74}),
+          Map.entry("IQ3_XXS", new long[] {256, 98}),
+          Map.entry("IQ1_S", new long[] {256, 50}),
+          Map.entry("IQ4_NL", new long[] {32, 18}),
+          Map.entry("IQ3_S", new long[] {256, 110}),
+          Map.entry("IQ2_S", new long[] {256, 82}),
+          Map.entry("IQ4_XS", new long[] {256, 136}));
+
+
   static {
     standard(0, "F32", 1, 4);
     standard(1, "F16", 1, 2);
@@ -88,7 +107,9 @@ public final class GgmlTypes {
             0,
             List.of(
                 "36 bytes per 32 elements (ggml da8e2a5, modern)",
-                "40 bytes per 32 elements (llama.cpp b1500)"));
+                "40 bytes per 32 elements (llama.cpp b1500)"),
+            32,
+            36);
     for (int k = 0; k < K_NAMES.length; k++) {
       int id = 10 + k;
       TABLE[id] =
@@ -101,7 +122,10 @@ public final class GgmlTypes {
               0,
               List.of(
                   "K256: " + K256_BYTES[k] + " bytes per 256 elements",
-                  "K64: " + K64_BYTES[k] + " bytes per 64 elements (LLAMA_QKK_64 builds)"));
+                  "K64: " + K64_BYTES[k] + " bytes per 64 elements (LLAMA_QKK_64 builds)"),
+              // K256 takes fewer bytes per element than K64 for every K type.
+              256,
+              K256_BYTES[k]);
     }
     for (int id = 16; id <= 25; id++) {
       List<String> names = new ArrayList<>();
@@ -122,7 +146,9 @@ public final class GgmlTypes {
         }
         history.append(e.getKey()).append(" (").append(String.join(", ", e.getValue())).append(')');
       }
-      TABLE[id] = new GgmlType(id, "AMBIGUOUS_" + id, Kind.AMBIGUOUS, 0, 0, 0, names);
+      long[] bound = smallestLayout(names);
+      TABLE[id] =
+          new GgmlType(id, "AMBIGUOUS_" + id, Kind.AMBIGUOUS, 0, 0, 0, names, bound[0], bound[1]);
       AMBIGUOUS_HISTORY.put((long) id, history.toString());
     }
     standard(26, "I32", 1, 4);
@@ -145,6 +171,22 @@ public final class GgmlTypes {
   }
 
   private GgmlTypes() {}
+
+  /** @return {elements, bytes} of the candidate with the fewest bytes per element */
+  private static long[] smallestLayout(List<String> names) {
+    long[] best = null;
+    for (String n : names) {
+      long[] l = CANDIDATE_LAYOUTS.get(n);
+      if (l == null) {
+        throw new IllegalStateException("no layout for candidate " + n);
+      }
+      // l[1]/l[0] < best[1]/best[0]  <=>  l[1]*best[0] < best[1]*l[0]
+      if (best == null || l[1] * best[0] < best[1] * l[0]) {
+        best = l;
+      }
+    }
+    return best;
+  }
 
   /**
    * The meaning of ID {@code id} (16-25) in a snapshot whose I8 ID is {@code i8}: I8, I16 or I32

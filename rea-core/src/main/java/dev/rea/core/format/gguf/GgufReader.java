@@ -262,6 +262,7 @@ public final class GgufReader implements FormatReader {
       List<Limitation> limitations = new ArrayList<>();
       List<Warning> warnings = new ArrayList<>();
       typeNotes(decls, limitations, warnings);
+      LayoutBounds.warnings(decls, in.fileSize() - dataOffset, dataOffset, warnings);
 
       FormatFacts facts =
           new FormatFacts.Gguf(
@@ -1017,7 +1018,7 @@ public final class GgufReader implements FormatReader {
   }
 
   /** One validated tensor entry, before the data offset is known. */
-  private static final class TensorDecl {
+  static final class TensorDecl {
     final int index;
     final String name;
     final GgmlType type;

@@ -110,7 +110,7 @@ class GgufGeneratedCorpusTest {
           reject("handcrafted/ovf-2p33m4sq-i8.gguf", Constraint.FILE_FORMAT_REJECTED, "tensor[0].dims[1]", 90, "[2^33-4, 2^33-4] exceeds 2^64-1 at dims[1]"),
           reject("handcrafted/ovf-2p62-f32.gguf", Constraint.FILE_FORMAT_REJECTED, "tensor[0].offset", 94, "2^62 F32 elements need 2^64 bytes, which cannot lie within the file"),
           reject("handcrafted/ovf-2p62x4x0-f32.gguf", Constraint.FILE_FORMAT_REJECTED, "tensor[0].dims[1]", 90, "[2^62, 4, 0] reaches 2^64 at dims[1], before the 0"),
-          accept("handcrafted/ovf-2p63m1-i8.gguf", 3, "little", 32, 128, 1, "ambiguous_type_id", "product 2^63-1 fits; ID 24 is AMBIGUOUS_24 (I8 now, I16/I32 in older releases) with unknown length, and the tensor starts before EOF"),
+          accept("handcrafted/ovf-2p63m1-i8.gguf", 3, "little", 32, 128, 1, "ambiguous_type_id,short_under_every_layout", "product 2^63-1 fits; ID 24 is AMBIGUOUS_24 (I8 now, I16/I32 in older releases) with unknown length, and the tensor starts before EOF (accepted, CONTRACT section 8); even I8 needs 2^63-1 bytes, so a short_under_every_layout warning says the file cannot hold it"),
           reject("handcrafted/partial-alignment-gap.gguf", Constraint.FILE_FORMAT_REJECTED, "tensor_data_offset", 109, "the data start 128 is past EOF 127"),
           reject("handcrafted/str-len-huge.gguf", Constraint.FILE_FORMAT_REJECTED, "metadata[0].value", 37, "string length 2^62 is more than the bytes left"),
           accept("handcrafted/type-31-removed.gguf", 3, "little", 32, 128, 1, "removed_type", "removed Q4_0_4_4 keeps its one released layout (18 bytes per 32) with a removed_type warning"),

@@ -392,4 +392,56 @@ class GgufTensorTest {
     assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
     assertThat(e.field()).isEqualTo(fields[cut]);
   }
+
+  private static List<String> warningCodes(ParsedHeader h) {
+    return h.warnings().stream().map(Warning::code).toList();
+  }
+
+  @Test
+  void tensorsThatNoReleasedLayoutCanFitBeforeTheEndOfTheFileAreAcceptedWithAWarning()
+      throws Exception {
+    // Q4_K [256, 4]: K256 needs 4 x 144 = 576 bytes, K64 16 x 38 = 608. With all 576 present,
+    // the smaller layout fits and nothing is said; one byte short, no released layout fits.
+    ParsedHeader fits = read(GgufBuilder.v3().tensor(new Tensor("k", 12, 256, 4).dataBytes(576)));
+    assertThat(warningCodes(fits)).doesNotContain(LayoutBounds.TRUNCATED);
+    ParsedHeader shortBy1 =
+        read(GgufBuilder.v3().tensor(new Tensor("k", 12, 256, 4).dataBytes(575)));
+    assertThat(shortBy1.tensors().get(0).byteLength()).isNull();
+    Warning w =
+        shortBy1.warnings().stream()
+            .filter(x -> x.code().equals(LayoutBounds.TRUNCATED))
+            .findFirst()
+            .orElseThrow();
+    assertThat(w.message()).contains("tensor[0] Q4_K").contains("needs at least 576 bytes, 575 remain");
+    // Q8_1 [32]: 36 bytes in the smaller (modern) layout.
+    assertThat(warningCodes(read(GgufBuilder.v3().tensor(new Tensor("q", 9, 32).dataBytes(36)))))
+        .doesNotContain(LayoutBounds.TRUNCATED);
+    assertThat(warningCodes(read(GgufBuilder.v3().tensor(new Tensor("q", 9, 32).dataBytes(35)))))
+        .contains(LayoutBounds.TRUNCATED);
+    // AMBIGUOUS_19 [256]: IQ1_S, its smallest meaning, takes 50 bytes.
+    assertThat(warningCodes(read(GgufBuilder.v3().tensor(new Tensor("a", 19, 256).dataBytes(50)))))
+        .doesNotContain(LayoutBounds.TRUNCATED);
+    assertThat(warningCodes(read(GgufBuilder.v3().tensor(new Tensor("a", 19, 256).dataBytes(49)))))
+        .contains(LayoutBounds.TRUNCATED);
+    // Unknown IDs carry no layout at all: nothing can be said.
+    assertThat(warningCodes(read(GgufBuilder.v3().tensor(new Tensor("u", 43, 256).dataBytes(1)))))
+        .doesNotContain(LayoutBounds.TRUNCATED);
+  }
+
+  @Test
+  void tensorsStartingInsideTheSmallestReleasedLayoutOfAnEarlierOneGetAWarning() throws Exception {
+    // Q4_K [64, 64] takes at least 2,304 bytes (K256). The next tensor at 2,304 is fine; one
+    // that starts at 2,272 lies inside those bytes under every released layout.
+    ParsedHeader apart =
+        read(GgufBuilder.v3().tensorAt("k", 12, 0, 64, 64).tensorAt("f", 0, 2304, 8));
+    assertThat(warningCodes(apart)).doesNotContain(LayoutBounds.OVERLAP);
+    ParsedHeader inside =
+        read(GgufBuilder.v3().tensorAt("k", 12, 0, 64, 64).tensorAt("f", 0, 2272, 8));
+    Warning w =
+        inside.warnings().stream()
+            .filter(x -> x.code().equals(LayoutBounds.OVERLAP))
+            .findFirst()
+            .orElseThrow();
+    assertThat(w.message()).contains("tensor[1] starts at offset 2272").contains("tensor[0] (Q4_K)");
+  }
 }

@@ -1,0 +1,151 @@
+package dev.rea.core.format.gguf;
+
+import dev.rea.core.evidence.Warning;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What the released layouts of a type whose layout is not established (Q8_1, the K types,
+ * ambiguous IDs) still prove about a file: every one of them needs at least {@link
+ * GgmlType#minByteLength} bytes for a tensor. When even that many bytes do not fit before the end
+ * of the file, or would run into the next tensor, no released layout can hold the declaration.
+ *
+ * <p>CONTRACT section 8 rejects only what the declarations prove without a layout (a nonempty
+ * tensor of unknown length must start before the end of the file; known ranges must not
+ * overlap), and the specification says file size and the next tensor's offset do not establish
+ * a layout. So these findings do not change the verdict: they are reported as warnings ({@value
+ * #TRUNCATED}, {@value #OVERLAP}), which a careful reader of a download needs to see (a file cut
+ * short in its K-quantized data would otherwise look fine).
+ */
+final class LayoutBounds {
+  /** Warning: tensors that cannot fit before the end of the file under any released layout. */
+  static final String TRUNCATED = "short_under_every_layout";
+
+  /** Warning: tensors that run into a later tensor under every released layout. */
+  static final String OVERLAP = "overlap_under_every_layout";
+
+  /** Tensors named in one warning message before the rest are only counted. */
+  private static final int NAMED = 8;
+
+  private LayoutBounds() {}
+
+  /**
+   * Adds the warnings for {@code decls} (ranges already checked by the reader's rules).
+   *
+   * @param room bytes from the start of the data section to the end of the file
+   * @param dataOffset absolute offset of the data section
+   */
+  static void warnings(
+      List<GgufReader.TensorDecl> decls, long room, long dataOffset, List<Warning> out) {
+    List<String> shortOnes = new ArrayList<>();
+    int shortCount = 0;
+    int n = 0;
+    GgufReader.TensorDecl[] nonempty = new GgufReader.TensorDecl[decls.size()];
+    long[] proven = new long[decls.size()];
+    for (GgufReader.TensorDecl d : decls) {
+      if (d.elements == 0) {
+        continue;
+      }
+      long length = d.byteLength;
+      boolean bound = false;
+      if (length == GgmlType.UNKNOWN_LENGTH) {
+        length = d.type.minByteLength(d.elements);
+        bound = true;
+      }
+      if (length == GgmlType.UNKNOWN_LENGTH) {
+        continue; // unknown IDs: nothing is known about their storage
+      }
+      if (bound
+          && (length == GgmlType.LENGTH_OVERFLOW || Long.compareUnsigned(length, room - d.offset) > 0)) {
+        shortCount++;
+        if (shortOnes.size() < NAMED) {
+          shortOnes.add(
+              "tensor["
+                  + d.index
+                  + "] "
+                  + d.type.label()
+                  + " at file offset "
+                  + Long.toUnsignedString(dataOffset + d.offset)
+                  + " needs at least "
+                  + (length == GgmlType.LENGTH_OVERFLOW ? "2^63" : Long.toString(length))
+                  + " bytes, "
+                  + (room - d.offset)
+                  + " remain");
+        }
+        length = room - d.offset; // only for the overlap sweep below
+      }
+      proven[n] = length;
+      nonempty[n++] = d;
+    }
+    if (shortCount > 0) {
+      out.add(
+          new Warning(
+              TRUNCATED,
+              shortCount
+                  + (shortCount == 1 ? " tensor" : " tensors")
+                  + " of a type whose layout is not established cannot end within the file under"
+                  + " any released layout of its type (the file may be truncated): "
+                  + String.join("; ", shortOnes)
+                  + (shortCount > shortOnes.size()
+                      ? "; and " + (shortCount - shortOnes.size()) + " more"
+                      : "")));
+    }
+    overlapWarning(nonempty, proven, n, out);
+  }
+
+  /**
+   * Sweeps nonempty tensors by offset with their proven lengths (known, or the smallest released
+   * layout's); overlaps involving only known lengths were rejected already, so what is found here
+   * involves a bound.
+   */
+  private static void overlapWarning(
+      GgufReader.TensorDecl[] d, long[] proven, int n, List<Warning> out) {
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compareUnsigned(d[a].offset, d[b].offset));
+    List<String> named = new ArrayList<>();
+    int count = 0;
+    long furthestEnd = 0;
+    int furthest = -1;
+    for (int k = 0; k < n; k++) {
+      int i = order[k];
+      if (furthest >= 0 && Long.compareUnsigned(d[i].offset, furthestEnd) < 0) {
+        count++;
+        if (named.size() < NAMED) {
+          named.add(
+              "tensor["
+                  + d[i].index
+                  + "] starts at offset "
+                  + Long.toUnsignedString(d[i].offset)
+                  + ", inside the "
+                  + proven[furthest]
+                  + " bytes tensor["
+                  + d[furthest].index
+                  + "] ("
+                  + d[furthest].type.label()
+                  + ") takes at least from offset "
+                  + Long.toUnsignedString(d[furthest].offset));
+        }
+      }
+      long end = d[i].offset + proven[i];
+      if (furthest < 0 || Long.compareUnsigned(end, furthestEnd) > 0) {
+        furthestEnd = end;
+        furthest = i;
+      }
+    }
+    if (count > 0) {
+      out.add(
+          new Warning(
+              OVERLAP,
+              count
+                  + (count == 1 ? " tensor starts" : " tensors start")
+                  + " inside the storage a tensor of unestablished layout needs under every"
+                  + " released layout of its type: "
+                  + String.join("; ", named)
+                  + (count > named.size() ? "; and " + (count - named.size()) + " more" : "")));
+    }
+  }
+}
