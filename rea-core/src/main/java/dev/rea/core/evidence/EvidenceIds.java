@@ -21,26 +21,11 @@ public final class EvidenceIds {
   private EvidenceIds() {}
 
   /**
-   * The RFC 8785 canonical UTF-8 bytes of the record's identity-free form: byte for byte {@code
-   * canonicalize(EvidenceJson.recordBytes(record, false))}, written in one pass by {@link
-   * CanonicalGenerator} from the same {@link EvidenceJson#writeRecord} calls (no JSON text is
-   * produced and parsed again).
-   */
-  public static byte[] canonicalBytes(EvidenceRecord record) {
-    return canonicalGenerator(record).toByteArray();
-  }
-
-  private static CanonicalGenerator canonicalGenerator(EvidenceRecord record) {
-    CanonicalGenerator g = new CanonicalGenerator();
-    EvidenceJson.writeRecord(g, record, false);
-    return g;
-  }
-
-  /**
-   * The reference path, kept to check {@link #canonicalBytes}: the record's JSON text
+   * The RFC 8785 canonical UTF-8 bytes of the record's identity-free form: the record's JSON text
+   * ({@link EvidenceJson#recordBytes} without {@code evidence_id} and {@code authentication})
    * canonicalized by the RFC's reference implementation.
    */
-  static byte[] canonicalBytesByReference(EvidenceRecord record) {
+  public static byte[] canonicalBytes(EvidenceRecord record) {
     return canonicalize(EvidenceJson.recordBytes(record, false));
   }
 
@@ -60,9 +45,7 @@ public final class EvidenceIds {
 
   /** @return the evidence ID of the record (its own {@code evidence_id} field is ignored) */
   public static String compute(EvidenceRecord record) {
-    MessageDigest sha = sha256();
-    canonicalGenerator(record).digestInto(sha);
-    return PREFIX + HexFormat.of().formatHex(sha.digest());
+    return idOfCanonical(canonicalBytes(record));
   }
 
   /** @return the record with its evidence ID filled in */

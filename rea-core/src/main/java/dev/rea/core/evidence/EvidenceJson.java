@@ -475,16 +475,9 @@ public final class EvidenceJson {
     writeUnsigned(g, value);
   }
 
-  /**
-   * Writes an unsigned 64-bit value as a decimal string; the canonical writer takes the digits
-   * without a String per value.
-   */
+  /** Writes an unsigned 64-bit value as a decimal string. */
   private static void writeUnsigned(JsonGenerator g, long value) {
-    if (g instanceof CanonicalGenerator c) {
-      c.writeUnsignedDecimalString(value);
-    } else {
-      g.writeString(Long.toUnsignedString(value));
-    }
+    g.writeString(Long.toUnsignedString(value));
   }
 
   private static void writeNullableString(JsonGenerator g, String name, @Nullable String value) {
