@@ -34,17 +34,19 @@ import picocli.CommandLine.Option;
     name = "inspect-analysis-view",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    usageHelpAutoWidth = true,
+    header = "Answer one page of a view from saved Evidence, without the model.",
     description = {
-      "Answers one page of a view from saved Evidence (a record or a bundle written by",
-      "inspect-model-artifact --json or --evidence_output), without reopening the model.",
-      "The Evidence is authenticated before it is used."
+      "Answers one page of a view from saved Evidence (a record or a bundle written",
+      "by inspect-model-artifact --json or --evidence_output), without reopening the",
+      "model. The Evidence is authenticated before it is used."
     },
     footer = {
       "",
       "Example:",
       "  rea inspect-analysis-view --source ev.json --json --view \\",
-      "    '{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"types\":[\"Q8_0\"],"
-          + "\"fields\":[\"name\",\"shape\"]}'",
+      "    '{\"kind\":\"model-artifact\",\"collection\":\"tensors\",",
+      "      \"types\":[\"Q8_0\"],\"fields\":[\"name\",\"shape\"]}'",
       "",
       "View: collection tensors|metadata|types; filters names, keys, types, indices,",
       "storage_validation (they intersect; omitted = all, [] = none); fields (index is always",
@@ -71,7 +73,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
   String view;
 
   @Option(
-      names = "--evidence_id",
+      names = {"--evidence_id", "--evidence-id"},
       paramLabel = "ID",
       description = "The record to answer from, when the bundle holds several.")
   String evidenceId;
@@ -95,7 +97,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     try {
       ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
       Path file = Arguments.resolve(source, "--source");
-      KeyRing ring = Keys.ring(env);
+      KeyRing ring = Keys.ring(env, err);
       EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
       IndexedEvidence ev = EvidenceLoader.select(loader.loadFile(file), evidenceId);
       ViewPage page = ViewPages.answer(ev, selection, SourceKind.EVIDENCE_FILE);

@@ -33,6 +33,11 @@ final class Arguments {
 
   /** As {@link #resolve(String)}, naming the option in the error. */
   static Path resolve(String text, String field) throws ReaException {
+    if (text.isEmpty()) {
+      throw ReaException.builder(Constraint.BAD_ARGUMENT, field + " is empty: give a file path")
+          .field(field)
+          .build();
+    }
     try {
       Path p = Path.of(text);
       return p.isAbsolute() ? p : Path.of("").toAbsolutePath().resolve(p);
@@ -41,6 +46,33 @@ final class Arguments {
           .field(field)
           .build();
     }
+  }
+
+  /**
+   * Resolves an output file and checks, before any work is done, that its directory exists and
+   * that it is not a directory itself.
+   *
+   * @throws ReaException {@code bad_argument} naming the option
+   */
+  static Path outputFile(String text, String field) throws ReaException {
+    Path p = resolve(text, field);
+    Path dir = p.getParent();
+    if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              field + ": the directory " + dir + " does not exist (create it first)")
+          .field(field)
+          .path(p.toString())
+          .build();
+    }
+    if (java.nio.file.Files.isDirectory(p)) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT, field + ": " + p + " is a directory; give a file name")
+          .field(field)
+          .path(p.toString())
+          .build();
+    }
+    return p;
   }
 
   /** The delivery detail of {@code --detail}. */

@@ -1,17 +1,25 @@
 package dev.rea.cli;
 
 import java.io.PrintWriter;
+import java.math.BigInteger;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Readable renderings of a summary and of a page (CONTRACT section 4). They show the JSON
- * objects' own values: rows are printed as their compact JSON, one per line.
+ * Readable renderings of a summary and of a page (CONTRACT section 4): the values of the JSON
+ * objects, laid out for a person. Rows become a table whose columns are the fields the page
+ * carries; long values are shortened with an ellipsis ({@code --json} has them whole).
  */
 final class CompactReport {
   private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final int MAX_CELL_CHARS = 60;
 
   private CompactReport() {}
 
@@ -20,33 +28,78 @@ final class CompactReport {
     JsonNode s = JSON.readTree(summaryJson);
     JsonNode a = s.get("artifact");
     out.println("Summary of " + a.get("path").asString());
-    out.println("  format:       " + a.get("format").asString() + " " + compact(s.get("format_facts")));
-    out.println("  file size:    " + Sizes.grouped(Long.parseLong(a.get("file_size").asString())) + " bytes");
-    out.println("  header:       " + Sizes.grouped(Long.parseLong(a.get("header_length").asString()))
-        + " bytes, sha256 " + text(a.get("header_sha256")));
-    out.println("  file sha256:  " + text(a.get("sha256")));
+    List<String[]> facts = new ArrayList<>();
+    facts.add(new String[] {"format", formatText(a.get("format").asString(), s.get("format_facts"))});
+    facts.add(new String[] {"file size", bytes(a.get("file_size"))});
+    facts.add(
+        new String[] {"header", bytes(a.get("header_length")) + ", sha256 " + text(a.get("header_sha256"))});
+    facts.add(
+        new String[] {
+          "file sha256", a.get("sha256").isNull() ? "not computed (use --hash full)" : a.get("sha256").asString()
+        });
     JsonNode c = s.get("counts");
-    out.println("  counts:       " + c.get("metadata").asInt() + " metadata, "
-        + c.get("tensors").asInt() + " tensors, " + c.get("types").asInt() + " types");
+    facts.add(
+        new String[] {
+          "counts",
+          Sizes.count(c.get("metadata").asLong(), "metadata key")
+              + ", "
+              + Sizes.count(c.get("tensors").asLong(), "tensor")
+              + ", "
+              + Sizes.count(c.get("types").asLong(), "type")
+        });
     JsonNode t = s.get("totals");
-    out.println("  parameters:   " + t.get("parameter_count").asString() + " (declared)");
-    out.println("  byte length:  " + text(t.get("byte_length")));
-    JsonNode ct = s.get("chat_template");
-    out.println("  chat template: default " + ct.get("default").asBoolean() + ", named "
-        + compact(ct.get("named")) + ", names-only inventory " + ct.get("names_only_inventory").asBoolean());
-    out.println("Headline metadata:");
-    for (JsonNode h : s.get("headline_metadata")) {
-      out.println("  " + h.get("key").asString() + " (" + h.get("type").asString() + ") = "
-          + compact(h.get("value")));
+    facts.add(
+        new String[] {
+          "totals",
+          Sizes.grouped(new BigInteger(t.get("parameter_count").asString()))
+              + " parameters (declared), "
+              + (t.get("byte_length").isNull()
+                  ? "byte total unknown"
+                  : Sizes.grouped(new BigInteger(t.get("byte_length").asString()))
+                      + " bytes of tensor data")
+        });
+    facts.add(new String[] {"chat template", chatTemplateText(s.get("chat_template"))});
+    TextTable.print(out, List.of(), facts);
+
+    out.println();
+    JsonNode headline = s.get("headline_metadata");
+    out.println("Headline metadata (" + headline.size() + ")");
+    List<String[]> rows = new ArrayList<>();
+    for (JsonNode h : headline) {
+      rows.add(new String[] {h.get("key").asString(), h.get("type").asString(), cell(h.get("value"))});
     }
-    int warnings = s.get("warnings").size();
-    out.println("Warnings (" + (warnings + s.get("warnings_omitted").asInt()) + "), limitations ("
-        + s.get("limitation_count").asInt() + ")");
+    if (rows.isEmpty()) {
+      out.println("  none");
+    }
+    TextTable.print(out, List.of(), rows);
+
+    int limitations = s.get("limitation_count").asInt();
+    int omitted = s.has("warnings_omitted") ? s.get("warnings_omitted").asInt() : 0;
+    out.println();
+    out.println(
+        "Warnings ("
+            + (s.get("warnings").size() + omitted)
+            + ")"
+            + (s.get("warnings").isEmpty() && omitted == 0 ? ": none" : ""));
     for (JsonNode w : s.get("warnings")) {
-      out.println("  " + w.get("code").asString() + ": " + w.get("message").asString());
+      out.println("  - [" + w.get("code").asString() + "] " + w.get("message").asString());
     }
-    out.println("Complete Evidence: " + s.get("parent_evidence_id").asString()
-        + (evidenceFile == null ? " (not written; use --evidence_output FILE)" : " in " + evidenceFile));
+    if (omitted > 0) {
+      out.println("  ... " + omitted + " more in the complete Evidence");
+    }
+    out.println(
+        "Limitations: "
+            + (limitations == 0
+                ? "none"
+                : limitations + " (listed in the complete Evidence; query them, or run without"
+                    + " --detail summary)"));
+    out.println();
+    out.println(
+        "Complete Evidence: "
+            + s.get("parent_evidence_id").asString()
+            + (evidenceFile == null
+                ? " (not written; use --evidence_output FILE)"
+                : "\n  written to " + evidenceFile));
     if (s.has("page")) {
       out.println();
       printPage(out, s.get("page"));
@@ -63,34 +116,148 @@ final class CompactReport {
   private static void printPage(PrintWriter out, JsonNode p) {
     int offset = p.get("offset").asInt();
     int n = p.get("rows").size();
-    out.println("Page of " + p.get("collection").asString() + " from evidence "
-        + p.get("parent_evidence_id").asString());
-    out.println("  source: " + p.get("source").get("path").asString() + " ("
-        + p.get("source").get("format").asString() + "), header " + p.get("header_coverage").asString());
-    out.println("  matches " + p.get("total_matches").asInt() + "; rows " + offset + " to "
-        + (offset + n) + (p.get("next_offset").isNull() ? "; last page"
-            : "; next page at offset " + p.get("next_offset").asInt()));
+    int total = p.get("total_matches").asInt();
+    out.println(
+        "Page of "
+            + p.get("collection").asString()
+            + ": "
+            + (n == 0 ? "no rows" : "matches " + (offset + 1) + " to " + (offset + n))
+            + " of "
+            + Sizes.grouped(total)
+            + (p.get("next_offset").isNull()
+                ? " (last page)"
+                : " (next page: offset " + p.get("next_offset").asInt() + ")"));
+    out.println(
+        "  from Evidence "
+            + p.get("parent_evidence_id").asString()
+            + " of "
+            + p.get("source").get("path").asString()
+            + " ("
+            + p.get("source").get("format").asString()
+            + ", header "
+            + p.get("header_coverage").asString()
+            + ")");
+    Set<String> columns = new LinkedHashSet<>();
     for (JsonNode row : p.get("rows")) {
-      out.println("  " + compact(row));
+      for (Map.Entry<String, JsonNode> f : row.properties()) {
+        columns.add(f.getKey());
+      }
+    }
+    List<String[]> rows = new ArrayList<>();
+    for (JsonNode row : p.get("rows")) {
+      String[] cells = new String[columns.size()];
+      int i = 0;
+      for (String col : columns) {
+        cells[i++] = row.has(col) ? cell(row.get(col)) : "";
+      }
+      rows.add(cells);
+    }
+    List<String> header = new ArrayList<>();
+    for (String col : columns) {
+      header.add(col.toUpperCase(java.util.Locale.ROOT));
+    }
+    if (!rows.isEmpty()) {
+      TextTable.print(out, header, rows);
     }
     if (p.get("array_omissions").size() > 0) {
-      out.println("  incomplete array previews: " + compact(p.get("array_omissions")));
+      List<String> keys = new ArrayList<>();
+      for (JsonNode k : p.get("array_omissions")) {
+        keys.add(k.asString());
+      }
+      out.println("  incomplete array previews: " + String.join(", ", keys));
     }
     for (JsonNode u : p.get("unknowns")) {
-      out.println("  unknown in row " + u.get("index").asInt() + ": " + compact(u.get("fields"))
-          + (u.get("limitations").size() > 0 ? " (" + compact(u.get("limitations")) + ")" : ""));
+      List<String> fields = new ArrayList<>();
+      for (JsonNode f : u.get("fields")) {
+        fields.add(f.asString());
+      }
+      out.println(
+          "  row "
+              + u.get("index").asInt()
+              + ": unknown "
+              + String.join(", ", fields)
+              + (u.get("limitations").size() > 0 ? " (" + cell(u.get("limitations")) + ")" : ""));
     }
     for (JsonNode w : p.get("warnings")) {
-      out.println("  warning " + w.get("code").asString() + ": " + w.get("message").asString());
+      out.println("  warning [" + w.get("code").asString() + "] " + w.get("message").asString());
     }
     if (p.get("warnings_omitted").asInt() > 0) {
-      out.println("  " + p.get("warnings_omitted").asInt()
-          + " more warnings are in the complete Evidence");
+      out.println(
+          "  " + p.get("warnings_omitted").asInt() + " more warnings are in the complete Evidence");
     }
   }
 
-  private static String compact(JsonNode n) {
-    return JSON.writeValueAsString(n);
+  private static String formatText(String format, JsonNode facts) {
+    if ("gguf".equals(format)) {
+      return "GGUF v"
+          + facts.get("version").asInt()
+          + ", "
+          + facts.get("byte_order").asString()
+          + "-endian, alignment "
+          + (facts.get("alignment").isNull()
+              ? "unknown"
+              : facts.get("alignment").asLong() + " bytes (" + facts.get("alignment_source").asString() + ")");
+    }
+    return "safetensors, JSON header " + Sizes.grouped(Long.parseLong(facts.get("json_length").asString())) + " bytes";
+  }
+
+  private static String chatTemplateText(JsonNode ct) {
+    List<String> parts = new ArrayList<>();
+    if (ct.get("default").asBoolean()) {
+      parts.add("default template present");
+    }
+    if (ct.get("named").size() > 0) {
+      List<String> names = new ArrayList<>();
+      for (JsonNode n : ct.get("named")) {
+        names.add(n.asString());
+      }
+      parts.add("named templates with content: " + String.join(", ", names));
+    }
+    if (ct.get("names_only_inventory").asBoolean()) {
+      parts.add("a names-only tokenizer.chat_templates list (no template content)");
+    }
+    return parts.isEmpty() ? "none" : String.join("; ", parts);
+  }
+
+  /** A JSON value as a table cell: strings bare, string arrays as [a, b], others compact. */
+  private static String cell(JsonNode v) {
+    String s;
+    if (v == null || v.isNull()) {
+      s = "null";
+    } else if (v.isString()) {
+      s = v.asString();
+    } else if (v.isArray() && allStrings(v)) {
+      List<String> items = new ArrayList<>();
+      for (JsonNode e : v) {
+        items.add(e.asString());
+      }
+      s = "[" + String.join(", ", items) + "]";
+    } else {
+      s = JSON.writeValueAsString(v);
+    }
+    StringBuilder clean = new StringBuilder(Math.min(s.length(), MAX_CELL_CHARS));
+    for (int i = 0; i < s.length() && clean.length() < MAX_CELL_CHARS; i++) {
+      char ch = s.charAt(i);
+      clean.append(ch < 0x20 || ch == 0x7F ? '?' : ch);
+    }
+    if (s.length() > MAX_CELL_CHARS) {
+      clean.setLength(MAX_CELL_CHARS - 3);
+      clean.append("...");
+    }
+    return clean.toString();
+  }
+
+  private static boolean allStrings(JsonNode array) {
+    for (JsonNode e : array) {
+      if (!e.isString()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String bytes(JsonNode decimal) {
+    return Sizes.bytes(Long.parseLong(decimal.asString()));
   }
 
   private static String text(JsonNode n) {

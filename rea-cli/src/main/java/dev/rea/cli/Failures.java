@@ -32,7 +32,18 @@ final class Failures {
         err.println("  offset: " + Long.toUnsignedString(e.offset()));
       }
       for (Map.Entry<String, Object> d : e.diagnostics().entrySet()) {
-        err.println("  " + d.getKey() + ": " + d.getValue());
+        String value = String.valueOf(d.getValue());
+        boolean repeated =
+            (d.getKey().equals("path") && value.equals(e.path()))
+                || (d.getKey().equals("offset")
+                    && e.offset() != null
+                    && value.equals(Long.toUnsignedString(e.offset())))
+                || (d.getKey().equals("reason") && e.getMessage().contains(value))
+                // Java class names help a developer, not a reader of the report: --json keeps them.
+                || d.getKey().equals("exception");
+        if (!repeated) {
+          err.println("  " + d.getKey() + ": " + value);
+        }
       }
       err.flush();
     }

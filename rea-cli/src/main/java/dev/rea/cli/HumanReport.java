@@ -50,10 +50,10 @@ final class HumanReport {
     } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
       facts.add(new String[] {"format", "safetensors, JSON header " + Sizes.grouped(s.jsonLength()) + " bytes"});
     }
-    facts.add(new String[] {"file size", bytes(a.fileSize())});
+    facts.add(new String[] {"file size", Sizes.bytes(a.fileSize())});
     facts.add(
         new String[] {
-          "header", bytes(a.headerLength()) + ", sha256 " + nullText(a.headerSha256(), "unknown")
+          "header", Sizes.bytes(a.headerLength()) + ", sha256 " + nullText(a.headerSha256(), "unknown")
         });
     if (r.formatFacts() instanceof FormatFacts.Gguf g) {
       facts.add(
@@ -64,16 +64,28 @@ final class HumanReport {
     } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
       facts.add(new String[] {"tensor data", "starts at byte " + Sizes.grouped(s.dataOffset())});
     }
-    String read =
-        "header".equals(a.readScope())
-            ? "header only; " + bytes(a.bytesRead()) + " fetched, weights not read"
-            : "whole file; " + bytes(a.bytesRead()) + " fetched";
+    String read;
+    if ("header".equals(a.readScope())) {
+      read =
+          "header only: "
+              + Sizes.bytes(a.bytesRead())
+              + " fetched (read-ahead included); tensor data neither hashed nor interpreted";
+    } else if (partial) {
+      read =
+          "whole file requested: "
+              + Sizes.bytes(a.bytesRead())
+              + " of "
+              + Sizes.grouped(a.fileSize())
+              + " fetched before the read stopped";
+    } else {
+      read = "whole file: " + Sizes.bytes(a.bytesRead()) + " fetched and hashed";
+    }
     facts.add(new String[] {"read", read});
     String fileSha;
     if (a.sha256() != null) {
       fileSha = a.sha256();
     } else if (partial) {
-      fileSha = "unknown (the full read did not complete)";
+      fileSha = "unknown (the full read failed, was cancelled or saw the file change: see the error)";
     } else {
       fileSha = "not computed (use --hash full)";
     }
@@ -93,8 +105,8 @@ final class HumanReport {
     facts.add(
         new String[] {
           "totals",
-          Sizes.grouped(r.totals().tensorCount())
-              + " tensors, "
+          Sizes.count(r.totals().tensorCount(), "tensor")
+              + ", "
               + Sizes.grouped(r.totals().parameterCount())
               + " parameters (declared), "
               + (r.totals().byteLength() == null
@@ -102,7 +114,7 @@ final class HumanReport {
                   : Sizes.grouped(r.totals().byteLength()) + " bytes of tensor data")
         });
     facts.add(new String[] {"evidence id", nullText(r.evidenceId(), "none")});
-    printTable(List.of(), facts, "  ");
+    TextTable.print(out, List.of(), facts);
 
     printMetadata(r.metadata());
     printTypes(r.types());
@@ -153,7 +165,10 @@ final class HumanReport {
       MetadataRow m = rows.get(i);
       table.add(new String[] {m.key(), typeText(m), valueText(m.type(), m.value())});
     }
-    printTable(List.of(), table, "  ");
+    if (rows.isEmpty()) {
+      out.println("  none");
+    }
+    TextTable.print(out, List.of(), table);
     if (rows.size() > shown) {
       out.println("  ... " + (rows.size() - shown) + " more keys (use --json for all)");
     }
@@ -173,7 +188,11 @@ final class HumanReport {
             t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength())
           });
     }
-    printTable(List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES"), table, "  ");
+    if (types.isEmpty()) {
+      out.println("  none");
+      return;
+    }
+    TextTable.print(out, List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES"), table);
   }
 
   private void printTensors(List<TensorRow> tensors) {
@@ -194,47 +213,17 @@ final class HumanReport {
             t.storageValidation().wire()
           });
     }
-    printTable(
-        List.of("#", "NAME", "TYPE", "SHAPE", "FILE OFFSET", "BYTES", "STORAGE"), table, "  ");
+    if (tensors.isEmpty()) {
+      out.println("  none");
+      return;
+    }
+    TextTable.print(out, List.of("#", "NAME", "TYPE", "SHAPE", "FILE OFFSET", "BYTES", "STORAGE"), table);
     if (tensors.size() > shown) {
       out.println(
           "  ... "
               + (tensors.size() - shown)
-              + " more tensors not shown (--max-tensor-rows N, or --json for all)");
+              + " more tensors not shown (--max_tensor_rows N, or --json for all)");
     }
-  }
-
-  private void printTable(List<String> header, List<String[]> rows, String indent) {
-    int cols = header.isEmpty() ? (rows.isEmpty() ? 0 : rows.get(0).length) : header.size();
-    int[] width = new int[cols];
-    for (int c = 0; c < cols; c++) {
-      width[c] = header.isEmpty() ? 0 : header.get(c).length();
-    }
-    for (String[] row : rows) {
-      for (int c = 0; c < cols; c++) {
-        width[c] = Math.max(width[c], row[c].length());
-      }
-    }
-    if (!header.isEmpty()) {
-      out.println(indent + line(header.toArray(new String[0]), width));
-    }
-    for (String[] row : rows) {
-      out.println(indent + line(row, width));
-    }
-  }
-
-  private static String line(String[] cells, int[] width) {
-    StringBuilder sb = new StringBuilder();
-    for (int c = 0; c < cells.length; c++) {
-      if (c > 0) {
-        sb.append("  ");
-      }
-      sb.append(cells[c]);
-      if (c < cells.length - 1) {
-        sb.append(" ".repeat(width[c] - cells[c].length()));
-      }
-    }
-    return sb.toString().stripTrailing();
   }
 
   private static String typeText(MetadataRow m) {
@@ -254,22 +243,32 @@ final class HumanReport {
 
   private static String valueText(ValueType type, MetadataValue v) {
     if (v instanceof MetadataValue.ArrayValue a) {
-      StringJoiner j = new StringJoiner(", ", "[", "]");
+      // Elements are added while they fit; the count of what is shown always survives.
+      StringBuilder sb = new StringBuilder("[");
+      int shown = 0;
       for (MetadataValue e : a.preview()) {
-        j.add(valueText(a.elementType(), e));
+        String text = valueText(a.elementType(), e);
+        if (shown > 0 && sb.length() + text.length() + 2 > MAX_VALUE_CHARS) {
+          break;
+        }
+        if (shown > 0) {
+          sb.append(", ");
+        }
+        sb.append(shorten(text, MAX_VALUE_CHARS));
+        shown++;
       }
-      String s = j.toString();
-      if (!a.previewComplete()) {
-        s =
-            s.substring(0, s.length() - 1)
-                + (a.preview().isEmpty() ? "" : ", ")
-                + "... ("
-                + a.preview().size()
-                + " of "
-                + Long.toUnsignedString(a.count())
-                + " shown)]";
+      boolean all = a.previewComplete() && shown == a.preview().size();
+      if (!all) {
+        sb.append(shown > 0 ? ", ..." : "...")
+            .append("] (")
+            .append(shown)
+            .append(" of ")
+            .append(Sizes.grouped(a.count()))
+            .append(" shown)");
+      } else {
+        sb.append(']');
       }
-      return shorten(s, MAX_VALUE_CHARS);
+      return sb.toString();
     }
     String raw;
     switch (type) {
@@ -343,9 +342,6 @@ final class HumanReport {
     return j + (idx.size() > shown ? ", ... (" + idx.size() + " in all)" : "");
   }
 
-  private static String bytes(long n) {
-    return Sizes.grouped(n) + " bytes" + (n >= 1024 ? " (" + Sizes.human(n) + ")" : "");
-  }
 
   private static String nullText(String s, String fallback) {
     return s == null ? fallback : s;

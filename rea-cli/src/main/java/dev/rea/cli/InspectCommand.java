@@ -48,29 +48,35 @@ import picocli.CommandLine.Parameters;
     name = "inspect-model-artifact",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    usageHelpAutoWidth = true,
+    header = "Report what a GGUF or safetensors file declares, from its header alone.",
     description = {
-      "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and reports every",
-      "declaration: metadata, tensor directory, types, offsets, derived byte lengths and",
-      "parameter counts, with what could not be established. Reads only the header unless",
-      "--hash full is given. Detection is by content, never by file name."
+      "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and reports",
+      "every declaration: metadata, tensor directory, types, offsets, derived byte lengths",
+      "and parameter counts, with what could not be established. Reads only the header",
+      "unless --hash full is given. Detection is by content, never by file name."
     },
     footer = {
       "",
       "Examples:",
       "  rea inspect-model-artifact model.gguf",
       "  rea inspect-model-artifact model.safetensors --hash full --json",
-      "  rea inspect-model-artifact model.gguf --detail summary --evidence_output ev.json --json",
-      "  rea inspect-model-artifact model.gguf --detail summary --evidence_output ev.json \\",
-      "      --view '{\"collection\":\"tensors\",\"names\":[\"token_embd.weight\"]}' --json",
+      "  rea inspect-model-artifact model.gguf --detail summary \\",
+      "      --evidence_output ev.json --json",
+      "  rea inspect-model-artifact model.gguf --detail summary \\",
+      "      --evidence_output ev.json --json \\",
+      "      --view '{\"collection\":\"tensors\",",
+      "               \"names\":[\"token_embd.weight\"]}'",
       "",
-      "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
-      "4 execution failure, 5 resource exhausted, 130 cancelled."
+      "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable",
+      "(missing, unreadable, rejected or unsupported file), 4 execution failure",
+      "(I/O error, file changed while read), 5 resource exhausted, 130 cancelled."
     })
 public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
-  /** Default of {@code --hash} (also used by {@link FastPath}). */
+  /** Default of {@code --hash}. */
   static final String DEFAULT_HASH = "header";
 
-  /** Default of {@code --max-tensor-rows} (also used by {@link FastPath}). */
+  /** Default of {@code --max_tensor_rows}. */
   static final int DEFAULT_MAX_TENSOR_ROWS = 40;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -83,10 +89,9 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
 
   @Option(
       names = "--json",
-      description = {
-        "Print JSON on stdout: the signed Evidence bundle (or the summary with --detail",
-        "summary), or the error object on failure."
-      })
+      description =
+          "Print JSON on stdout: the signed Evidence bundle (or the summary with "
+          + "--detail summary), or the error object on failure.")
   boolean json;
 
   @Option(
@@ -100,10 +105,12 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   String hash;
 
   @Option(
-      names = "--max-tensor-rows",
+      names = {"--max_tensor_rows", "--max-tensor-rows"},
       paramLabel = "N",
       defaultValue = "" + DEFAULT_MAX_TENSOR_ROWS,
-      description = "Tensor rows shown in the readable report (default ${DEFAULT-VALUE}).")
+      description =
+          "Tensor rows shown in the readable report (default ${DEFAULT-VALUE}; 0 "
+          + "shows none; --json always has every row).")
   int maxTensorRows;
 
   @Option(
@@ -117,22 +124,21 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   List<String> detail;
 
   @Option(
-      names = "--evidence_output",
+      names = {"--evidence_output", "--evidence-output"},
       paramLabel = "FILE",
-      description = {
-        "Also write the complete Evidence as a signed bundle to FILE, atomically (a temporary",
-        "file in the same directory, then a rename). Read it back with inspect-analysis-view."
-      })
+      description =
+          "Also write the complete Evidence as a signed bundle to FILE, "
+          + "atomically (a temporary file in the same directory, then a rename). "
+          + "Read it back with inspect-analysis-view.")
   String evidenceOutput;
 
   @Option(
       names = "--view",
       paramLabel = "JSON",
-      description = {
-        "Answer one page of a view in the same run, e.g.",
-        "'{\"collection\":\"tensors\",\"names\":[\"token_embd.weight\"]}'.",
-        "Needs --detail summary and --evidence_output; the page is answered from that file."
-      })
+      description =
+          "Answer one page of a view in the same run (see the example below and "
+          + "rea help inspect-analysis-view). Needs --detail summary and "
+          + "--evidence_output; the page is answered from that file.")
   String view;
 
   /** Test seam: the inspector to use. */
@@ -151,7 +157,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   }
 
   /**
-   * Runs the command with its fields as set (by picocli, or by {@link FastPath}).
+   * Runs the command with its fields as set by picocli.
    *
    * @return the exit status
    */
@@ -160,6 +166,13 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     KeyRing[] ring = new KeyRing[1];
     try {
       HashMode mode = Arguments.hashMode(hash);
+      if (maxTensorRows < 0) {
+        throw ReaException.builder(
+                Constraint.BAD_ARGUMENT,
+                "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
+            .field("--max_tensor_rows")
+            .build();
+      }
       Arguments.Detail chosen = Arguments.detail(detail);
       ViewRequest selection = null;
       if (view != null) {
@@ -181,7 +194,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         }
         selection = ViewRequest.parse(view, ViewRequest.Mode.INLINE);
       }
-      Path output = evidenceOutput == null ? null : Arguments.resolve(evidenceOutput, "--evidence_output");
+      Path output =
+          evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
       Path selected = Arguments.resolve(path);
       ModelInspector ins = inspector != null ? inspector : ModelInspector.standard();
       boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
@@ -208,7 +222,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       }
       boolean signed = output != null || (json && chosen == Arguments.Detail.COMPLETE);
       if (signed) {
-        ring[0] = Keys.ring(env);
+        ring[0] = Keys.ring(env, err);
         record = new EvidenceSigner(ring[0]).sign(record);
       }
       if (output != null) {

@@ -18,6 +18,21 @@ final class Keys {
    *     key cannot be created or read
    */
   static KeyRing ring(Map<String, String> env) throws ReaException {
-    return KeyRing.open(ReaHome.resolve(env, Path.of(System.getProperty("user.home"))));
+    return ring(env, null);
+  }
+
+  /** As {@link #ring(Map)}, saying on {@code err} (when given) that a new key pair was created. */
+  static KeyRing ring(Map<String, String> env, java.io.PrintWriter err) throws ReaException {
+    KeyRing ring = KeyRing.open(ReaHome.resolve(env, Path.of(System.getProperty("user.home"))));
+    if (ring.created() && err != null) {
+      err.println(
+          "rea: created a signing key pair in "
+              + ring.home()
+              + " (share "
+              + ring.home().resolve(KeyRing.PUBLIC_KEY_FILE)
+              + " with whoever should trust your Evidence)");
+      err.flush();
+    }
+    return ring;
   }
 }

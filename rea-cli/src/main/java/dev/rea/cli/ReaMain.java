@@ -18,16 +18,11 @@ import picocli.CommandLine.Command;
 @Command(
     name = "rea",
     mixinStandardHelpOptions = true,
+    usageHelpAutoWidth = true,
     versionProvider = ReaMain.Version.class,
     description = {
       "Reports exactly what a GGUF or safetensors model file declares, reading only its header.",
       "REA never loads weights, runs Python or uses the network."
-    },
-    subcommands = {
-      InspectCommand.class,
-      AnalysisViewCommand.class,
-      McpCommand.class,
-      CommandLine.HelpCommand.class
     },
     footer = {
       "",
@@ -35,7 +30,7 @@ import picocli.CommandLine.Command;
       "4 execution failure, 5 resource exhausted, 130 cancelled.",
       "Run 'rea help <command>' for a command's options."
     })
-public final class ReaMain implements Runnable {
+public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** Entry point. */
@@ -48,9 +43,7 @@ public final class ReaMain implements Runnable {
         new PrintWriter(
             new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
             true);
-    // The common inspect-model-artifact forms skip picocli's model (FastPath); the rest do not.
-    Integer fast = FastPath.tryRun(args, out, err, System.getenv());
-    int status = fast != null ? fast : run(args, out, err);
+    int status = run(args, out, err);
     out.flush();
     err.flush();
     System.exit(status);
@@ -72,7 +65,7 @@ public final class ReaMain implements Runnable {
    * @return the exit status
    */
   public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
-    CommandLine cmd = commandLine(env);
+    CommandLine cmd = commandLine(env, args.length > 0 ? args[0] : null);
     cmd.setOut(out);
     cmd.setErr(err);
     return cmd.execute(args);
@@ -80,11 +73,38 @@ public final class ReaMain implements Runnable {
 
   /** @return the configured picocli command line, reading this process's environment */
   public static CommandLine commandLine() {
-    return commandLine(System.getenv());
+    return commandLine(System.getenv(), null);
   }
 
-  /** @return the configured picocli command line for the given environment */
+  /** @return the configured picocli command line with every subcommand, for the environment */
   public static CommandLine commandLine(Map<String, String> env) {
+    return commandLine(env, null);
+  }
+
+  /**
+   * The subcommands, by name. Only the one named on the command line gets a picocli model (a
+   * model built by reflection costs start-up time); help and unknown names get them all.
+   */
+  private static final Map<String, Class<?>> SUBCOMMANDS =
+      orderedMap(
+          "inspect-model-artifact", InspectCommand.class,
+          "inspect-analysis-view", AnalysisViewCommand.class,
+          "mcp", McpCommand.class);
+
+  private static Map<String, Class<?>> orderedMap(Object... pairs) {
+    Map<String, Class<?>> m = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put((String) pairs[i], (Class<?>) pairs[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(m);
+  }
+
+  /**
+   * @param env the environment (decides the REA home directory)
+   * @param firstArg the first command-line argument, or null
+   * @return the configured picocli command line
+   */
+  public static CommandLine commandLine(Map<String, String> env, String firstArg) {
     Map<String, String> environment = Map.copyOf(env);
     CommandLine.IFactory defaults = CommandLine.defaultFactory();
     CommandLine.IFactory factory =
@@ -99,6 +119,15 @@ public final class ReaMain implements Runnable {
           }
         };
     CommandLine cmd = new CommandLine(new ReaMain(), factory);
+    Class<?> only = firstArg == null ? null : SUBCOMMANDS.get(firstArg);
+    for (Map.Entry<String, Class<?>> sub : SUBCOMMANDS.entrySet()) {
+      if (only == null || only == sub.getValue()) {
+        cmd.addSubcommand(sub.getKey(), new CommandLine(sub.getValue(), factory));
+      }
+    }
+    if (only == null) {
+      cmd.addSubcommand("help", new CommandLine.HelpCommand());
+    }
     cmd.setParameterExceptionHandler(new UsageErrors());
     cmd.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
@@ -111,9 +140,11 @@ public final class ReaMain implements Runnable {
     return cmd;
   }
 
+  /** Without a command: the usage on stderr and status 2 (a usage error). */
   @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return 2;
   }
 
   /** Reports the build version. */
@@ -125,7 +156,7 @@ public final class ReaMain implements Runnable {
     }
   }
 
-  /** A command that reads the environment (injected by {@link #commandLine(Map)}). */
+  /** A command that reads the environment (injected by {@link #commandLine(Map, String)}). */
   interface UsesEnvironment {
     /** Receives the environment variables. */
     void environment(Map<String, String> env);

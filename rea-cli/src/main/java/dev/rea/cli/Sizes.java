@@ -15,16 +15,27 @@ final class Sizes {
     String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double v = bytes;
     int u = -1;
-    while (v >= 1024 && u < units.length - 1) {
+    // 1023.95 and up would print as "1024.0" of the smaller unit: move to the next one.
+    while (v >= 1023.95 && u < units.length - 1) {
       v /= 1024;
       u++;
     }
     return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
+  /** @return e.g. {@code 1,750,560 bytes (1.7 MiB)}; the unit part only from 1 KiB */
+  static String bytes(long n) {
+    return grouped(n) + " bytes" + (n >= 1024 ? " (" + human(n) + ")" : "");
+  }
+
   /** @return the unsigned value with thousands separators, e.g. {@code 1,750,560} */
   static String grouped(long unsigned) {
     return grouped(new BigInteger(Long.toUnsignedString(unsigned)));
+  }
+
+  /** @return {@code "1 tensor"}, {@code "12 tensors"}: the count grouped, the noun agreeing */
+  static String count(long n, String singular) {
+    return grouped(n) + " " + (n == 1 ? singular : singular + "s");
   }
 
   /** @return the value with thousands separators */

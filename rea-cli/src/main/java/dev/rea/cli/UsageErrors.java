@@ -23,7 +23,9 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     } else {
       cmd.getErr().println("rea: " + ex.getMessage());
       CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());
-      cmd.getErr().println("Try 'rea " + cmd.getCommandName() + " --help' for more information.");
+      cmd.getErr()
+          .println(
+              "Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
     }
     return error.code().exitStatus();
   }

@@ -109,8 +109,8 @@ class HostileCliTest {
       assertThat(text.out()).contains(complete.get("tensors").get(0).get("name").asString());
       assertThat(text.err())
           .contains("execution_failure (io_error)")
-          .contains("reason: Input/output error")
-          .contains("path: " + p);
+          .contains("Input/output error")
+          .contains("path:   " + p);
       assertThat(again.closed()).isEqualTo(1);
     }
   }

@@ -39,7 +39,7 @@ class InspectCommandTest {
         .contains("general.architecture")
         .contains("\"llama\"")
         .contains("ARRAY<STRING>[32000]")
-        .contains("(8 of 32000 shown)")
+        .contains(" of 32,000 shown)")
         .contains("Types (2)")
         .contains("Tensors (12)")
         .contains("token_embd.weight")
@@ -52,7 +52,7 @@ class InspectCommandTest {
   @Test
   void longTensorTablesAreTruncatedWithACount() {
     CliRunner.Result r =
-        CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max-tensor-rows", "5");
+        CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max_tensor_rows", "5");
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.out()).contains("... 7 more tensors not shown").doesNotContain("output_norm.weight");
   }

@@ -243,6 +243,8 @@ final class InboundFilter extends InputStream {
         RpcId target = s.cancelRequestId();
         if ("notifications/cancelled".equals(s.method()) && target != null) {
           listener.onCancel(target);
+          // Handled here; the SDK has no handler for it and would only log a warning.
+          return null;
         }
         return forward();
       }

@@ -94,6 +94,7 @@ public final class KeyRing {
   private final Path home;
   private final PrivateKey privateKey;
   private final PublicKey publicKey;
+  private final boolean created;
   private final String keyId;
   private final Map<String, PublicKey> trusted;
   private final List<String> problems;
@@ -103,8 +104,10 @@ public final class KeyRing {
       PrivateKey privateKey,
       PublicKey publicKey,
       Map<String, PublicKey> trusted,
-      List<String> problems) {
+      List<String> problems,
+      boolean created) {
     this.home = home;
+    this.created = created;
     this.privateKey = privateKey;
     this.publicKey = publicKey;
     this.keyId = keyIdOf(publicKey);
@@ -132,15 +135,17 @@ public final class KeyRing {
       createPrivateDirectory(dir);
       Path keyFile = dir.resolve(KEY_FILE);
       KeyPair pair;
+      boolean created = false;
       if (Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
         pair = readKeyFile(keyFile);
       } else {
         pair = createKeyFile(dir, keyFile);
+        created = true;
       }
       exportPublicKey(dir, pair.getPublic());
       List<String> problems = new ArrayList<>();
       Map<String, PublicKey> trusted = readTrusted(dir.resolve(TRUSTED_DIR), problems);
-      return new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems);
+      return new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, created);
     } catch (IOException e) {
       throw ReaException.builder(
               Constraint.IO_ERROR, "the REA home " + dir + " could not be used: " + describe(e))
@@ -150,6 +155,11 @@ public final class KeyRing {
           .cause(e)
           .build();
     }
+  }
+
+  /** @return true when {@link #open} created this key pair (first use of the home directory) */
+  public boolean created() {
+    return created;
   }
 
   /** @return the home directory this ring was read from */

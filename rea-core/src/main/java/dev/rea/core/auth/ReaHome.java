@@ -27,8 +27,8 @@ public final class ReaHome {
    * Resolves the home directory.
    *
    * @param env environment variables (e.g. {@link System#getenv()})
-   * @param userHome the user's home directory (e.g. {@code System.getProperty("user.home")}),
-   *     used only when neither variable applies
+   * @param userHome the account's home directory (e.g. {@code System.getProperty("user.home")}),
+   *     used only when neither variable applies and {@code HOME} is unset or not absolute
    * @return an absolute, normalized path
    */
   public static Path resolve(Map<String, String> env, Path userHome) {
@@ -42,7 +42,10 @@ public final class ReaHome {
     if (xdg != null && !xdg.isEmpty() && Path.of(xdg).isAbsolute()) {
       return Path.of(xdg).resolve("rea").normalize();
     }
-    return userHome.toAbsolutePath().resolve(".config").resolve("rea").normalize();
+    // "~" is $HOME when it is set (as a shell expands it), else the account's home directory.
+    String home = env.get("HOME");
+    Path base = home != null && !home.isEmpty() && Path.of(home).isAbsolute() ? Path.of(home) : userHome;
+    return base.toAbsolutePath().resolve(".config").resolve("rea").normalize();
   }
 
   /** @return {@link #resolve(Map, Path)} for this process's environment and user home */

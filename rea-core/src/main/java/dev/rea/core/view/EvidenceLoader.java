@@ -62,11 +62,40 @@ public final class EvidenceLoader {
    *     evidence_rejected} when it is too large or any record fails
    */
   public Loaded loadFile(Path path) throws ReaException {
-    byte[] json = EvidenceFiles.read(path, verifier.importer().maxInputBytes());
     try {
+      byte[] json = EvidenceFiles.read(path, verifier.importer().maxInputBytes());
       return load(json);
     } catch (ReaException e) {
-      throw e.withPath(path.toString());
+      throw withModelHint(e, path).withPath(path.toString());
+    }
+  }
+
+  /**
+   * When a file given as Evidence is a model file (a common slip), says so: the error keeps its
+   * code and constraint, and its message tells what the file is and what to do instead.
+   */
+  private static ReaException withModelHint(ReaException e, Path path) {
+    if (e.constraint() != dev.rea.core.error.Constraint.EVIDENCE_REJECTED) {
+      return e;
+    }
+    byte[] head = new byte[dev.rea.core.detect.FormatDetector.PROBE_BYTES];
+    int n = 0;
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(path)) {
+      n = in.readNBytes(head, 0, head.length);
+      dev.rea.core.detect.DetectedFormat f =
+          dev.rea.core.detect.FormatDetector.detect(head, n, java.nio.file.Files.size(path));
+      return ReaException.builder(
+              e.constraint(),
+              "this is a "
+                  + (f == dev.rea.core.detect.DetectedFormat.GGUF ? "GGUF" : "safetensors")
+                  + " model file, not saved Evidence: inspect it with inspect-model-artifact (save"
+                  + " its Evidence with --evidence_output FILE and query that file)")
+          .field(e.field())
+          .diagnostic("detected", f.wire())
+          .cause(e)
+          .build();
+    } catch (java.io.IOException | ReaException notAModel) {
+      return e;
     }
   }
 

@@ -36,12 +36,21 @@ class KeyRingTest {
     assertThat(ReaHome.resolve(Map.of(), user)).isEqualTo(Path.of("/home/u/.config/rea"));
     assertThat(ReaHome.resolve(Map.of("REA_HOME", "rel"), user))
         .isEqualTo(Path.of("rel").toAbsolutePath());
+    // "~" follows $HOME when it is set and absolute, as a shell's would.
+    assertThat(ReaHome.resolve(Map.of("HOME", "/tmp/other"), user))
+        .isEqualTo(Path.of("/tmp/other/.config/rea"));
+    assertThat(ReaHome.resolve(Map.of("HOME", "not/absolute"), user))
+        .isEqualTo(Path.of("/home/u/.config/rea"));
+    assertThat(ReaHome.resolve(Map.of("HOME", "/tmp/other", "XDG_CONFIG_HOME", "/x"), user))
+        .isEqualTo(Path.of("/x/rea"));
   }
 
   @Test
   void keyPairIsCreatedOnFirstUseOwnerOnlyAndReusedAfterwards() throws Exception {
     Path home = tmp.resolve("a").resolve("rea");
     KeyRing ring = KeyRing.open(home);
+    assertThat(ring.created()).isTrue();
+    assertThat(KeyRing.open(home).created()).isFalse();
     Path key = home.resolve(KeyRing.KEY_FILE);
     assertThat(key).isRegularFile();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(key))).isEqualTo("rw-------");

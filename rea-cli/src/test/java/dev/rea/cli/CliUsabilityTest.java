@@ -1,0 +1,113 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.format.gguf.GgufTesting;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a person meets first: usage errors, version, help, key creation and the hints given for
+ * common slips. Each case asserts the exit status and the words that tell what to do.
+ */
+class CliUsabilityTest {
+  @TempDir Path dir;
+
+  @Test
+  void noCommandPrintsUsageOnStderrWithStatusTwo() {
+    CliRunner.Result r = CliRunner.run();
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).contains("Usage: rea").contains("inspect-model-artifact").contains("mcp");
+  }
+
+  @Test
+  void versionNamesTheBuild() {
+    CliRunner.Result r = CliRunner.run("--version");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.out()).startsWith("rea ");
+  }
+
+  @Test
+  void helpListsCommandsWithCompleteOneLineSummaries() {
+    CliRunner.Result r = CliRunner.run("--help");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.out())
+        .contains("Report what a GGUF or safetensors file declares, from")
+        .contains("its header alone.")
+        .contains("Serve REA to agents over MCP (stdio).");
+    // Examples are short enough not to be wrapped inside a file name or JSON string.
+    CliRunner.Result h = CliRunner.run("help", "inspect-model-artifact");
+    assertThat(h.out()).contains("      --evidence_output ev.json --json").contains("\"names\":[\"token_embd.weight\"]}'");
+  }
+
+  @Test
+  void aMistypedCommandSuggestsTheRealOnesAndTheRightHelp() {
+    CliRunner.Result r = CliRunner.run("inspectt", "x.gguf");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("Did you mean").contains("Try 'rea --help'").doesNotContain("rea rea");
+  }
+
+  @Test
+  void anEmptyPathIsABadArgumentNotTheWorkingDirectory() {
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", "", "--json");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.json().get("error").get("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(r.json().get("error").get("message").asString()).contains("empty");
+  }
+
+  @Test
+  void anEvidenceOutputInAMissingDirectoryIsRefusedBeforeTheFileIsRead() {
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-test.gguf");
+    CliRunner.Result r =
+        CliRunner.run(
+            "inspect-model-artifact",
+            model.toString(),
+            "--evidence_output",
+            dir.resolve("no/such/dir/ev.json").toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("bad_argument").contains("does not exist").doesNotContain(".tmp");
+  }
+
+  @Test
+  void negativeTensorRowCountsAreRefused() {
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-test.gguf");
+    CliRunner.Result r =
+        CliRunner.run("inspect-model-artifact", model.toString(), "--max_tensor_rows", "-1");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--max_tensor_rows must be 0 or more");
+  }
+
+  @Test
+  void aModelGivenAsEvidenceGetsAHintToInspectIt() {
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+    CliRunner.Result r =
+        CliRunner.run(
+            "inspect-analysis-view",
+            "--source",
+            model.toString(),
+            "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("evidence_rejected")
+        .contains("this is a GGUF model file, not saved Evidence")
+        .contains("inspect-model-artifact");
+  }
+
+  @Test
+  void creatingASigningKeySaysWhereItIs() throws Exception {
+    Path home = dir.resolve("fresh-home");
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+    CliRunner.Result first =
+        CliRunner.runWithHome(home, "inspect-model-artifact", model.toString(), "--json");
+    assertThat(first.status()).isEqualTo(0);
+    assertThat(first.err()).contains("created a signing key pair in " + home);
+    assertThat(Files.exists(home.resolve("signing-key.pub.pem"))).isTrue();
+    CliRunner.Result second =
+        CliRunner.runWithHome(home, "inspect-model-artifact", model.toString(), "--json");
+    assertThat(second.err()).doesNotContain("created a signing key");
+  }
+}
