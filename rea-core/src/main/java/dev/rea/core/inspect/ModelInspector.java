@@ -121,10 +121,16 @@ public final class ModelInspector {
    * @param cancellation checked while reading
    * @return the complete record, with {@code evidence_id} set and no authentication
    * @throws ReaException {@code invalid_input}/{@code relative_path}; {@code target_unavailable}
-   *     for a missing, non-regular or unreadable path or a rejected or unsupported file; {@code
-   *     execution_failure} for host I/O failures and changes during the read; {@code
+   *     for a missing, non-regular or unreadable path (checked before the file is opened) or a
+   *     rejected or unsupported file; {@code execution_failure} for host failures once the
+   *     selection was valid ({@code io_error}: EIO, EMFILE, a permission removed, the path no
+   *     longer examinable; {@code target_changed}: replaced, truncated, appended, rewritten or
+   *     vanished), with the selected path and the reason in {@code details.diagnostics} ({@code
+   *     path}, {@code reason}) and, for a failed read, its absolute {@code offset}; {@code
    *     resource_exhausted} for limits; {@code cancelled}. After the header validated, a failure
-   *     carries partial Evidence ({@link ReaException#partialEvidence()}).
+   *     carries partial Evidence ({@link ReaException#partialEvidence()}): every validated row,
+   *     {@code status: "partial"}, digests unknown, final identity unverified. The file's
+   *     channel is closed before this method returns or throws.
    */
   public EvidenceRecord inspect(
       Path path, HashMode hash, Listener listener, Cancellation cancellation)
