@@ -15,9 +15,9 @@ import dev.rea.core.io.Cancellation;
 import dev.rea.core.io.FileAccess;
 import dev.rea.core.io.FileSnapshot;
 import dev.rea.core.io.HeaderInput;
+import dev.rea.core.testing.FaultyFileAccess;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -260,90 +260,11 @@ class ModelInspectorIdentityTest {
             });
   }
 
-  /** A seam whose channels fail with EIO at a chosen byte and record whether they were closed. */
-  static final class FailingAccess implements FileAccess {
-    final long failAt;
-    final String reason;
-    volatile boolean closed;
-    volatile boolean opened;
-
-    FailingAccess(long failAt, String reason) {
-      this.failAt = failAt;
-      this.reason = reason;
-    }
-
-    @Override
-    public FileSnapshot stat(Path path) throws IOException {
-      return FileAccess.system().stat(path);
-    }
-
-    @Override
-    public SeekableByteChannel open(Path path) throws IOException {
-      SeekableByteChannel real = FileAccess.system().open(path);
-      opened = true;
-      return new SeekableByteChannel() {
-        @Override
-        public int read(ByteBuffer dst) throws IOException {
-          long pos = real.position();
-          if (pos + dst.remaining() > failAt) {
-            if (pos >= failAt) {
-              throw new IOException(reason);
-            }
-            int old = dst.limit();
-            dst.limit(dst.position() + (int) (failAt - pos));
-            try {
-              return real.read(dst);
-            } finally {
-              dst.limit(old);
-            }
-          }
-          return real.read(dst);
-        }
-
-        @Override
-        public int write(ByteBuffer src) {
-          throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long position() throws IOException {
-          return real.position();
-        }
-
-        @Override
-        public SeekableByteChannel position(long newPosition) throws IOException {
-          real.position(newPosition);
-          return this;
-        }
-
-        @Override
-        public long size() throws IOException {
-          return real.size();
-        }
-
-        @Override
-        public SeekableByteChannel truncate(long size) {
-          throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean isOpen() {
-          return real.isOpen();
-        }
-
-        @Override
-        public void close() throws IOException {
-          closed = true;
-          real.close();
-        }
-      };
-    }
-  }
-
   @Test
   void ioErrorDuringFullHashIsExecutionFailureWithDiagnosticsAndPartialEvidence() throws Exception {
     Path p = file(3 << 20);
-    FailingAccess access = new FailingAccess((2 << 20) + 17, "Input/output error");
+    FaultyFileAccess access =
+        new FaultyFileAccess(FileAccess.system(), (2 << 20) + 17, FaultyFileAccess::eio);
     assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.FULL))
         .isInstanceOfSatisfying(
             ReaException.class,
@@ -355,13 +276,13 @@ class ModelInspectorIdentityTest {
               assertPartial(e.partialEvidence());
               assertThat(e.partialEvidence().artifact().bytesRead()).isEqualTo((2 << 20) + 17);
             });
-    assertThat(access.closed).isTrue();
+    assertThat(access.closed()).isEqualTo(1);
   }
 
   @Test
   void ioErrorInsideTheHeaderIsExecutionFailureWithoutPartialEvidence() throws Exception {
     Path p = file(1 << 20);
-    FailingAccess access = new FailingAccess(8, "Input/output error");
+    FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), 8, FaultyFileAccess::eio);
     assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.HEADER))
         .isInstanceOfSatisfying(
             ReaException.class,
@@ -370,7 +291,7 @@ class ModelInspectorIdentityTest {
               assertThat(e.partialEvidence()).isNull();
               assertThat(e.offset()).isEqualTo(8L);
             });
-    assertThat(access.closed).isTrue();
+    assertThat(access.closed()).isEqualTo(1);
   }
 
   @Test
@@ -435,7 +356,8 @@ class ModelInspectorIdentityTest {
   void aFileShorterThanItsHeaderIsRejectedAndTheChannelClosed() throws Exception {
     Path p = dir.resolve("short.gguf");
     Files.write(p, new byte[] {'G', 'G', 'U', 'F', 3, 0});
-    FailingAccess access = new FailingAccess(Long.MAX_VALUE, "never");
+    FaultyFileAccess access =
+        new FaultyFileAccess(FileAccess.system(), Long.MAX_VALUE, FaultyFileAccess::eio);
     assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.HEADER))
         .isInstanceOfSatisfying(
             ReaException.class,
@@ -443,8 +365,8 @@ class ModelInspectorIdentityTest {
               assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
               assertThat(e.offset()).isEqualTo(0L);
             });
-    assertThat(access.opened).isTrue();
-    assertThat(access.closed).isTrue();
+    assertThat(access.opened()).isEqualTo(1);
+    assertThat(access.closed()).isEqualTo(1);
   }
 
   @Test
