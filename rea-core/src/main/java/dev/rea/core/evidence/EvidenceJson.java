@@ -187,12 +187,7 @@ public final class EvidenceJson {
   public static void writeArtifact(JsonGenerator g, Artifact a) {
     g.writeName("artifact");
     g.writeStartObject();
-    g.writeStringProperty("path", a.path());
-    g.writeStringProperty("format", a.format());
-    g.writeStringProperty("file_size", Long.toString(a.fileSize()));
-    g.writeStringProperty("header_length", Long.toString(a.headerLength()));
-    writeNullableString(g, "header_sha256", a.headerSha256());
-    writeNullableString(g, "sha256", a.sha256());
+    writeArtifactSummaryFields(g, a);
     g.writeStringProperty("bytes_read", Long.toString(a.bytesRead()));
     g.writeStringProperty("read_scope", a.readScope());
     FileIdentity id = a.identity();
@@ -205,6 +200,19 @@ public final class EvidenceJson {
     g.writeBooleanProperty("verified", id.verified());
     g.writeEndObject();
     g.writeEndObject();
+  }
+
+  /**
+   * Writes the artifact fields a summary carries too (CONTRACT section 4): {@code path}, {@code
+   * format}, {@code file_size}, {@code header_length}, {@code header_sha256}, {@code sha256}.
+   */
+  public static void writeArtifactSummaryFields(JsonGenerator g, Artifact a) {
+    g.writeStringProperty("path", a.path());
+    g.writeStringProperty("format", a.format());
+    g.writeStringProperty("file_size", Long.toString(a.fileSize()));
+    g.writeStringProperty("header_length", Long.toString(a.headerLength()));
+    writeNullableString(g, "header_sha256", a.headerSha256());
+    writeNullableString(g, "sha256", a.sha256());
   }
 
   /** Writes the {@code "format_facts"} property. */

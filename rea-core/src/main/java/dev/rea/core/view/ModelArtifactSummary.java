@@ -212,12 +212,7 @@ public final class ModelArtifactSummary {
       g.writeStringProperty("status", r.status());
       g.writeName("artifact");
       g.writeStartObject();
-      g.writeStringProperty("path", a.path());
-      g.writeStringProperty("format", a.format());
-      g.writeStringProperty("file_size", Long.toString(a.fileSize()));
-      g.writeStringProperty("header_length", Long.toString(a.headerLength()));
-      nullable(g, "header_sha256", a.headerSha256());
-      nullable(g, "sha256", a.sha256());
+      EvidenceJson.writeArtifactSummaryFields(g, a);
       g.writeEndObject();
       EvidenceJson.writeFormatFacts(g, r.formatFacts());
       g.writeName("counts");
