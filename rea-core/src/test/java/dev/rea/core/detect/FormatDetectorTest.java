@@ -1,0 +1,101 @@
+package dev.rea.core.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Detection by content (CONTRACT section 8, "Both"): the two model formats whatever the file is
+ * called, and every recognised non-model refused as {@code unsupported_format} with what it is
+ * ({@code diagnostics.detected}) and what to do (the message).
+ */
+class FormatDetectorTest {
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = new byte[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  /** An 8-byte little-endian length, then the text. */
+  private static byte[] safetensors(String json) {
+    byte[] body = ascii(json);
+    byte[] prefix = new byte[8];
+    long n = body.length;
+    for (int i = 0; i < 8; i++) {
+      prefix[i] = (byte) (n >>> (8 * i));
+    }
+    return concat(prefix, body);
+  }
+
+  static Stream<Arguments> models() {
+    return Stream.of(
+        Arguments.of("GGUF v3 LE", ascii("GGUF\3\0\0\0"), DetectedFormat.GGUF),
+        Arguments.of("GGUF v3 BE (the magic keeps its bytes)", ascii("GGUF\0\0\0\3"), DetectedFormat.GGUF),
+        Arguments.of("GGUF v1 (detected, then refused by version)", ascii("GGUF\1\0\0\0"), DetectedFormat.GGUF),
+        Arguments.of("safetensors", safetensors("{\"__metadata__\":null}"), DetectedFormat.SAFETENSORS),
+        Arguments.of("safetensors with leading JSON whitespace", safetensors(" \t\r\n{}"), DetectedFormat.SAFETENSORS),
+        Arguments.of(
+            "safetensors declaring more than the file holds (the reader rejects it)",
+            concat(new byte[] {(byte) 0xE8, 3, 0, 0, 0, 0, 0, 0}, ascii("{\"a\":1}")),
+            DetectedFormat.SAFETENSORS));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("models")
+  void modelsAreDetectedByTheirBytes(String what, byte[] head, DetectedFormat expected)
+      throws ReaException {
+    assertThat(FormatDetector.detect(head, head.length, head.length)).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> nonModels() {
+    return Stream.of(
+        Arguments.of("empty file", new byte[0], "empty", "empty"),
+        Arguments.of("PyTorch ZIP", ascii("PK\3\4\24\0\0\0\10\0"), "zip", "PyTorch"),
+        Arguments.of("empty ZIP", ascii("PK\5\6\0\0\0\0"), "zip", "convert it"),
+        Arguments.of("pickle protocol 2", new byte[] {(byte) 0x80, 2, 'c', 'c'}, "pickle", "never unpickles"),
+        Arguments.of("pickle protocol 5", new byte[] {(byte) 0x80, 5, (byte) 0x95, 0}, "pickle", "protocol 5"),
+        Arguments.of("legacy ggml (LE)", ascii("lmgg\1\0\0\0"), "ggml_legacy", "'ggml'"),
+        Arguments.of("legacy ggjt (LE)", ascii("tjgg\3\0\0\0"), "ggml_legacy", "'ggjt'"),
+        Arguments.of("legacy ggmf (LE)", ascii("fmgg\1\0\0\0"), "ggml_legacy", "'ggmf'"),
+        Arguments.of("legacy ggla (LE)", ascii("algg\1\0\0\0"), "ggml_legacy", "conversion"),
+        Arguments.of("legacy ggsn (LE)", ascii("nsgg\1\0\0\0"), "ggml_legacy", "'ggsn'"),
+        Arguments.of(
+            "Git LFS pointer",
+            ascii("version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 12\n"),
+            "git_lfs_pointer",
+            "git lfs pull"),
+        Arguments.of("HTML page", ascii("<!DOCTYPE html><html><body>Sign in"), "html", "download the model again"),
+        Arguments.of("HTML after a BOM and blank lines", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, ascii("\n\n<html lang=en>")), "html", "HTML"),
+        Arguments.of("a sharded checkpoint index", ascii("{\n  \"metadata\": {\"total_size\": 1}}"), "json", "index.json"),
+        Arguments.of("byte-reversed GGUF magic", ascii("FUGG\3\0\0\0"), "gguf_reversed_magic", "FUGG"),
+        Arguments.of("plain text", ascii("hello, world\n"), "unknown", "not GGUF"),
+        Arguments.of("three bytes", ascii("GGU"), "unknown", "not GGUF"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("nonModels")
+  void nonModelsAreUnsupportedFormatsWithAHint(String what, byte[] head, String kind, String hint) {
+    ReaException e =
+        catchThrowableOfType(
+            ReaException.class, () -> FormatDetector.detect(head, head.length, head.length));
+    assertThat(e).as(what).isNotNull();
+    assertThat(e.constraint()).isEqualTo(Constraint.UNSUPPORTED_FORMAT);
+    assertThat(e.code().exitStatus()).isEqualTo(3);
+    assertThat(e.diagnostics()).containsEntry("detected", kind);
+    assertThat(e.getMessage()).contains(hint);
+    assertThat(e.field()).isEqualTo("magic");
+    assertThat(e.offset()).isEqualTo(0L);
+  }
+}
