@@ -55,18 +55,32 @@ public final class FormatDetector {
     if (n < 9) {
       return false;
     }
-    for (int i = 8; i < n; i++) {
+    long declared = 0;
+    for (int i = 7; i >= 0; i--) {
+      declared = (declared << 8) | (head[i] & 0xFF);
+    }
+    if (declared == 0) {
+      return false;
+    }
+    int i = 8;
+    // A UTF-8 byte-order mark, stray control bytes (but not NUL) and JSON whitespace before the
+    // first JSON token still mark a safetensors file: the reader then rejects them by name and
+    // offset (BOM, control byte), which says more than "unsupported format".
+    if (n >= 11 && (head[8] & 0xFF) == 0xEF && (head[9] & 0xFF) == 0xBB && (head[10] & 0xFF) == 0xBF) {
+      i = 11;
+    }
+    for (; i < n; i++) {
       int c = head[i] & 0xFF;
-      if (c == '{') {
+      if (c == '{' || c == '[') {
         return true;
       }
-      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+      if (c == 0 || c >= 0x20 && c != ' ') {
         return false;
       }
     }
-    // Only JSON whitespace after the prefix so far. Leading whitespace is valid and may be longer
-    // than the probe (CONTRACT section 8), so when the file continues past the probe the
-    // safetensors reader decides, with a typed verdict.
+    // Only whitespace or control bytes after the prefix so far. Leading whitespace is valid and
+    // may be longer than the probe (CONTRACT section 8), so when the file continues past the
+    // probe the safetensors reader decides, with a typed verdict.
     return n == PROBE_BYTES && fileSize > n;
   }
 

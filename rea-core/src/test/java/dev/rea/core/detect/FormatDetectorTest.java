@@ -47,6 +47,18 @@ class FormatDetectorTest {
         Arguments.of("safetensors", safetensors("{\"__metadata__\":null}"), DetectedFormat.SAFETENSORS),
         Arguments.of("safetensors with leading JSON whitespace", safetensors(" \t\r\n{}"), DetectedFormat.SAFETENSORS),
         Arguments.of(
+            "safetensors with a UTF-8 BOM (the reader names it)",
+            safetensors("\u00EF\u00BB\u00BF{}"),
+            DetectedFormat.SAFETENSORS),
+        Arguments.of(
+            "safetensors with a vertical tab before the object (the reader names it)",
+            safetensors("\u000B{}"),
+            DetectedFormat.SAFETENSORS),
+        Arguments.of(
+            "safetensors whose top level is an array (the reader rejects it)",
+            safetensors("[]"),
+            DetectedFormat.SAFETENSORS),
+        Arguments.of(
             "safetensors declaring more than the file holds (the reader rejects it)",
             concat(new byte[] {(byte) 0xE8, 3, 0, 0, 0, 0, 0, 0}, ascii("{\"a\":1}")),
             DetectedFormat.SAFETENSORS));
@@ -81,7 +93,17 @@ class FormatDetectorTest {
         Arguments.of("a sharded checkpoint index", ascii("{\n  \"metadata\": {\"total_size\": 1}}"), "json", "index.json"),
         Arguments.of("byte-reversed GGUF magic", ascii("FUGG\3\0\0\0"), "gguf_reversed_magic", "FUGG"),
         Arguments.of("plain text", ascii("hello, world\n"), "unknown", "not GGUF"),
-        Arguments.of("three bytes", ascii("GGU"), "unknown", "not GGUF"));
+        Arguments.of("three bytes", ascii("GGU"), "unknown", "not GGUF"),
+        Arguments.of(
+            "a zero length before JSON-looking bytes",
+            concat(new byte[8], ascii("{}")),
+            "unknown",
+            "not GGUF"),
+        Arguments.of(
+            "NUL bytes before a brace",
+            concat(new byte[] {2, 0, 0, 0, 0, 0, 0, 0}, new byte[] {0, '{'}),
+            "unknown",
+            "not GGUF"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -924,13 +924,17 @@ public final class GgufReader implements FormatReader {
           fail(
               d,
               furthest,
-              "it starts at offset "
+              "tensor["
+                  + d.index
+                  + "] starts at offset "
                   + d.offset
                   + ", inside the known range ["
                   + furthest.offset
                   + ", "
                   + furthestEnd
-                  + ")");
+                  + ") of tensor["
+                  + furthest.index
+                  + "]");
         }
         if (d.byteLength != GgmlType.UNKNOWN_LENGTH && d.offset + d.byteLength > furthestEnd) {
           furthestEnd = d.offset + d.byteLength;

@@ -444,4 +444,16 @@ class GgufTensorTest {
             .orElseThrow();
     assertThat(w.message()).contains("tensor[1] starts at offset 2272").contains("tensor[0] (Q4_K)");
   }
+
+  @Test
+  void anOverlapMessageDescribesEachTensorTruly() throws Exception {
+    // b [32, 64) is declared first, a [0, 64) second: the later declaration (a) is named, and
+    // the message says which tensor starts inside which range.
+    Built b = GgufBuilder.v3().tensorAt("b", 0, 32, 8).tensorAt("a", 0, 0, 16).build();
+    ReaException e = GgufTesting.reject(b.bytes());
+    assertRejected(e, Constraint.FILE_FORMAT_REJECTED, "tensor[1].offset", b.at("tensor[1].offset"));
+    assertThat(e.getMessage())
+        .contains("tensor[1] overlaps tensor[0]")
+        .contains("tensor[0] starts at offset 32, inside the known range [0, 64) of tensor[1]");
+  }
 }

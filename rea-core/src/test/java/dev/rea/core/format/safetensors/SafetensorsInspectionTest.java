@@ -243,8 +243,18 @@ class SafetensorsInspectionTest {
   }
 
   @Test
-  void detectionRefusesNonSafetensorsBeforeTheReader() throws Exception {
+  void aTopLevelArrayReachesTheReaderAndIsRejectedThere() throws Exception {
+    // A length prefix followed by JSON text is a (malformed) safetensors file: the reader says
+    // what is wrong, rather than detection calling it an unknown format.
     assertThatThrownBy(() -> inspect(file("[]", 0), HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+              assertThat(e.offset()).isEqualTo(8L);
+            });
+    // Without the prefix's JSON, detection still refuses it.
+    assertThatThrownBy(() -> inspect(file("\u0000[]", 0), HashMode.HEADER))
         .isInstanceOfSatisfying(
             ReaException.class, e -> assertThat(e.constraint()).isEqualTo(Constraint.UNSUPPORTED_FORMAT));
   }
