@@ -347,13 +347,17 @@ public final class ModelInspector {
   }
 
   /**
-   * A path that cannot name a file: a component is not a directory (ENOTDIR) or symbolic links
-   * loop (ELOOP). Such a selection is missing ({@code not_found}), not a host failure.
+   * A path that cannot name a file: a component is not a directory (ENOTDIR), symbolic links
+   * loop (ELOOP; the JDK appends "or unable to access attributes of symbolic link" to that
+   * reason) or a name is too long (ENAMETOOLONG). Such a selection is missing ({@code
+   * not_found}), not a host failure.
    */
   private static boolean unresolvable(java.nio.file.FileSystemException e) {
     String reason = e.getReason();
     return reason != null
-        && (reason.equals("Not a directory") || reason.equals("Too many levels of symbolic links"));
+        && (reason.equals("Not a directory")
+            || reason.startsWith("Too many levels of symbolic links")
+            || reason.equals("File name too long"));
   }
 
   /**

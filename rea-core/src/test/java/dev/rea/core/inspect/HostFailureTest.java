@@ -287,6 +287,20 @@ class HostFailureTest {
         catchThrowableOfType(ReaException.class, () -> system.inspect(write("plain", new byte[1]).resolve("x.gguf"), HashMode.HEADER));
     assertThat(underAFile.constraint()).isEqualTo(Constraint.NOT_FOUND);
 
+    // A symbolic link loop (ELOOP) and a name too long (ENAMETOOLONG) cannot name a file either.
+    Path loopA = dir.resolve("loop-a.gguf");
+    Path loopB = dir.resolve("loop-b.gguf");
+    java.nio.file.Files.createSymbolicLink(loopA, loopB);
+    java.nio.file.Files.createSymbolicLink(loopB, loopA);
+    ReaException loop =
+        catchThrowableOfType(ReaException.class, () -> system.inspect(loopA, HashMode.HEADER));
+    assertThat(loop.constraint()).isEqualTo(Constraint.NOT_FOUND);
+    assertThat(loop.getMessage()).contains("symbolic links");
+    ReaException tooLong =
+        catchThrowableOfType(ReaException.class, () -> system.inspect(dir.resolve("n".repeat(300)), HashMode.HEADER));
+    assertThat(tooLong.constraint()).isEqualTo(Constraint.NOT_FOUND);
+    assertThat(tooLong.getMessage()).contains("File name too long");
+
     ReaException directory =
         catchThrowableOfType(ReaException.class, () -> system.inspect(dir, HashMode.HEADER));
     assertThat(directory.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
