@@ -249,7 +249,7 @@ public final class ModelInspector {
       }
       FileSnapshot after = statAgain(path);
       if (!before.sameIdentity(after) || channelSize(channel) != fileSize) {
-        throw changed("the file's identity, size or modification time changed during the read");
+        throw changed("the file's identity, size, modification time or inode change time changed during the read");
       }
     } catch (ReaException e) {
       EvidenceRecord partial =

@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * @param inode {@code unix:ino}, or null where unavailable
  * @param modifiedNanos last-modified time in nanoseconds since the epoch
  * @param modifiedText last-modified time as RFC 3339 UTC text
+ * @param changedNanos inode change time ({@code unix:ctime}) in nanoseconds since the epoch, or
+ *     null where unavailable. Unlike the modification time it cannot be set back by a program
+ *     ({@code touch -r} changes it), so a rewrite that restores size and mtime is still seen.
  */
 public record FileSnapshot(
     boolean regularFile,
@@ -22,13 +25,30 @@ public record FileSnapshot(
     @Nullable Long device,
     @Nullable Long inode,
     long modifiedNanos,
-    String modifiedText) {
+    String modifiedText,
+    @Nullable Long changedNanos) {
 
-  /** @return true when both snapshots describe the same file with the same size and mtime */
+  /** A snapshot without an inode change time (file systems or test doubles that lack one). */
+  public FileSnapshot(
+      boolean regularFile,
+      boolean directory,
+      long size,
+      @Nullable Long device,
+      @Nullable Long inode,
+      long modifiedNanos,
+      String modifiedText) {
+    this(regularFile, directory, size, device, inode, modifiedNanos, modifiedText, null);
+  }
+
+  /**
+   * @return true when both snapshots describe the same file (device, inode) with the same size,
+   *     modification time and inode change time
+   */
   public boolean sameIdentity(FileSnapshot other) {
     return size == other.size
         && java.util.Objects.equals(device, other.device)
         && java.util.Objects.equals(inode, other.inode)
-        && modifiedNanos == other.modifiedNanos;
+        && modifiedNanos == other.modifiedNanos
+        && java.util.Objects.equals(changedNanos, other.changedNanos);
   }
 }

@@ -14,7 +14,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** {@link FileAccess} through {@code java.nio.file}, with {@code unix:dev}/{@code unix:ino}. */
+/**
+ * {@link FileAccess} through {@code java.nio.file}, with {@code unix:dev}, {@code unix:ino} and
+ * {@code unix:ctime} where the file system has them.
+ */
 final class SystemFileAccess implements FileAccess {
   static final SystemFileAccess INSTANCE = new SystemFileAccess();
 
@@ -27,11 +30,13 @@ final class SystemFileAccess implements FileAccess {
   public FileSnapshot stat(Path path) throws IOException {
     Long dev = null;
     Long ino = null;
+    Long ctime = null;
     BasicFileAttributes basic = Files.readAttributes(path, BasicFileAttributes.class);
     try {
-      Map<String, Object> unix = Files.readAttributes(path, "unix:dev,ino");
+      Map<String, Object> unix = Files.readAttributes(path, "unix:dev,ino,ctime");
       dev = (Long) unix.get("dev");
       ino = (Long) unix.get("ino");
+      ctime = ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS);
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
       // Not a Unix file system view: identity falls back to size and mtime.
     }
@@ -43,7 +48,8 @@ final class SystemFileAccess implements FileAccess {
         dev,
         ino,
         mtime.to(TimeUnit.NANOSECONDS),
-        formatTime(mtime.toInstant()));
+        formatTime(mtime.toInstant()),
+        ctime);
   }
 
   @Override

@@ -184,6 +184,39 @@ class ModelInspectorIdentityTest {
   }
 
   @Test
+  void inPlaceRewriteWithRestoredModificationTimeIsTargetChanged() throws Exception {
+    // Same size, same inode, the old mtime put back (as `touch -r` would): only the inode
+    // change time, which no program can set back, shows the rewrite.
+    Path p = file(4 << 20);
+    FileTime mtime = Files.getLastModifiedTime(p);
+    Object ctimeBefore = Files.getAttribute(p, "unix:ctime");
+    assertChangedDuringHash(
+        p,
+        1 << 20,
+        () -> {
+          try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
+            raf.seek(3 << 20);
+            raf.write(new byte[] {9, 9, 9, 9});
+          }
+          Files.setLastModifiedTime(p, mtime);
+          // The kernel's clock for ctime is coarse (a scheduler tick): repeat the restore until
+          // the change time has moved, so the case under test is the one that happened.
+          for (int i = 0; i < 2000 && Files.getAttribute(p, "unix:ctime").equals(ctimeBefore); i++) {
+            try {
+              Thread.sleep(1);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IOException(e);
+            }
+            Files.setLastModifiedTime(p, mtime);
+          }
+          assertThat(Files.getLastModifiedTime(p)).isEqualTo(mtime);
+          assertThat(Files.size(p)).isEqualTo(4L << 20);
+          assertThat(Files.getAttribute(p, "unix:ctime")).isNotEqualTo(ctimeBefore);
+        });
+  }
+
+  @Test
   void renameOverDuringFullHashIsTargetChanged() throws Exception {
     Path p = file(4 << 20);
     Path other = dir.resolve("other.gguf");
