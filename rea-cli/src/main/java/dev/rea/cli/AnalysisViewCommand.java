@@ -104,7 +104,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       if (json) {
         Output.printJson(out, page.json());
       } else {
-        CompactReport.printPage(out, page.json());
+        CompactReport.printPage(TerminalText.wrap(out), page.json());
       }
       return 0;
     } catch (ReaException e) {

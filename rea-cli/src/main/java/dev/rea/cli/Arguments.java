@@ -72,7 +72,41 @@ final class Arguments {
           .path(p.toString())
           .build();
     }
+    if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) {
+      // A FIFO, device or socket: the atomic rename would replace it with a regular file.
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              field + ": " + p + " exists and is not a regular file (a FIFO, device or socket);"
+                  + " give a file name")
+          .field(field)
+          .path(p.toString())
+          .build();
+    }
     return p;
+  }
+
+  /**
+   * Refuses an output file that is the input file itself (the same file by device and inode,
+   * through any spelling or link): writing the Evidence there would destroy what it describes.
+   *
+   * @throws ReaException {@code bad_argument} naming the option
+   */
+  static void notTheInput(Path output, Path input, String field) throws ReaException {
+    boolean same;
+    try {
+      same = java.nio.file.Files.exists(output) && java.nio.file.Files.isSameFile(output, input);
+    } catch (java.io.IOException | SecurityException e) {
+      same = false; // the input is missing or unreadable: the inspection reports that
+    }
+    if (same) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              field + ": " + output + " is the file being inspected; writing the Evidence there"
+                  + " would replace the model")
+          .field(field)
+          .path(output.toString())
+          .build();
+    }
   }
 
   /** The delivery detail of {@code --detail}. */

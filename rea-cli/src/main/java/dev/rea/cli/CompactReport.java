@@ -235,16 +235,12 @@ final class CompactReport {
     } else {
       s = JSON.writeValueAsString(v);
     }
-    StringBuilder clean = new StringBuilder(Math.min(s.length(), MAX_CELL_CHARS));
-    for (int i = 0; i < s.length() && clean.length() < MAX_CELL_CHARS; i++) {
-      char ch = s.charAt(i);
-      clean.append(ch < 0x20 || ch == 0x7F ? '?' : ch);
+    // Escaped before the cut, so the table's columns stay aligned.
+    String clean = TerminalText.printable(s);
+    if (clean.length() > MAX_CELL_CHARS) {
+      return clean.substring(0, MAX_CELL_CHARS - 3) + "...";
     }
-    if (s.length() > MAX_CELL_CHARS) {
-      clean.setLength(MAX_CELL_CHARS - 3);
-      clean.append("...");
-    }
-    return clean.toString();
+    return clean;
   }
 
   private static boolean allStrings(JsonNode array) {

@@ -5,7 +5,10 @@ import dev.rea.core.evidence.EvidenceJson;
 import java.io.PrintWriter;
 import java.util.Map;
 
-/** Reports a typed failure: JSON on stdout with {@code --json}, otherwise text on stderr. */
+/**
+ * Reports a typed failure: JSON on stdout with {@code --json}, otherwise text on stderr (made
+ * printable by {@link TerminalText}).
+ */
 final class Failures {
   private Failures() {}
 
@@ -13,10 +16,14 @@ final class Failures {
    * Prints the failure and returns its exit status. Partial Evidence is printed too: inside the
    * error object with {@code --json}, as a readable report on stdout otherwise.
    */
-  static int report(ReaException e, boolean json, PrintWriter out, PrintWriter err, int maxRows) {
+  static int report(
+      ReaException e, boolean json, PrintWriter stdout, PrintWriter stderr, int maxRows) {
     if (json) {
-      Output.printJson(out, EvidenceJson.errorBytes(e));
+      Output.printJson(stdout, EvidenceJson.errorBytes(e));
     } else {
+      // The message, path, field and diagnostics can quote the file or the command line.
+      PrintWriter out = TerminalText.wrap(stdout);
+      PrintWriter err = TerminalText.wrap(stderr);
       if (e.partialEvidence() != null) {
         new HumanReport(out, maxRows).print(e.partialEvidence());
         out.flush();

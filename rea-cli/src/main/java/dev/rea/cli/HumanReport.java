@@ -163,7 +163,7 @@ final class HumanReport {
     int shown = Math.min(rows.size(), MAX_METADATA_ROWS);
     for (int i = 0; i < shown; i++) {
       MetadataRow m = rows.get(i);
-      table.add(new String[] {m.key(), typeText(m), valueText(m.type(), m.value())});
+      table.add(new String[] {TerminalText.printable(m.key()), typeText(m), valueText(m.type(), m.value())});
     }
     if (rows.isEmpty()) {
       out.println("  none");
@@ -298,7 +298,7 @@ final class HumanReport {
         case '"' -> sb.append("\\\"");
         case '\\' -> sb.append("\\\\");
         default -> {
-          if (c < 0x20 || c == 0x7F) {
+          if (TerminalText.unsafe(c)) {
             sb.append(String.format("\\u%04x", (int) c));
           } else {
             sb.append(c);
@@ -313,16 +313,13 @@ final class HumanReport {
     return sb.toString();
   }
 
+  /** Escapes what a terminal would obey (so columns stay aligned), then cuts to {@code max}. */
   private static String shorten(String s, int max) {
-    StringBuilder clean = new StringBuilder(Math.min(s.length(), max));
-    for (int i = 0; i < s.length() && clean.length() < max; i++) {
-      char c = s.charAt(i);
-      clean.append(c < 0x20 || c == 0x7F ? '?' : c);
-    }
-    if (s.length() > max) {
+    String clean = TerminalText.printable(s);
+    if (clean.length() > max) {
       return clean.substring(0, Math.max(0, max - 3)) + "...";
     }
-    return clean.toString();
+    return clean;
   }
 
   private static String shape(List<Long> dims) {

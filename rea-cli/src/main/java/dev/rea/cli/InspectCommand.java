@@ -70,7 +70,8 @@ import picocli.CommandLine.Parameters;
       "",
       "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable",
       "(missing, unreadable, rejected or unsupported file), 4 execution failure",
-      "(I/O error, file changed while read), 5 resource exhausted, 130 cancelled."
+      "(I/O error, file changed while read), 5 resource exhausted, 130 cancelled",
+      "(SIGINT), 143 terminated (SIGTERM); both print the partial Evidence."
     })
 public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
   /** Default of {@code --hash}. */
@@ -164,6 +165,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   int run(PrintWriter out, PrintWriter err) {
     Cancellation cancellation = new Cancellation();
     KeyRing[] ring = new KeyRing[1];
+    Interrupts signals = null;
     try {
       HashMode mode = Arguments.hashMode(hash);
       if (maxTensorRows < 0) {
@@ -197,11 +199,15 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       Path output =
           evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
       Path selected = Arguments.resolve(path);
+      if (output != null) {
+        Arguments.notTheInput(output, selected, "--evidence_output");
+      }
       ModelInspector ins = inspector != null ? inspector : ModelInspector.standard();
       boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
-      ProgressBar bar = showProgress ? new ProgressBar(err, "hashing") : null;
+      ProgressBar bar = showProgress ? new ProgressBar(TerminalText.raw(err), "hashing") : null;
       EvidenceRecord record;
-      try (Interrupts ignored = Interrupts.onSigint(cancellation)) {
+      try (Interrupts installed = Interrupts.install(cancellation)) {
+        signals = installed;
         record =
             ins.inspect(
                 selected,
@@ -243,20 +249,23 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         if (json) {
           Output.printJson(out, summary);
         } else {
-          CompactReport.printSummary(out, summary, output);
+          CompactReport.printSummary(TerminalText.wrap(out), summary, output);
         }
       } else if (json) {
         Output.printJson(out, EvidenceJson.bundleBytes(List.of(record)));
       } else {
-        new HumanReport(out, maxTensorRows).print(record);
+        PrintWriter text = TerminalText.wrap(out);
+        new HumanReport(text, maxTensorRows).print(record);
         if (output != null) {
-          out.println();
-          out.println("Complete Evidence " + record.evidenceId() + " written to " + output);
+          text.println();
+          text.println("Complete Evidence " + record.evidenceId() + " written to " + output);
         }
+        text.flush();
       }
       return 0;
     } catch (ReaException e) {
-      return Failures.report(signPartial(e, ring), json, out, err, maxTensorRows);
+      int status = Failures.report(signPartial(e, ring), json, out, err, maxTensorRows);
+      return signals == null ? status : signals.exitStatus(status);
     }
   }
 

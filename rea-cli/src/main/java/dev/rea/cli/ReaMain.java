@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
  * The {@code rea} command (CONTRACT section 1). Subcommands print through picocli's
  * {@code getOut()}/{@code getErr()} so tests can capture them, and return the exit status of
  * CONTRACT section 1: 0 complete Evidence, 2 invalid_input, 3 target_unavailable, 4
- * execution_failure, 5 resource_exhausted, 130 cancelled.
+ * execution_failure, 5 resource_exhausted, 130 cancelled (SIGINT); 143 when SIGTERM cancelled an
+ * inspection (the contract names only SIGINT; 128 + 15 is the shell's convention).
  */
 @Command(
     name = "rea",
@@ -27,7 +28,8 @@ import picocli.CommandLine.Command;
     footer = {
       "",
       "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
-      "4 execution failure, 5 resource exhausted, 130 cancelled.",
+      "4 execution failure, 5 resource exhausted, 130 cancelled (SIGINT),",
+      "143 terminated (SIGTERM).",
       "Run 'rea help <command>' for a command's options."
     })
 public final class ReaMain implements java.util.concurrent.Callable<Integer> {
@@ -67,8 +69,29 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
     CommandLine cmd = commandLine(env, args.length > 0 ? args[0] : null);
     cmd.setOut(out);
-    cmd.setErr(err);
-    return cmd.execute(args);
+    // Messages on stderr can quote the file (tensor names, values) or the command line: they are
+    // made printable. stdout is filtered by each command in its readable mode only.
+    cmd.setErr(TerminalText.wrap(err));
+    return outputChecked(cmd.execute(args), out, err);
+  }
+
+  /**
+   * Turns a lost stdout into a failure: when writing to {@code out} failed (a closed pipe, a full
+   * device), the reader did not get the answer, so a status of 0 becomes 4 ({@code
+   * execution_failure}) with a message on {@code err}. Another status is kept: it already says
+   * the run failed.
+   *
+   * @return the exit status to use
+   */
+  static int outputChecked(int status, PrintWriter out, PrintWriter err) {
+    if (!out.checkError()) {
+      return status;
+    }
+    err.println(
+        "rea: execution_failure (io_error): could not write the output to stdout"
+            + " (closed pipe or full device); the output is incomplete");
+    err.flush();
+    return status == 0 ? 4 : status;
   }
 
   /** @return the configured picocli command line, reading this process's environment */
@@ -143,7 +166,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   /** Without a command: the usage on stderr and status 2 (a usage error). */
   @Override
   public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
+    spec.commandLine().usage(TerminalText.raw(spec.commandLine().getErr()));
     return 2;
   }
 

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
@@ -154,14 +155,17 @@ class HostileCliTest {
   }
 
   /**
-   * A real SIGINT: a child JVM runs {@code rea inspect-model-artifact --hash full --json} over a
-   * 64 GiB sparse GGUF; once its descriptor is past 64 MiB the test sends SIGINT. The child
-   * stops the hash, closes the file, prints the error object with partial Evidence and exits
-   * 130. Bounded: the test gives up (and kills the child) after two minutes.
+   * A real SIGINT or SIGTERM: a child JVM runs {@code rea inspect-model-artifact --hash full
+   * --json} over a 64 GiB sparse GGUF; once its descriptor is past 64 MiB the test sends the
+   * signal. The child stops the hash, closes the file, prints the error object with partial
+   * Evidence and exits 130 (SIGINT) or 143 (SIGTERM). Bounded: the test gives up (and kills the
+   * child) after two minutes.
    */
-  @Test
+  @ParameterizedTest
+  @CsvSource({"INT, 2, 130", "TERM, 15, 143"})
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void sigintDuringAFullHashExits130WithPartialEvidence() throws Exception {
+  void aSignalDuringAFullHashCancelsWithPartialEvidence(String signal, int number, int status)
+      throws Exception {
     assumeThat(Path.of("/proc/self/fdinfo")).as("needs Linux /proc").exists();
     long elements = 1L << 34; // F32: 64 GiB of tensor data, all a hole
     GgufBuilder.Built built =
@@ -197,13 +201,13 @@ class HostileCliTest {
     try {
       long pid = child.pid();
       long pos = waitForReadPosition(child, pid, p, 64L << 20, 120_000);
-      assumeThat(sigintIgnored(pid)).as("SIGINT is ignored in the child; cannot test").isFalse();
+      assumeThat(ignored(pid, number)).as("SIG%s is ignored in the child; cannot test", signal).isFalse();
       assertThat(pos).as("the child was hashing when interrupted").isGreaterThan(64L << 20);
-      Process kill = new ProcessBuilder("kill", "-INT", Long.toString(pid)).start();
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
       assertThat(kill.waitFor()).isEqualTo(0);
-      assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child exits after SIGINT").isTrue();
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child exits after SIG%s", signal).isTrue();
       String err = Files.readString(stderr);
-      assertThat(child.exitValue()).as("stderr: %s", err).isEqualTo(130);
+      assertThat(child.exitValue()).as("stderr: %s", err).isEqualTo(status);
       JsonNode json = CliRunner.JSON.readTree(Files.readString(stdout, StandardCharsets.UTF_8));
       JsonNode e = json.get("error");
       assertThat(e.get("code").asString()).isEqualTo("cancelled");
@@ -258,12 +262,12 @@ class HostileCliTest {
     throw new AssertionError("the child never read past " + min + " bytes (alive: " + child.isAlive() + ")");
   }
 
-  /** @return true when the process ignores SIGINT (bit 2 of SigIgn in /proc/PID/status) */
-  private static boolean sigintIgnored(long pid) throws IOException {
+  /** @return true when the process ignores the signal (its bit in SigIgn of /proc/PID/status) */
+  private static boolean ignored(long pid, int signal) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
       if (line.startsWith("SigIgn:")) {
         long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);
-        return (mask & 0x2) != 0;
+        return (mask & (1L << (signal - 1))) != 0;
       }
     }
     return false;

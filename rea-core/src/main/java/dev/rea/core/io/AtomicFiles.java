@@ -15,13 +15,21 @@ import java.security.SecureRandom;
  * is written to a new temporary file in the target's own directory (so the rename stays on one
  * file system), forced to storage ({@code fsync}), then renamed over the target with {@code
  * ATOMIC_MOVE}; the directory is then synced (best effort) so the rename itself is durable. On
- * any failure the temporary file is removed and the target is left as it was.
+ * any failure the temporary file is removed and the target is left as it was. When the JVM shuts
+ * down during a write (SIGTERM, a second SIGINT), a shutdown hook removes the temporary file.
  *
  * <p>The temporary file is created with the process's default permissions (umask), like any new
  * file; it is named {@code .<target name>.<random>.tmp}.
  */
 public final class AtomicFiles {
   private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** Temporary files being written, removed by the shutdown hook if the JVM exits meanwhile. */
+  private static final java.util.Set<Path> PENDING =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private static final java.util.concurrent.atomic.AtomicBoolean HOOKED =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private AtomicFiles() {}
 
@@ -47,6 +55,7 @@ public final class AtomicFiles {
                 + Long.toUnsignedString(RANDOM.nextLong(), 36)
                 + ".tmp");
     boolean moved = false;
+    track(tmp);
     try {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -60,12 +69,35 @@ public final class AtomicFiles {
       moved = true;
       syncDirectory(dir);
     } finally {
+      PENDING.remove(tmp);
       if (!moved) {
         try {
           Files.deleteIfExists(tmp);
         } catch (IOException e) {
           // Nothing more to do: the target is untouched either way.
         }
+      }
+    }
+  }
+
+  private static void track(Path tmp) {
+    if (HOOKED.compareAndSet(false, true)) {
+      try {
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(AtomicFiles::removePending, "rea-atomic-files-cleanup"));
+      } catch (IllegalStateException e) {
+        // Already shutting down: the finally block of write removes the file if it can.
+      }
+    }
+    PENDING.add(tmp);
+  }
+
+  private static void removePending() {
+    for (Path tmp : PENDING) {
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException | SecurityException e) {
+        // Best effort at exit.
       }
     }
   }

@@ -1,0 +1,112 @@
+package dev.rea.cli;
+
+import java.io.FilterWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+
+/**
+ * Makes text from a model file or a command line safe to show on a terminal. A file under
+ * inspection chooses its metadata strings, tensor names and (through them) error messages; a
+ * control character among them could move the cursor, rewrite earlier lines, retitle the window
+ * or hide text. In readable output every C0 control except line feed and tab, DEL, every C1
+ * control (U+0080–U+009F, which some terminals obey in UTF-8) and the Unicode bidirectional
+ * embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) are shown as {@code
+ * \}{@code uXXXX} instead. JSON output is never filtered: its bytes are the Evidence.
+ */
+final class TerminalText {
+  private TerminalText() {}
+
+  /** @return true when {@code c} must not reach a terminal as is */
+  static boolean unsafe(char c) {
+    return (c < 0x20 && c != '\n' && c != '\t')
+        || (c >= 0x7F && c <= 0x9F)
+        || (c >= 0x202A && c <= 0x202E)
+        || (c >= 0x2066 && c <= 0x2069);
+  }
+
+  /** @return {@code s} with every unsafe character written as {@code \}{@code uXXXX} */
+  static String printable(String s) {
+    if (s == null) {
+      return null;
+    }
+    StringBuilder sb = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (unsafe(c)) {
+        if (sb == null) {
+          sb = new StringBuilder(s.length() + 16).append(s, 0, i);
+        }
+        appendEscape(sb, c);
+      } else if (sb != null) {
+        sb.append(c);
+      }
+    }
+    return sb == null ? s : sb.toString();
+  }
+
+  private static void appendEscape(StringBuilder sb, char c) {
+    sb.append("\\u");
+    String hex = Integer.toHexString(c);
+    sb.append("0".repeat(4 - hex.length())).append(hex);
+  }
+
+  /**
+   * Wraps a writer so that everything printed through it is {@link #printable(String)}. Errors of
+   * the wrapped writer stay on it ({@link PrintWriter#checkError()} of {@code target} sees them).
+   */
+  static Safe wrap(PrintWriter target) {
+    return target instanceof Safe s ? s : new Safe(target);
+  }
+
+  /**
+   * A writer whose text is made printable. {@link #raw()} gives the unfiltered writer for the
+   * progress bar, whose carriage return and erase-line sequence are REA's own.
+   */
+  static final class Safe extends PrintWriter {
+    private final PrintWriter raw;
+
+    private Safe(PrintWriter raw) {
+      super(new Filter(raw), true);
+      this.raw = raw;
+    }
+
+    /** @return the unfiltered writer */
+    PrintWriter raw() {
+      return raw;
+    }
+  }
+
+  /** Escapes unsafe characters on their way to the wrapped writer. */
+  private static final class Filter extends FilterWriter {
+    Filter(Writer out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int c) throws IOException {
+      if (unsafe((char) c)) {
+        StringBuilder sb = new StringBuilder(6);
+        appendEscape(sb, (char) c);
+        out.write(sb.toString());
+      } else {
+        out.write(c);
+      }
+    }
+
+    @Override
+    public void write(char[] buf, int off, int len) throws IOException {
+      out.write(printable(new String(buf, off, len)));
+    }
+
+    @Override
+    public void write(String s, int off, int len) throws IOException {
+      out.write(printable(s.substring(off, off + len)));
+    }
+  }
+
+  /** @return the unfiltered writer under {@code w}, for REA's own terminal control sequences */
+  static PrintWriter raw(PrintWriter w) {
+    return w instanceof Safe s ? s.raw() : w;
+  }
+}

@@ -1,0 +1,177 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.format.gguf.GgufBuilder;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What REA writes is never lost silently, never lands on the model or a device, and never
+ * carries a file's control characters to a terminal.
+ */
+class OutputSafetyTest {
+  @TempDir Path dir;
+
+  /** ESC, BEL, CR, DEL, a C1 CSI and a right-to-left override, as a file could declare them. */
+  private static final String HOSTILE = "a\u001b]0;owned\u0007b\r\u007f\u009b31m\u202Ez";
+
+  private Path sample() throws IOException {
+    Path p = dir.resolve("m.gguf");
+    Files.write(
+        p,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .kv("general.name", GgufBuilder.str(HOSTILE))
+            .tensor("tok" + HOSTILE, 0, 4)
+            .bytes());
+    return p;
+  }
+
+  private static void assertPrintable(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      assertThat(TerminalText.unsafe(c))
+          .as("character U+%04X at %d in:%n%s", (int) c, i, text)
+          .isFalse();
+    }
+  }
+
+  @Test
+  void aFailingStdoutTurnsSuccessIntoExecutionFailure() throws Exception {
+    Path model = sample();
+    OutputStream broken =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("No space left on device");
+          }
+        };
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(broken, StandardCharsets.UTF_8), true);
+    StringWriter err = new StringWriter();
+    int status =
+        ReaMain.run(
+            new String[] {"inspect-model-artifact", model.toString(), "--json"},
+            out,
+            new PrintWriter(err, true),
+            Map.of("REA_HOME", CliRunner.HOME.toString()));
+    assertThat(status).isEqualTo(4);
+    assertThat(err.toString()).contains("execution_failure (io_error): could not write the output");
+  }
+
+  @Test
+  void aFailingStdoutKeepsAnEarlierFailureStatus() {
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(OutputStream.nullOutputStream()) {
+      @Override
+      public void write(String s, int off, int len) throws IOException {
+        throw new IOException("Broken pipe");
+      }
+    }, true);
+    out.print("x");
+    StringWriter err = new StringWriter();
+    assertThat(ReaMain.outputChecked(3, out, new PrintWriter(err, true))).isEqualTo(3);
+    assertThat(err.toString()).contains("could not write the output");
+    StringWriter fine = new StringWriter();
+    assertThat(ReaMain.outputChecked(0, new PrintWriter(fine), new PrintWriter(err))).isEqualTo(0);
+  }
+
+  @Test
+  void evidenceOutputOnTheModelItselfIsRefusedAndTheModelKept() throws Exception {
+    Path model = sample();
+    byte[] before = Files.readAllBytes(model);
+    Path link = dir.resolve("link.gguf");
+    Files.createSymbolicLink(link, model);
+    for (String output : new String[] {model.toString(), link.toString(), dir + "/./m.gguf"}) {
+      CliRunner.Result r =
+          CliRunner.run("inspect-model-artifact", model.toString(), "--evidence_output", output, "--json");
+      assertThat(r.status()).as(output).isEqualTo(2);
+      assertThat(r.json().get("error").get("constraint").asString()).isEqualTo("bad_argument");
+      assertThat(r.json().get("error").get("details").get("field").asString())
+          .isEqualTo("--evidence_output");
+      assertThat(r.json().get("error").get("message").asString()).contains("is the file being inspected");
+      assertThat(Files.readAllBytes(model)).isEqualTo(before);
+      assertThat(Files.isSymbolicLink(link)).isTrue();
+    }
+  }
+
+  @Test
+  void evidenceOutputOnADeviceIsRefused() throws Exception {
+    Path model = sample();
+    Path device = Path.of("/dev/null");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(device) && !Files.isRegularFile(device));
+    CliRunner.Result r =
+        CliRunner.run("inspect-model-artifact", model.toString(), "--evidence_output", "/dev/null", "--json");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.json().get("error").get("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(r.json().get("error").get("message").asString()).contains("is not a regular file");
+  }
+
+  @Test
+  void theReadableReportShowsControlCharactersEscaped() throws Exception {
+    Path model = sample();
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(0);
+    assertPrintable(r.out());
+    assertPrintable(r.err());
+    // The tensor name (shown as is apart from the escapes) and the value (quoted) are there.
+    assertThat(r.out()).contains("toka\\u001b]0;owned\\u0007b");
+    assertThat(r.out()).contains("\\u009b31m\\u202ez");
+    // The JSON is the Evidence: its strings keep every character.
+    CliRunner.Result json = CliRunner.run("inspect-model-artifact", model.toString(), "--json");
+    assertThat(json.status()).isEqualTo(0);
+    assertThat(json.json().get("records").get(0).get("tensors").get(0).get("name").asString())
+        .isEqualTo("tok" + HOSTILE);
+  }
+
+  @Test
+  void errorMessagesQuotingTheFileOrTheCommandLineAreEscaped() throws Exception {
+    Path p = dir.resolve("dup.gguf");
+    Files.write(
+        p,
+        GgufBuilder.v3()
+            .tensor("w" + HOSTILE, 0, 4)
+            .tensor("w" + HOSTILE, 0, 4)
+            .bytes());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString());
+    assertThat(r.status()).isEqualTo(3);
+    assertThat(r.err()).contains("duplicate tensor name").contains("\\u001b");
+    assertPrintable(r.err());
+    assertPrintable(r.out());
+
+    CliRunner.Result usage = CliRunner.run("inspect-model-artifact", p.toString(), "--x" + HOSTILE);
+    assertThat(usage.status()).isEqualTo(2);
+    assertThat(usage.err()).contains("\\u001b");
+    assertPrintable(usage.err());
+
+    CliRunner.Result missing = CliRunner.run("inspect-model-artifact", dir.resolve("no" + HOSTILE).toString());
+    assertThat(missing.status()).isEqualTo(3);
+    assertPrintable(missing.err());
+  }
+
+  @Test
+  void printableLeavesOrdinaryTextAloneAndEscapesEachUnsafeCharacter() {
+    assertThat(TerminalText.printable("plain\ttext\nwith ünïcödé and 漢字")).isEqualTo("plain\ttext\nwith ünïcödé and 漢字");
+    assertThat(TerminalText.printable("\u0000\u001f\u007f\u0080\u009f\u202a\u2069"))
+        .isEqualTo("\\u0000\\u001f\\u007f\\u0080\\u009f\\u202a\\u2069");
+    assertThat(TerminalText.printable(null)).isNull();
+    StringWriter sink = new StringWriter();
+    PrintWriter raw = new PrintWriter(sink);
+    PrintWriter safe = TerminalText.wrap(raw);
+    assertThat(TerminalText.wrap(safe)).isSameAs(safe);
+    assertThat(TerminalText.raw(safe)).isSameAs(raw);
+    safe.print('\u001b');
+    safe.print(new char[] {'x', '\r'});
+    safe.println("y\u0085");
+    safe.flush();
+    assertThat(sink.toString()).isEqualTo("\\u001bx\\u000dy\\u0085" + System.lineSeparator());
+  }
+}
