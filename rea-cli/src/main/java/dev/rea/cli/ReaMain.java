@@ -39,7 +39,8 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   public static void main(String[] args) {
     PrintWriter out =
         new PrintWriter(
-            new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8),
+            new OutputStreamWriter(
+                new PipeAware(new FileOutputStream(FileDescriptor.out)), StandardCharsets.UTF_8),
             true);
     PrintWriter err =
         new PrintWriter(
@@ -49,6 +50,54 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
     out.flush();
     err.flush();
     System.exit(status);
+  }
+
+  /**
+   * stdout that behaves like a Unix tool when its reader goes away: on a broken pipe ({@code
+   * EPIPE}, e.g. {@code rea ... | head -1}) the process exits at once with status 141 (128 +
+   * SIGPIPE, what the shell reports for a tool killed by SIGPIPE) and no message, as a C program
+   * would. The JVM ignores SIGPIPE, so without this the write would just fail. Shutdown hooks run
+   * (an evidence file being written is removed). Other write failures (a full device, a closed
+   * descriptor) are left to {@link #outputChecked}.
+   */
+  static final class PipeAware extends java.io.FilterOutputStream {
+    PipeAware(java.io.OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws java.io.IOException {
+      try {
+        out.write(b, off, len);
+      } catch (java.io.IOException e) {
+        throw brokenPipe(e);
+      }
+    }
+
+    @Override
+    public void write(int b) throws java.io.IOException {
+      try {
+        out.write(b);
+      } catch (java.io.IOException e) {
+        throw brokenPipe(e);
+      }
+    }
+
+    @Override
+    public void flush() throws java.io.IOException {
+      try {
+        out.flush();
+      } catch (java.io.IOException e) {
+        throw brokenPipe(e);
+      }
+    }
+
+    private static java.io.IOException brokenPipe(java.io.IOException e) {
+      if ("Broken pipe".equals(e.getMessage())) {
+        System.exit(141);
+      }
+      return e;
+    }
   }
 
   /**
@@ -89,7 +138,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
     }
     err.println(
         "rea: execution_failure (io_error): could not write the output to stdout"
-            + " (closed pipe or full device); the output is incomplete");
+            + " (a full device or a closed descriptor); the output is incomplete");
     err.flush();
     return status == 0 ? 4 : status;
   }

@@ -230,6 +230,35 @@ class HostileCliTest {
     }
   }
 
+  /**
+   * A reader that goes away ({@code rea ... | head -1}): the child's stdout is a pipe whose read
+   * end is closed before the child writes. The child exits 141 (as if killed by SIGPIPE), quietly.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aBrokenPipeOnStdoutExits141WithoutAMessage() throws Exception {
+    Path p = dir.resolve("small.gguf");
+    Files.write(p, GgufBuilder.v3().kv("general.architecture", GgufBuilder.str("llama")).tensor("w", 0, 4).bytes());
+    Path stderr = dir.resolve("pipe.err");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"),
+                ReaMain.class.getName(),
+                "inspect-model-artifact", p.toString())
+            .redirectError(stderr.toFile());
+    pb.environment().put("REA_HOME", Files.createDirectories(dir.resolve("pipe-home")).toString());
+    Process child = pb.start();
+    child.getInputStream().close();
+    try {
+      assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.exitValue()).as("stderr: %s", Files.readString(stderr)).isEqualTo(141);
+      assertThat(Files.readString(stderr)).isEmpty();
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
   /** Polls the child's open descriptors until the one on {@code file} is past {@code min}. */
   private static long waitForReadPosition(Process child, long pid, Path file, long min, long timeoutMs)
       throws IOException, InterruptedException {
