@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * per-format shape of {@code format_facts} and tensor rows, array preview bounds, {@code
  * parameter_count} equal to the shape product (exact, in declaration order, no overflow past
  * 2^64-1), {@code file_offset} equal to the data offset plus {@code offset}, and the type rows
- * and totals equal to those derived from the tensor rows ({@link Derivations}).
+ * and totals equal to those derived from the tensor rows ({@link Derivations}), and the facts
+ * tying request, artifact, subject, status and coverage together.
  *
  * <p>Every failure is {@code invalid_input} / {@code evidence_rejected}, naming the field path.
  */
@@ -145,11 +146,69 @@ public final class RecordChecks {
       require(l.typeId() == null || (l.typeId() >= 0 && l.typeId() <= 0xFFFF_FFFFL),
           prefix + "limitations[" + i + "].type_id", "type id out of unsigned 32-bit range");
     }
+    checkConsistency(r, prefix);
     if (r.authentication() != null) {
       require("ed25519".equals(r.authentication().scheme()), prefix + "authentication.scheme",
           "scheme must be ed25519");
       require(EVIDENCE_ID.matcher(r.authentication().keyId()).matches(),
           prefix + "authentication.key_id", "key_id must be sha256: and 64 lowercase hex digits");
+    }
+  }
+
+  /**
+   * The facts that tie a record's parts together, as the inspector writes them (CONTRACT section
+   * 3): the request names the artifact's absolute path and its read scope; the identity's size is
+   * the file size; lengths are ordered {@code header_length <= bytes_read <= file_size}; status,
+   * digest coverage and final identity agree (complete: identity verified, digest complete for a
+   * full hash and none for a header hash; partial: digest unknown, identity unverified); a
+   * {@code subject} exists exactly for a complete full-hash record and names {@code
+   * artifact.sha256}; storage and range coverage are those derived from the tensor rows.
+   */
+  private static void checkConsistency(EvidenceRecord r, String prefix) throws ReaException {
+    Artifact a = r.artifact();
+    require(absolute(a.path()), prefix + "artifact.path", "artifact.path must be an absolute path");
+    require(a.path().equals(r.request().path()), prefix + "request.path",
+        "request.path must equal artifact.path");
+    require(a.readScope().equals(r.request().hash()), prefix + "artifact.read_scope",
+        "read_scope must equal request.hash");
+    require(a.identity() != null && a.identity().size() == a.fileSize(),
+        prefix + "artifact.identity.size", "identity.size must equal artifact.file_size");
+    require(a.headerLength() <= a.fileSize(), prefix + "artifact.header_length",
+        "header_length exceeds file_size");
+    require(a.bytesRead() >= a.headerLength() && a.bytesRead() <= a.fileSize(),
+        prefix + "artifact.bytes_read", "bytes_read must lie between header_length and file_size");
+    Coverage c = r.coverage();
+    boolean complete = EvidenceRecord.STATUS_COMPLETE.equals(r.status());
+    boolean full = "full".equals(r.request().hash());
+    require(Coverage.VERIFIED.equals(c.finalIdentity()) == complete,
+        prefix + "coverage.final_identity",
+        "final_identity must be verified exactly when status is complete");
+    require(a.identity().verified() == complete, prefix + "artifact.identity.verified",
+        "identity.verified must be true exactly when status is complete");
+    String digest = !complete ? Coverage.UNKNOWN : full ? Coverage.COMPLETE : Coverage.NONE;
+    require(digest.equals(c.digest()), prefix + "coverage.digest",
+        "digest must be " + digest + " for a " + r.status() + " record of a "
+            + r.request().hash() + " hash");
+    boolean hashed = complete && full;
+    require((r.subject() != null) == hashed, prefix + "subject",
+        "subject must be present exactly for a complete full-hash record");
+    require((a.sha256() != null) == hashed, prefix + "artifact.sha256",
+        "artifact.sha256 must be present exactly for a complete full-hash record");
+    require(r.subject() == null || r.subject().sha256().equals(a.sha256()), prefix + "subject.sha256",
+        "subject.sha256 must equal artifact.sha256");
+    require(c.storageSizes().equals(Derivations.storageComplete(r.tensors())
+            ? Coverage.COMPLETE : Coverage.PARTIAL),
+        prefix + "coverage.storage_sizes", "storage_sizes does not match the tensor rows");
+    require(c.ranges().equals(Derivations.rangesComplete(r.tensors())
+            ? Coverage.COMPLETE : Coverage.PARTIAL),
+        prefix + "coverage.ranges", "ranges does not match the tensor rows");
+  }
+
+  private static boolean absolute(String path) {
+    try {
+      return path != null && java.nio.file.Path.of(path).isAbsolute();
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
     }
   }
 

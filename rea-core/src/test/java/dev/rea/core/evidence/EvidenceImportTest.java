@@ -153,6 +153,69 @@ class EvidenceImportTest {
   }
 
   @Test
+  void requestArtifactSubjectStatusAndCoverageAgree() {
+    String hex = "cd".repeat(32);
+    reject(replace("\"request\":{\"path\":\"/models/test.gguf\"", "\"request\":{\"path\":\"/models/other.gguf\""),
+        "request.path", "request.path must equal artifact.path");
+    reject(TEXT.replace("\"/models/test.gguf\"", "\"models/test.gguf\""), "artifact.path", "absolute");
+    reject(replace("\"read_scope\":\"header\"", "\"read_scope\":\"full\""), "artifact.read_scope",
+        "read_scope must equal request.hash");
+    reject(replace("\"size\":\"1000000\"", "\"size\":\"999999\""), "artifact.identity.size",
+        "identity.size");
+    reject(replace("\"header_length\":\"3000\"", "\"header_length\":\"1000001\""),
+        "artifact.header_length", "exceeds file_size");
+    reject(replace("\"bytes_read\":\"4096\"", "\"bytes_read\":\"1000001\""), "artifact.bytes_read",
+        "between header_length and file_size");
+    reject(replace("\"final_identity\":\"verified\"", "\"final_identity\":\"unverified\""),
+        "coverage.final_identity", "verified exactly when status is complete");
+    reject(replace("\"verified\":true", "\"verified\":false"), "artifact.identity.verified",
+        "true exactly when status is complete");
+    reject(replace("\"digest\":\"none\"", "\"digest\":\"complete\""), "coverage.digest",
+        "digest must be none for a complete record of a header hash");
+    // A header hash that claims a whole-file digest.
+    reject(replace("\"sha256\":null", "\"sha256\":\"" + hex + "\""), "artifact.sha256",
+        "exactly for a complete full-hash record");
+    reject(replace("\"subject\":null", "\"subject\":{\"kind\":\"file\",\"sha256\":\"" + hex + "\"}"),
+        "subject", "exactly for a complete full-hash record");
+    // A full hash whose subject names another digest than the artifact's.
+    String full = TEXT.replace("\"hash\":\"header\"", "\"hash\":\"full\"")
+        .replace("\"read_scope\":\"header\"", "\"read_scope\":\"full\"")
+        .replace("\"digest\":\"none\"", "\"digest\":\"complete\"")
+        .replace("\"bytes_read\":\"4096\"", "\"bytes_read\":\"1000000\"")
+        .replace("\"sha256\":null", "\"sha256\":\"" + hex + "\"");
+    reject(full, "subject", "exactly for a complete full-hash record");
+    reject(full.replace("\"subject\":null",
+            "\"subject\":{\"kind\":\"file\",\"sha256\":\"" + "ef".repeat(32) + "\"}"),
+        "subject.sha256", "must equal artifact.sha256");
+    // A partial record keeps unknown digest coverage and an unverified identity.
+    reject(replace("\"status\":\"complete\"", "\"status\":\"partial\""),
+        "coverage.final_identity", "verified exactly when status is complete");
+    reject(replace("\"storage_sizes\":\"partial\"", "\"storage_sizes\":\"complete\""),
+        "coverage.storage_sizes", "does not match the tensor rows");
+    reject(replace("\"ranges\":\"partial\"", "\"ranges\":\"complete\""),
+        "coverage.ranges", "does not match the tensor rows");
+  }
+
+  @Test
+  void aConsistentFullHashRecordAndAPartialRecordAreAccepted() throws ReaException {
+    String hex = "cd".repeat(32);
+    String full = TEXT.replace("\"hash\":\"header\"", "\"hash\":\"full\"")
+        .replace("\"read_scope\":\"header\"", "\"read_scope\":\"full\"")
+        .replace("\"digest\":\"none\"", "\"digest\":\"complete\"")
+        .replace("\"bytes_read\":\"4096\"", "\"bytes_read\":\"1000000\"")
+        .replace("\"sha256\":null", "\"sha256\":\"" + hex + "\"")
+        .replace("\"subject\":null", "\"subject\":{\"kind\":\"file\",\"sha256\":\"" + hex + "\"}");
+    EvidenceRecord r = IMPORT.read(full.getBytes(StandardCharsets.UTF_8)).records().get(0).record();
+    assertThat(r.subject().sha256()).isEqualTo(hex);
+    String partial = TEXT.replace("\"status\":\"complete\"", "\"status\":\"partial\"")
+        .replace("\"digest\":\"none\"", "\"digest\":\"unknown\"")
+        .replace("\"final_identity\":\"verified\"", "\"final_identity\":\"unverified\"")
+        .replace("\"verified\":true", "\"verified\":false");
+    assertThat(IMPORT.read(partial.getBytes(StandardCharsets.UTF_8)).records().get(0).record().status())
+        .isEqualTo("partial");
+  }
+
+  @Test
   void bundlesAreStrictToo() throws ReaException {
     String rec = TEXT;
     reject("{\"schema\":\"rea.bundle.v1\",\"records\":[]}", "records", "at least one record");
