@@ -58,29 +58,17 @@ final class Arguments {
     Path p = resolve(text, field);
     Path dir = p.getParent();
     if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
-      throw ReaException.builder(
-              Constraint.BAD_ARGUMENT,
-              field + ": the directory " + dir + " does not exist (create it first)")
-          .field(field)
-          .path(p.toString())
-          .build();
+      throw badOutput(field, p, "the directory " + dir + " does not exist (create it first)");
     }
     if (java.nio.file.Files.isDirectory(p)) {
-      throw ReaException.builder(
-              Constraint.BAD_ARGUMENT, field + ": " + p + " is a directory; give a file name")
-          .field(field)
-          .path(p.toString())
-          .build();
+      throw badOutput(field, p, p + " is a directory; give a file name");
     }
     if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) {
       // A FIFO, device or socket: the atomic rename would replace it with a regular file.
-      throw ReaException.builder(
-              Constraint.BAD_ARGUMENT,
-              field + ": " + p + " exists and is not a regular file (a FIFO, device or socket);"
-                  + " give a file name")
-          .field(field)
-          .path(p.toString())
-          .build();
+      throw badOutput(
+          field,
+          p,
+          p + " exists and is not a regular file (a FIFO, device or socket); give a file name");
     }
     return p;
   }
@@ -99,14 +87,18 @@ final class Arguments {
       same = false; // the input is missing or unreadable: the inspection reports that
     }
     if (same) {
-      throw ReaException.builder(
-              Constraint.BAD_ARGUMENT,
-              field + ": " + output + " is the file being inspected; writing the Evidence there"
-                  + " would replace the model")
-          .field(field)
-          .path(output.toString())
-          .build();
+      throw badOutput(
+          field,
+          output,
+          output + " is the file being inspected; writing the Evidence there would replace the model");
     }
+  }
+
+  private static ReaException badOutput(String field, Path p, String problem) {
+    return ReaException.builder(Constraint.BAD_ARGUMENT, field + ": " + problem)
+        .field(field)
+        .path(p.toString())
+        .build();
   }
 
   /** The delivery detail of {@code --detail}. */

@@ -152,6 +152,15 @@ class EvidenceImportTest {
         "not a row");
   }
 
+  /** SMALL as a complete full-hash record whose file digest is {@code hex}, but no subject. */
+  private static String fullHashWithoutSubject(String hex) {
+    return TEXT.replace("\"hash\":\"header\"", "\"hash\":\"full\"")
+        .replace("\"read_scope\":\"header\"", "\"read_scope\":\"full\"")
+        .replace("\"digest\":\"none\"", "\"digest\":\"complete\"")
+        .replace("\"bytes_read\":\"4096\"", "\"bytes_read\":\"1000000\"")
+        .replace("\"sha256\":null", "\"sha256\":\"" + hex + "\"");
+  }
+
   @Test
   void requestArtifactSubjectStatusAndCoverageAgree() {
     String hex = "cd".repeat(32);
@@ -178,11 +187,7 @@ class EvidenceImportTest {
     reject(replace("\"subject\":null", "\"subject\":{\"kind\":\"file\",\"sha256\":\"" + hex + "\"}"),
         "subject", "exactly for a complete full-hash record");
     // A full hash whose subject names another digest than the artifact's.
-    String full = TEXT.replace("\"hash\":\"header\"", "\"hash\":\"full\"")
-        .replace("\"read_scope\":\"header\"", "\"read_scope\":\"full\"")
-        .replace("\"digest\":\"none\"", "\"digest\":\"complete\"")
-        .replace("\"bytes_read\":\"4096\"", "\"bytes_read\":\"1000000\"")
-        .replace("\"sha256\":null", "\"sha256\":\"" + hex + "\"");
+    String full = fullHashWithoutSubject(hex);
     reject(full, "subject", "exactly for a complete full-hash record");
     reject(full.replace("\"subject\":null",
             "\"subject\":{\"kind\":\"file\",\"sha256\":\"" + "ef".repeat(32) + "\"}"),
@@ -199,11 +204,7 @@ class EvidenceImportTest {
   @Test
   void aConsistentFullHashRecordAndAPartialRecordAreAccepted() throws ReaException {
     String hex = "cd".repeat(32);
-    String full = TEXT.replace("\"hash\":\"header\"", "\"hash\":\"full\"")
-        .replace("\"read_scope\":\"header\"", "\"read_scope\":\"full\"")
-        .replace("\"digest\":\"none\"", "\"digest\":\"complete\"")
-        .replace("\"bytes_read\":\"4096\"", "\"bytes_read\":\"1000000\"")
-        .replace("\"sha256\":null", "\"sha256\":\"" + hex + "\"")
+    String full = fullHashWithoutSubject(hex)
         .replace("\"subject\":null", "\"subject\":{\"kind\":\"file\",\"sha256\":\"" + hex + "\"}");
     EvidenceRecord r = IMPORT.read(full.getBytes(StandardCharsets.UTF_8)).records().get(0).record();
     assertThat(r.subject().sha256()).isEqualTo(hex);
