@@ -73,9 +73,10 @@ final class Descriptions {
       """
       Import saved Evidence into this session so inspect_analysis_view can page through it with \
       source {kind: "retained-evidence", evidence_id}. Give exactly one of: path (absolute path \
-      of a bundle file, e.g. written by `rea inspect-model-artifact --evidence_output`, or of a \
-      single record file) or bundle (the bundle object {schema: "rea.bundle.v1", records: \
-      [...]}). Every record is checked (id, Ed25519 signature by a trusted key, schema, \
+      of a bundle file, e.g. written by `rea inspect-model-artifact --evidence_output`) or \
+      bundle (the bundle object {schema: "rea.bundle.v1", records: [...]}). Only bundles are \
+      imported: a single record (file or object) is refused with invalid_input/evidence_rejected \
+      (wrap it in a bundle, or page through it directly with inspect_analysis_view). Every record is checked (id, Ed25519 signature by a trusted key, schema, \
       positional indices, unique names/keys/types) before anything is retained; any failure is \
       invalid_input/evidence_rejected and nothing is imported. Returns {evidence_ids: [...]} in \
       bundle order. Retained Evidence counts against the session's 32 MiB budget \

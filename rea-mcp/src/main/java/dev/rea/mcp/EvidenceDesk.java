@@ -6,6 +6,7 @@ import dev.rea.core.auth.EvidenceVerifier;
 import dev.rea.core.auth.KeyRing;
 import dev.rea.core.auth.ReaHome;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.view.EvidenceLoader;
 import dev.rea.core.view.IndexedEvidence;
@@ -88,14 +89,47 @@ final class EvidenceDesk {
     return store.retain(IndexedEvidence.of(record));
   }
 
-  /** Authenticates, indexes and retains every record of {@code json} (all or nothing). */
-  List<String> importBytes(byte[] json) throws ReaException {
-    return ids(store.retainAll(loader().load(json).records()));
+  /**
+   * Authenticates, indexes and retains every record of the bundle {@code json} (all or nothing).
+   * Only a bundle is taken (CONTRACT section 7: {@code import_evidence_bundle} takes {@code path}
+   * or {@code bundle}); a single record is refused.
+   *
+   * @return the records' evidence IDs in bundle order
+   * @throws ReaException {@code invalid_input} / {@code evidence_rejected} when the input is not
+   *     a bundle or any record fails; {@code resource_exhausted} / {@code retained_budget}
+   */
+  List<String> importBundle(byte[] json) throws ReaException {
+    return retainBundle(loader().load(json), null);
   }
 
-  /** Same, from a file. */
-  List<String> importFile(Path path) throws ReaException {
-    return ids(store.retainAll(loader().loadFile(path).records()));
+  /** Same, from a bundle file; also {@code target_unavailable} when it cannot be read. */
+  List<String> importBundleFile(Path path) throws ReaException {
+    return retainBundle(loader().loadFile(path), path);
+  }
+
+  private List<String> retainBundle(EvidenceLoader.Loaded loaded, @Nullable Path path)
+      throws ReaException {
+    if (!loaded.bundle()) {
+      ReaException.Builder b =
+          ReaException.builder(
+                  dev.rea.core.error.Constraint.EVIDENCE_REJECTED,
+                  "import_evidence_bundle takes a bundle ({\"schema\": \""
+                      + EvidenceJson.BUNDLE_SCHEMA
+                      + "\", \"records\": [...]}), but "
+                      + (path == null ? "this" : "this file")
+                      + " is a single Evidence record (schema "
+                      + EvidenceRecord.SCHEMA
+                      + "). Wrap it in a bundle, or page through it directly with"
+                      + " inspect_analysis_view and source {kind: \"evidence-file\", path} or"
+                      + " {kind: \"inline\", evidence}.")
+              .field("schema")
+              .diagnostic("reason", "not a bundle");
+      if (path != null) {
+        b.path(path.toString());
+      }
+      throw b.build();
+    }
+    return ids(store.retainAll(loaded.records()));
   }
 
   private static List<String> ids(List<IndexedEvidence> evs) {

@@ -16,10 +16,17 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>Malformed JSON, or more than one JSON value on a line: answered with a JSON-RPC error
  *       -32700 (id null) and dropped.
- *   <li>Valid JSON that is not a JSON-RPC 2.0 request, notification or response (a batch, a
- *       scalar, a bad {@code jsonrpc}/{@code id}/{@code method}/{@code params}): -32600 with the
- *       id when there is one, dropped.
+ *   <li>Valid JSON that is not a JSON-RPC 2.0 request or notification the SDK can take (a batch,
+ *       a scalar, a bad {@code jsonrpc}/{@code method}/{@code params}, an {@code id} that is not a
+ *       string or a 64-bit integer, duplicate member names; see {@link LineScanner}): -32600,
+ *       with the id when the line has exactly one usable id, else with id null; dropped.
+ *   <li>A response (no {@code method}; {@code result} or {@code error}) the SDK cannot take:
+ *       dropped with a warning on stderr, never answered.
  *   <li>A {@code tools/call} whose params cannot form a CallToolRequest: -32602, dropped.
+ *   <li>Before the first {@code initialize} request: {@code ping} is answered here with an empty
+ *       result (the SDK would hold it until the session is initialized); any other request is
+ *       answered -32600 (the SDK would hold it, unanswered, for good if no {@code initialize}
+ *       followed); notifications and responses pass.
  *   <li>A line of more than {@link #lineCap} bytes (excluding the line feed): its bytes are
  *       scanned as they stream past, without being kept, to find its id and method; a {@code
  *       tools/call} is answered with a tool result carrying the REA error object ({@code
@@ -41,6 +48,12 @@ import org.jspecify.annotations.Nullable;
 final class InboundFilter extends InputStream {
   /** The tool whose requests carry their id in {@code _meta}. */
   static final String INSPECT_TOOL = "inspect_model_artifact";
+
+  /** The MCP lifecycle's first request. */
+  static final String INITIALIZE = "initialize";
+
+  /** The one request MCP allows before {@code initialize}. */
+  static final String PING = "ping";
 
   /** The {@code _meta} key holding the request's id key ({@link RpcId#key()}). */
   static final String REQUEST_ID_META = "dev.rea/request_id";
@@ -66,6 +79,8 @@ final class InboundFilter extends InputStream {
   private int chunkEnd;
   private boolean inputEnded;
   private boolean endReported;
+  /** Whether an {@code initialize} request was handed to the SDK. */
+  private boolean initializeSeen;
 
   /** A line buffer grown beyond this is dropped before the next line. */
   private static final int SHRINK_ABOVE = 1 << 20;
@@ -221,9 +236,31 @@ final class InboundFilter extends InputStream {
         out.rpcError(s.id(), -32600, "Invalid Request: " + s.problem());
         return null;
       }
+      case BAD_RESPONSE -> {
+        Log.warn("dropped an inbound response the SDK cannot take: " + s.problem());
+        return null;
+      }
       case REQUEST -> {
         RpcId id = Objects.requireNonNull(s.id());
         String method = Objects.requireNonNull(s.method());
+        if (!initializeSeen) {
+          if (INITIALIZE.equals(method)) {
+            initializeSeen = true;
+          } else if (PING.equals(method)) {
+            // The SDK would hold a ping until the session is initialized; MCP allows pings at any
+            // time, so it is answered here.
+            out.emptyResult(id);
+            return null;
+          } else {
+            out.rpcError(
+                id,
+                -32600,
+                "Invalid Request: the server is not initialized; the first request must be"
+                    + " \"initialize\" (only \"ping\" is answered before it), not "
+                    + quote(method));
+            return null;
+          }
+        }
         String tool = null;
         if ("tools/call".equals(method)) {
           String problem = s.toolCallProblem();
@@ -267,9 +304,14 @@ final class InboundFilter extends InputStream {
     } else if (kind == LineScanner.Kind.INVALID) {
       out.rpcError(id, -32600, "Invalid Request: " + what);
     } else {
-      // A notification or a response gets no answer (JSON-RPC 2.0 section 4.1).
+      // A notification or a response (also one the SDK could not take) gets no answer.
       Log.warn("dropped an inbound " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + what);
     }
+  }
+
+  private static String quote(String method) {
+    String m = method.length() > 64 ? method.substring(0, 64) + "..." : method;
+    return "\"" + m + "\"";
   }
 
   private byte[] forward() {

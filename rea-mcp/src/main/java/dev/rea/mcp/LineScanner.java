@@ -1,19 +1,41 @@
 package dev.rea.mcp;
 
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.async.ByteArrayFeeder;
+import tools.jackson.core.json.DupDetector;
 import tools.jackson.core.json.JsonFactory;
 
 /**
  * Checks one inbound line of JSON-RPC incrementally, without keeping its bytes, and notes the few
  * members the server acts on before the SDK sees the line: the top-level {@code jsonrpc}, {@code
- * id}, {@code method}, whether {@code result}/{@code error} are present, and inside {@code
- * params}: {@code name} (the tool of a {@code tools/call}), {@code requestId} (of {@code
- * notifications/cancelled}) and the type of {@code arguments}.
+ * id}, {@code method}, {@code result}/{@code error} (and {@code error.code}/{@code
+ * error.message}), and inside {@code params}: {@code name} (the tool of a {@code tools/call}),
+ * {@code requestId} (of {@code notifications/cancelled}) and the types of {@code arguments} and
+ * {@code _meta}.
+ *
+ * <p>What the MCP Java SDK 2.1.0 cannot take, and so must never see (each of these ends its read
+ * loop: {@code McpSchema.deserializeJsonRpcMessage} throws and the stdio transport stops
+ * reading), is classified {@link Kind#INVALID} or {@link Kind#BAD_RESPONSE}:
+ *
+ * <ul>
+ *   <li>an {@code id} that is not a JSON string or a JSON integer within the signed 64-bit range
+ *       (the SDK's {@code JSONRPCRequest}/{@code JSONRPCResponse} accept only {@code String},
+ *       {@code Integer} and {@code Long}): {@code 1.5}, {@code 1.0}, {@code 1e2}, {@code 2^63},
+ *       {@code true}, {@code null}, objects and arrays;
+ *   <li>a response whose {@code result} is null, or whose {@code error} is not an object with an
+ *       integer {@code code} (32-bit) and a string {@code message};
+ *   <li>duplicate member names at any depth. The SDK's mapper keeps the last of them, so the
+ *       server and the SDK could disagree about a message's id or method. They are found with
+ *       Jackson's own duplicate detector ({@link DupDetector}, the detector behind {@code
+ *       StreamReadFeature.STRICT_DUPLICATE_DETECTION}, comparing names after unescaping), driven
+ *       here rather than through the parser feature so that scanning continues past the
+ *       duplicate and the message's id can still be reported.
+ * </ul>
  *
  * <p>Feed bytes with {@link #feed}, then call {@link #finish}. The JSON is tokenised by Jackson's
  * non-blocking parser with its default read constraints (nesting depth 500, strings up to 100
@@ -31,10 +53,23 @@ final class LineScanner {
     RESPONSE,
     /** Valid JSON that is not a JSON-RPC 2.0 message the server accepts (-32600). */
     INVALID,
+    /**
+     * Valid JSON shaped like a response ({@code result} or {@code error}, no {@code method}) that
+     * the SDK cannot take. Dropped without an answer: a response is never answered, and an error
+     * reply to a client's bad error response could start an endless exchange.
+     */
+    BAD_RESPONSE,
     /** Not JSON, or more than one JSON value (-32700). */
     MALFORMED,
     /** Only whitespace. */
     BLANK
+  }
+
+  /** Which depth-1 object the parser is in. */
+  private enum Section {
+    NONE,
+    PARAMS,
+    ERROR
   }
 
   private final JsonParser parser;
@@ -43,23 +78,34 @@ final class LineScanner {
   private int depth;
   private int roots;
   private boolean sawToken;
+  private boolean rootArray;
+  private boolean rootScalar;
   private @Nullable String topName;
-  private @Nullable String paramName;
-  private boolean inParams;
+  private @Nullable String innerName;
+  private Section section = Section.NONE;
+  /** Duplicate detectors of the open objects, by depth (index 1 is the top-level object). */
+  private DupDetector[] dups = new DupDetector[8];
+  private boolean[] isObject = new boolean[8];
+  private @Nullable String duplicate;
   private @Nullable String jsonrpc;
   private boolean jsonrpcBad;
   private @Nullable RpcId id;
   private boolean idPresent;
   private boolean idBad;
+  private boolean idDuplicated;
   private @Nullable String method;
   private boolean methodBad;
   private boolean hasResult;
+  private boolean resultNull;
   private boolean hasError;
   private boolean errorBad;
+  private boolean errorCode;
+  private boolean errorMessage;
   private int paramsShape; // 0 absent, 1 object, 2 array, 3 other
   private @Nullable String toolName;
   private boolean toolNameBad;
   private int argumentsShape; // 0 absent, 1 object, 3 other
+  private boolean metaBad;
   private @Nullable RpcId cancelRequestId;
 
   LineScanner() {
@@ -117,27 +163,30 @@ final class LineScanner {
     }
     switch (t) {
       case START_OBJECT, START_ARRAY -> {
-        if (depth == 1) {
-          onTopContainer(t == JsonToken.START_OBJECT);
-        } else if (depth == 2 && inParams) {
-          onParamContainer(t == JsonToken.START_OBJECT);
-        }
-        if (depth == 0 && t == JsonToken.START_ARRAY) {
+        boolean object = t == JsonToken.START_OBJECT;
+        if (depth == 0 && !object) {
           rootArray = true;
+        } else if (depth == 1) {
+          onTopContainer(object);
+        } else if (depth == 2) {
+          onInnerContainer(object);
         }
         depth++;
+        open(object);
       }
       case END_OBJECT, END_ARRAY -> {
         depth--;
         if (depth == 1) {
-          inParams = false;
+          section = Section.NONE;
         }
       }
       case PROPERTY_NAME -> {
+        String name = parser.currentName();
+        checkDuplicate(name);
         if (depth == 1) {
-          topName = parser.currentName();
-        } else if (depth == 2 && inParams) {
-          paramName = parser.currentName();
+          topName = name;
+        } else if (depth == 2) {
+          innerName = name;
         }
       }
       default -> {
@@ -145,22 +194,50 @@ final class LineScanner {
           rootScalar = true;
         } else if (depth == 1) {
           onTopScalar(t);
-        } else if (depth == 2 && inParams) {
-          onParamScalar(t);
+        } else if (depth == 2) {
+          onInnerScalar(t);
         }
       }
     }
   }
 
-  private boolean rootArray;
-  private boolean rootScalar;
+  /** Notes that a container was opened at {@link #depth}. */
+  private void open(boolean object) {
+    if (depth >= isObject.length) {
+      int n = Math.max(depth + 1, isObject.length * 2);
+      isObject = Arrays.copyOf(isObject, n);
+      dups = Arrays.copyOf(dups, n);
+    }
+    isObject[depth] = object;
+    if (object) {
+      DupDetector d = dups[depth];
+      if (d == null) {
+        dups[depth] = DupDetector.rootDetector(parser);
+      } else {
+        d.reset();
+      }
+    }
+  }
+
+  private void checkDuplicate(String name) {
+    DupDetector d = dups[depth];
+    if (!isObject[depth] || d == null || !d.isDup(name)) {
+      return;
+    }
+    if (duplicate == null) {
+      duplicate = parser.streamReadContext().pathAsPointer().toString();
+    }
+    if (depth == 1 && name.equals("id")) {
+      idDuplicated = true;
+    }
+  }
 
   private void onTopContainer(boolean object) {
     String n = topName == null ? "" : topName;
     switch (n) {
       case "params" -> {
         paramsShape = object ? 1 : 2;
-        inParams = object;
+        section = object ? Section.PARAMS : Section.NONE;
       }
       case "id" -> {
         idPresent = true;
@@ -172,17 +249,23 @@ final class LineScanner {
       case "error" -> {
         hasError = true;
         errorBad |= !object;
+        section = object ? Section.ERROR : Section.NONE;
       }
       default -> {}
     }
   }
 
-  private void onParamContainer(boolean object) {
-    String n = paramName == null ? "" : paramName;
-    switch (n) {
-      case "arguments" -> argumentsShape = object ? 1 : 3;
-      case "name" -> toolNameBad = true;
-      default -> {}
+  private void onInnerContainer(boolean object) {
+    String n = innerName == null ? "" : innerName;
+    if (section == Section.PARAMS) {
+      switch (n) {
+        case "arguments" -> argumentsShape = object ? 1 : 3;
+        case "name" -> toolNameBad = true;
+        case "_meta" -> metaBad |= !object;
+        default -> {}
+      }
+    } else if (section == Section.ERROR && (n.equals("code") || n.equals("message"))) {
+      errorBad = true;
     }
   }
 
@@ -209,7 +292,10 @@ final class LineScanner {
         }
       }
       case "params" -> paramsShape = 3;
-      case "result" -> hasResult = true;
+      case "result" -> {
+        hasResult = true;
+        resultNull = t == JsonToken.VALUE_NULL;
+      }
       case "error" -> {
         hasError = true;
         errorBad = true;
@@ -218,28 +304,59 @@ final class LineScanner {
     }
   }
 
-  private void onParamScalar(JsonToken t) {
-    String n = paramName == null ? "" : paramName;
-    switch (n) {
-      case "name" -> {
-        if (t == JsonToken.VALUE_STRING) {
-          toolName = parser.getString();
-        } else {
-          toolNameBad = true;
+  private void onInnerScalar(JsonToken t) {
+    String n = innerName == null ? "" : innerName;
+    if (section == Section.PARAMS) {
+      switch (n) {
+        case "name" -> {
+          if (t == JsonToken.VALUE_STRING) {
+            toolName = parser.getString();
+          } else {
+            toolNameBad = true;
+          }
         }
+        case "requestId" -> cancelRequestId = idOf(t);
+        case "arguments" -> argumentsShape = t == JsonToken.VALUE_NULL ? 0 : 3;
+        case "_meta" -> metaBad |= t != JsonToken.VALUE_NULL;
+        default -> {}
       }
-      case "requestId" -> cancelRequestId = idOf(t);
-      case "arguments" -> argumentsShape = t == JsonToken.VALUE_NULL ? 0 : 3;
-      default -> {}
+    } else if (section == Section.ERROR) {
+      switch (n) {
+        case "code" -> {
+          boolean ok =
+              t == JsonToken.VALUE_NUMBER_INT
+                  && parser.getNumberType() == JsonParser.NumberType.INT;
+          errorCode = ok;
+          errorBad |= !ok;
+        }
+        case "message" -> {
+          errorMessage = t == JsonToken.VALUE_STRING;
+          errorBad |= !errorMessage;
+        }
+        default -> {}
+      }
     }
   }
 
+  /**
+   * @return the id for a JSON string, or a JSON integer within the signed 64-bit range; null for
+   *     anything else (the SDK takes only String, Integer and Long ids)
+   */
   private @Nullable RpcId idOf(JsonToken t) {
-    return switch (t) {
-      case VALUE_STRING -> new RpcId(true, parser.getString());
-      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> new RpcId(false, parser.getText());
-      default -> null;
-    };
+    if (t == JsonToken.VALUE_STRING) {
+      return new RpcId(true, parser.getString());
+    }
+    if (t == JsonToken.VALUE_NUMBER_INT) {
+      JsonParser.NumberType type = parser.getNumberType();
+      if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+        return new RpcId(false, parser.getText());
+      }
+    }
+    return null;
+  }
+
+  private boolean responseShaped() {
+    return method == null && !methodBad && (hasResult || hasError);
   }
 
   /** @return the message kind; call after {@link #finish} */
@@ -250,7 +367,26 @@ final class LineScanner {
     if (!sawToken) {
       return Kind.BLANK;
     }
-    if (rootArray || rootScalar || jsonrpcBad || !"2.0".equals(jsonrpc) || idBad || methodBad) {
+    if (rootArray || rootScalar) {
+      return Kind.INVALID;
+    }
+    boolean bad =
+        duplicate != null
+            || jsonrpcBad
+            || !"2.0".equals(jsonrpc)
+            || idBad
+            || idDuplicated
+            || methodBad;
+    if (responseShaped()) {
+      boolean ok =
+          !bad
+              && idPresent
+              && (hasResult ^ hasError)
+              && !resultNull
+              && (!hasError || (!errorBad && errorCode && errorMessage));
+      return ok ? Kind.RESPONSE : Kind.BAD_RESPONSE;
+    }
+    if (bad) {
       return Kind.INVALID;
     }
     if (method != null) {
@@ -258,9 +394,6 @@ final class LineScanner {
         return Kind.INVALID;
       }
       return idPresent ? Kind.REQUEST : Kind.NOTIFICATION;
-    }
-    if (idPresent && (hasResult ^ hasError) && !errorBad) {
-      return Kind.RESPONSE;
     }
     return Kind.INVALID;
   }
@@ -276,11 +409,14 @@ final class LineScanner {
     if (rootScalar) {
       return "a JSON-RPC message must be a JSON object";
     }
+    if (duplicate != null) {
+      return "duplicate member name at " + duplicate + " (each name may appear once per object)";
+    }
     if (jsonrpcBad || !"2.0".equals(jsonrpc)) {
       return "\"jsonrpc\" must be \"2.0\"";
     }
     if (idBad) {
-      return "\"id\" must be a string or a number";
+      return "\"id\" must be a string or an integer from -2^63 to 2^63-1";
     }
     if (methodBad) {
       return "\"method\" must be a string";
@@ -288,12 +424,24 @@ final class LineScanner {
     if (method != null && paramsShape != 0 && paramsShape != 1) {
       return "\"params\" must be an object";
     }
+    if (responseShaped()) {
+      if (!idPresent) {
+        return "a response needs an \"id\"";
+      }
+      if (hasResult && hasError) {
+        return "a response has \"result\" or \"error\", not both";
+      }
+      if (resultNull) {
+        return "\"result\" must not be null";
+      }
+      return "\"error\" must be an object with an integer \"code\" and a string \"message\"";
+    }
     return "the object is neither a request, a notification nor a response";
   }
 
-  /** @return the id, when the line had a usable one */
+  /** @return the id, when the line had exactly one usable one */
   @Nullable RpcId id() {
-    return idBad ? null : id;
+    return idBad || idDuplicated ? null : id;
   }
 
   /** @return the method, or null */
@@ -319,6 +467,9 @@ final class LineScanner {
     }
     if (argumentsShape == 3) {
       return "params.arguments must be an object";
+    }
+    if (metaBad) {
+      return "params._meta must be an object";
     }
     return null;
   }

@@ -12,7 +12,7 @@ import tools.jackson.core.JsonGenerator;
 
 /**
  * Writes whole JSON-RPC lines to the protocol stream for messages the SDK never saw (answers to
- * malformed or oversized lines). The SDK's stdio transport writes each message inside {@code
+ * malformed or oversized lines, requests before {@code initialize}). The SDK's stdio transport writes each message inside {@code
  * synchronized (outputStream)}; this writer locks the same object, so lines never interleave.
  */
 final class ProtocolWriter {
@@ -44,6 +44,22 @@ final class ProtocolWriter {
       g.writeStartObject();
       g.writeNumberProperty("code", code);
       g.writeStringProperty("message", message);
+      g.writeEndObject();
+      g.writeEndObject();
+    }
+    writeLine(buf.toByteArray());
+  }
+
+  /** Writes a response whose result is the empty object (the answer to {@code ping}). */
+  void emptyResult(RpcId id) {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream(64);
+    try (JsonGenerator g = EvidenceJson.generator(buf)) {
+      g.writeStartObject();
+      g.writeStringProperty("jsonrpc", "2.0");
+      g.writeName("id");
+      id.write(g);
+      g.writeName("result");
+      g.writeStartObject();
       g.writeEndObject();
       g.writeEndObject();
     }

@@ -203,9 +203,25 @@ final class ReaTools {
       if (a.has("path") && a.has("bundle")) {
         throw Failures.conflicting("bundle", "give either path or bundle, not both");
       } else if (a.has("path")) {
-        ids = desk.importFile(a.absolutePath("path"));
+        ids = desk.importBundleFile(a.absolutePath("path"));
       } else if (a.has("bundle")) {
-        ids = desk.importBytes(bytes(a.optionalObject("bundle")));
+        Map<String, Object> bundle = Objects.requireNonNull(a.optionalObject("bundle"));
+        Object schema = bundle.get("schema");
+        if (!EvidenceJson.BUNDLE_SCHEMA.equals(schema)) {
+          // Refused before any record is read or authenticated.
+          throw dev.rea.core.evidence.RecordChecks.reject(
+              "schema",
+              "the bundle argument must be a bundle, {\"schema\": \""
+                  + EvidenceJson.BUNDLE_SCHEMA
+                  + "\", \"records\": [...]}"
+                  + (EvidenceRecord.SCHEMA.equals(schema)
+                      ? "; this is a single Evidence record: wrap it as {\"schema\": \""
+                          + EvidenceJson.BUNDLE_SCHEMA
+                          + "\", \"records\": [record]}, or page through it with"
+                          + " inspect_analysis_view and source {kind: \"inline\", evidence}"
+                      : ""));
+        }
+        ids = desk.importBundle(bytes(bundle));
       } else {
         throw Failures.badArgument(
             "path", "give path (an absolute path to a bundle file) or bundle (the bundle object)");

@@ -281,6 +281,69 @@ class EvidenceToolsE2eTest {
   }
 
   @Test
+  void importTakesBundlesOnly() throws Exception {
+    Path p = TinyGguf.write(dir.resolve("b.gguf"), 1, 2, 0);
+    McpSyncClient c = client();
+    JsonNode rec = ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString(), "detail", "complete")));
+    String id = rec.path("evidence_id").asString();
+    Path recordFile = dir.resolve("record.json");
+    Files.writeString(recordFile, RawSession.JSON.writeValueAsString(rec), StandardCharsets.UTF_8);
+
+    // A valid, signed single record is still not a bundle: by path ...
+    JsonNode byPath = McpClientE2eTest.error(call(c, ReaTools.IMPORT, Map.of("path", recordFile.toString())));
+    assertThat(byPath.path("code").asString()).isEqualTo("invalid_input");
+    assertThat(byPath.path("category").asString()).isEqualTo("invalid_request");
+    assertThat(byPath.path("constraint").asString()).isEqualTo("evidence_rejected");
+    assertThat(byPath.path("details").path("field").asString()).isEqualTo("schema");
+    assertThat(byPath.path("details").path("path").asString()).isEqualTo(recordFile.toString());
+    assertThat(byPath.path("message").asString()).contains("single Evidence record");
+    // ... or inline as the bundle argument.
+    JsonNode inline = McpClientE2eTest.error(call(c, ReaTools.IMPORT, Map.of("bundle", asMap(rec))));
+    assertThat(inline.path("constraint").asString()).isEqualTo("evidence_rejected");
+    assertThat(inline.path("details").path("field").asString()).isEqualTo("schema");
+    assertThat(inline.path("message").asString()).contains("single Evidence record");
+    // Neither was retained.
+    JsonNode none =
+        McpClientE2eTest.error(
+            call(c, ReaTools.VIEW, Map.of("source", retained(id), "view", view("collection", "types"))));
+    assertThat(none.path("constraint").asString()).isEqualTo("unknown_evidence");
+
+    // Other shapes: a bundle without records, with no records, of another schema; a bundle
+    // given as JSON text; an argument the contract does not name.
+    JsonNode noRecords =
+        McpClientE2eTest.error(call(c, ReaTools.IMPORT, Map.of("bundle", Map.of("schema", "rea.bundle.v1"))));
+    assertThat(noRecords.path("constraint").asString()).isEqualTo("evidence_rejected");
+    assertThat(noRecords.path("details").path("field").asString()).isEqualTo("records");
+    JsonNode empty =
+        McpClientE2eTest.error(
+            call(c, ReaTools.IMPORT, Map.of("bundle", Map.of("schema", "rea.bundle.v1", "records", List.of()))));
+    assertThat(empty.path("constraint").asString()).isEqualTo("evidence_rejected");
+    JsonNode otherSchema =
+        McpClientE2eTest.error(
+            call(c, ReaTools.IMPORT, Map.of("bundle", Map.of("schema", "rea.bundle.v2", "records", List.of(asMap(rec))))));
+    assertThat(otherSchema.path("constraint").asString()).isEqualTo("evidence_rejected");
+    assertThat(otherSchema.path("details").path("field").asString()).isEqualTo("schema");
+    Map<String, Object> bundle = new LinkedHashMap<>();
+    bundle.put("schema", "rea.bundle.v1");
+    bundle.put("records", List.of(asMap(rec)));
+    JsonNode text =
+        McpClientE2eTest.error(
+            call(c, ReaTools.IMPORT, Map.of("bundle", RawSession.JSON.writeValueAsString(bundle))));
+    assertThat(text.path("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(text.path("details").path("field").asString()).isEqualTo("bundle");
+    JsonNode records = McpClientE2eTest.error(call(c, ReaTools.IMPORT, Map.of("records", List.of(asMap(rec)))));
+    assertThat(records.path("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(records.path("details").path("field").asString()).isEqualTo("records");
+    JsonNode evidence = McpClientE2eTest.error(call(c, ReaTools.IMPORT, Map.of("evidence", asMap(rec))));
+    assertThat(evidence.path("constraint").asString()).isEqualTo("bad_argument");
+
+    // The same record wrapped in a bundle imports.
+    JsonNode imported = ok(call(c, ReaTools.IMPORT, Map.of("bundle", bundle)));
+    assertThat(imported.path("evidence_ids")).hasSize(1);
+    assertThat(imported.path("evidence_ids").get(0).asString()).isEqualTo(id);
+  }
+
+  @Test
   void retainedBudgetRefusalIsTyped() throws Exception {
     Path p = TinyGguf.write(dir.resolve("budget.gguf"), 2, 400, 0);
     McpSyncClient c = client(Map.of("rea.test.retainedBudget", "65536"));

@@ -95,6 +95,120 @@ class RawProtocolTest {
   }
 
   @Test
+  void theTestersReproGetsInvalidRequestAndTheNextPingIsAnswered() throws Exception {
+    // The adversarial tester's repro, byte for byte, in one write: a ping with id 1.5 used to
+    // end the SDK's read loop, so the ping with id 2 was never answered.
+    try (RawSession s = new RawSession(TestServerMain.class, Map.of())) {
+      s.sendBytes(
+          String.join(
+                  "\n",
+                  "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+                      + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                      + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
+                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                  "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}",
+                  "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}",
+                  "")
+              .getBytes(StandardCharsets.UTF_8));
+      List<JsonNode> seen = new ArrayList<>();
+      JsonNode refused = s.awaitResponse(null, WAIT, seen);
+      assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32600);
+      assertThat(refused.get("id").isNull()).isTrue();
+      JsonNode pong = s.awaitResponse(2, WAIT, seen);
+      assertThat(pong.path("result").isObject()).isTrue();
+      assertThat(pong.has("error")).isFalse();
+      JsonNode init =
+          seen.stream().filter(m -> RawSession.idMatches(m.path("id"), 0)).findFirst().orElse(null);
+      if (init == null) {
+        init = s.awaitResponse(0, WAIT);
+      }
+      assertThat(init.path("result").path("protocolVersion").asString()).isEqualTo("2025-06-18");
+      assertThat(s.badLines).isEmpty();
+    }
+  }
+
+  @Test
+  void badIdsDuplicateKeysAndBadResponsesNeverStopTheReadLoop() throws Exception {
+    // Each line, sent to the real SDK: the answer the filter gives (code and id; null code: no
+    // answer at all), then a ping that must still be answered.
+    Object[][] cases = {
+      {"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":[],\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":9223372036854775808,\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"ping\",\"method\":\"tools/list\"}", -32600, 77},
+      {"{\"jsonrpc\":\"2.0\",\"jsonrpc\":\"2.0\",\"id\":78,\"method\":\"ping\"}", -32600, 78},
+      {"[{\"jsonrpc\":\"2.0\",\"id\":79,\"method\":\"ping\"}]", -32600, null},
+      {"\"ping\"", -32600, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":80,", -32700, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":null}", null, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":\"x\",\"message\":\"m\"}}", null, null},
+      {"{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"message\":\"m\"}}", null, null},
+    };
+    try (RawSession s = RawSession.initialized(TestServerMain.class, Map.of())) {
+      long pingId = 1000;
+      for (Object[] c : cases) {
+        String line = (String) c[0];
+        s.send(line);
+        s.send("{\"jsonrpc\":\"2.0\",\"id\":" + pingId + ",\"method\":\"ping\"}");
+        List<JsonNode> before = new ArrayList<>();
+        JsonNode pong = s.awaitResponse(pingId, WAIT, before);
+        assertThat(pong.path("result").isObject()).as("ping after " + line).isTrue();
+        if (c[1] == null) {
+          assertThat(before).as("answers to " + line).isEmpty();
+        } else {
+          assertThat(before).as("answers to " + line).hasSize(1);
+          JsonNode e = before.get(0);
+          assertThat(e.path("error").path("code").asInt()).as(line).isEqualTo((Integer) c[1]);
+          if (c[2] == null) {
+            assertThat(e.get("id").isNull()).as(line).isTrue();
+          } else {
+            assertThat(e.get("id").asInt()).as(line).isEqualTo((Integer) c[2]);
+          }
+        }
+        pingId++;
+      }
+      assertThat(s.badLines).isEmpty();
+    }
+  }
+
+  @Test
+  void beforeInitializePingIsAnsweredOtherRequestsAreRefused() throws Exception {
+    try (RawSession s = new RawSession(TestServerMain.class, Map.of())) {
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":\"early\",\"method\":\"ping\"}");
+      JsonNode pong = s.awaitResponse("early", WAIT);
+      assertThat(pong.path("result").isObject()).isTrue();
+      assertThat(pong.path("result").size()).isZero();
+
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+      JsonNode refused = s.awaitResponse(1, WAIT);
+      assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32600);
+      assertThat(refused.path("error").path("message").asString())
+          .contains("not initialized");
+      s.send(
+          RawSession.toolCall(
+              2, ReaTools.RELEASE, args("evidence_id", "sha256:" + "0".repeat(64)), null));
+      assertThat(s.awaitResponse(2, WAIT).path("error").path("code").asInt()).isEqualTo(-32600);
+
+      // The normal handshake still works afterwards, and so do the same requests.
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{"
+              + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+              + "\"clientInfo\":{\"name\":\"raw\",\"version\":\"0\"}}}");
+      assertThat(s.awaitResponse("init", WAIT).path("result").path("serverInfo").path("name").asString())
+          .isEqualTo("rea");
+      s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
+      assertThat(s.awaitResponse(3, WAIT).path("result").path("tools")).hasSize(4);
+      assertThat(s.badLines).isEmpty();
+    }
+  }
+
+  @Test
   void linesOverTheCapGetTypedAnswers() throws Exception {
     int cap = 64 * 1024;
     try (RawSession s =

@@ -1,0 +1,316 @@
+package dev.rea.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@link InboundFilter} in process, over byte streams: which lines reach the SDK (read back
+ * through the filter as the SDK's line reader would) and what the filter answers itself (the
+ * {@link ProtocolWriter}'s output). Every case is followed by a valid request, which must still be
+ * handed on: a line the SDK cannot deserialise would end its read loop, so the filter must never
+ * pass one.
+ */
+class InboundFilterTest {
+  private static final String INIT =
+      "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+          + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+  private static final String INITIALIZED =
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+  private static final String NEXT = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}";
+
+  /** What one filtered input produced. */
+  record Run(List<String> forwarded, List<JsonNode> answers, List<String> requests) {}
+
+  private static Run run(String... lines) throws IOException {
+    byte[] in = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<String> requests = new ArrayList<>();
+    InboundFilter.Listener listener =
+        new InboundFilter.Listener() {
+          @Override
+          public void onRequest(RpcId id, String method, @Nullable String toolName) {
+            requests.add(id.key() + " " + method);
+          }
+
+          @Override
+          public void onCancel(RpcId requestId) {}
+
+          @Override
+          public void onEndOfInput() {}
+        };
+    InboundFilter filter =
+        new InboundFilter(
+            new ByteArrayInputStream(in), new ProtocolWriter(out, () -> {}), listener, 64 * 1024);
+    List<String> forwarded = new ArrayList<>();
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(filter, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        forwarded.add(line);
+      }
+    }
+    List<JsonNode> answers = new ArrayList<>();
+    for (String a : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (!a.isEmpty()) {
+        answers.add(RawSession.JSON.readTree(a));
+      }
+    }
+    return new Run(forwarded, answers, requests);
+  }
+
+  /** Runs initialize, initialized, {@code bad}, then {@link #NEXT}. */
+  private static Run afterHandshake(String bad) throws IOException {
+    return run(INIT, INITIALIZED, bad, NEXT);
+  }
+
+  /** Asserts one error answer with this code and id, and that only the good lines were passed. */
+  private static JsonNode assertRefused(Run r, int code, @Nullable Long id) {
+    assertThat(r.answers()).as("answers").hasSize(1);
+    JsonNode a = r.answers().get(0);
+    assertThat(a.path("jsonrpc").asString()).isEqualTo("2.0");
+    assertThat(a.path("error").path("code").asInt()).as(a.toString()).isEqualTo(code);
+    assertThat(a.has("id")).isTrue();
+    if (id == null) {
+      assertThat(a.get("id").isNull()).as(a.toString()).isTrue();
+    } else {
+      assertThat(a.get("id").asLong()).as(a.toString()).isEqualTo(id);
+    }
+    assertThat(r.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
+    assertThat(r.requests()).containsExactly("n:0 initialize", "n:2 ping");
+    return a;
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "1.5",
+        "1.0",
+        "1e2",
+        "-2.5E-3",
+        "true",
+        "false",
+        "null",
+        "{}",
+        "{\"a\":1}",
+        "[]",
+        "[1]",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "123456789012345678901234567890"
+      })
+  void requestIdsTheSdkCannotTakeAreRefusedWithIdNull(String id) throws IOException {
+    JsonNode a =
+        assertRefused(
+            afterHandshake("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}"),
+            -32600,
+            null);
+    assertThat(a.path("error").path("message").asString())
+        .isEqualTo(
+            "Invalid Request: \"id\" must be a string or an integer from -2^63 to 2^63-1");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"9223372036854775807", "-9223372036854775808", "0", "-1", "\"\"", "\"x y\""})
+  void stringAndSixtyFourBitIntegerIdsPass(String id) throws IOException {
+    String line = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}";
+    Run r = afterHandshake(line);
+    assertThat(r.answers()).isEmpty();
+    assertThat(r.forwarded()).containsExactly(INIT, INITIALIZED, line, NEXT);
+    assertThat(r.requests()).hasSize(3);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "[]",
+        "[{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}]",
+        "42",
+        "\"ping\"",
+        "true",
+        "null"
+      })
+  void messagesThatAreNotObjectsAreInvalidRequests(String line) throws IOException {
+    assertRefused(afterHandshake(line), -32600, null);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{",
+        "not json",
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",}",
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"} {}",
+        "{'jsonrpc':'2.0'}",
+        "{\"jsonrpc\":\"2.0\",\"id\":01,\"method\":\"ping\"}"
+      })
+  void invalidJsonIsAParseErrorWithIdNull(String line) throws IOException {
+    assertRefused(afterHandshake(line), -32700, null);
+  }
+
+  @Test
+  void duplicateIdIsRefusedWithIdNull() throws IOException {
+    JsonNode a =
+        assertRefused(
+            afterHandshake("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":3,\"method\":\"ping\"}"),
+            -32600,
+            null);
+    assertThat(a.path("error").path("message").asString())
+        .isEqualTo(
+            "Invalid Request: duplicate member name at /id (each name may appear once per"
+                + " object)");
+    // The same value twice is still a duplicate.
+    assertRefused(
+        afterHandshake("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\",\"id\":\"a\"}"),
+        -32600,
+        null);
+  }
+
+  @Test
+  void duplicateMethodOrJsonrpcIsRefusedWithTheRequestsId() throws IOException {
+    JsonNode m =
+        assertRefused(
+            afterHandshake(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"method\":\"tools/list\"}"),
+            -32600,
+            3L);
+    assertThat(m.path("error").path("message").asString()).contains("at /method");
+    JsonNode j =
+        assertRefused(
+            afterHandshake(
+                "{\"jsonrpc\":\"2.0\",\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"),
+            -32600,
+            4L);
+    assertThat(j.path("error").path("message").asString()).contains("at /jsonrpc");
+    // Names are compared after unescaping; the id after the duplicate is still found.
+    JsonNode escaped =
+        assertRefused(
+            afterHandshake(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"\\u006dethod\":\"ping\",\"id\":5}"),
+            -32600,
+            5L);
+    assertThat(escaped.path("error").path("message").asString()).contains("at /method");
+  }
+
+  @Test
+  void duplicatesAtAnyDepthAreRefused() throws IOException {
+    JsonNode a =
+        assertRefused(
+            afterHandshake(
+                "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"release_evidence\",\"arguments\":{\"a\":1,\"b\":2,\"c\":3,\"d\":4,"
+                    + "\"c\":5}}}"),
+            -32600,
+            6L);
+    assertThat(a.path("error").path("message").asString()).contains("at /params/arguments/c");
+    assertRefused(
+        afterHandshake("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"method\":\"y\"}"),
+        -32600,
+        null);
+  }
+
+  @Test
+  void equalNamesInDifferentObjectsAreNotDuplicates() throws IOException {
+    String line =
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"release_evidence\",\"arguments\":{\"name\":\"x\",\"id\":1,\"v\":[{\"id\":1},"
+            + "{\"id\":1}]},\"_meta\":{\"name\":1}}}";
+    Run r = afterHandshake(line);
+    assertThat(r.answers()).isEmpty();
+    assertThat(r.forwarded()).containsExactly(INIT, INITIALIZED, line, NEXT);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":null}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":\"x\",\"message\":\"m\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":1.5,\"message\":\"m\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":4294967296,\"message\":\"m\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"message\":\"m\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":1}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":1,\"message\":{}}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":null}",
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"m\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"result\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"result\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{},\"error\":{\"code\":1,\"message\":\"m\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"id\":6,\"result\":{}}"
+      })
+  void responsesTheSdkCannotTakeAreDroppedUnanswered(String line) throws IOException {
+    Run r = afterHandshake(line);
+    assertThat(r.answers()).isEmpty();
+    assertThat(r.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"result\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":-32601,\"message\":\"m\",\"data\":[1]}}"
+      })
+  void wellFormedResponsesPass(String line) throws IOException {
+    Run r = afterHandshake(line);
+    assertThat(r.answers()).isEmpty();
+    assertThat(r.forwarded()).containsExactly(INIT, INITIALIZED, line, NEXT);
+  }
+
+  @Test
+  void toolsCallWithMetaThatIsNotAnObjectIsInvalidParams() throws IOException {
+    assertRefused(
+        afterHandshake(
+            "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"release_evidence\",\"arguments\":{},\"_meta\":5}}"),
+        -32602,
+        8L);
+  }
+
+  @Test
+  void beforeInitializeOnlyPingIsAnsweredAndTheRestIsRefused() throws IOException {
+    String ping = "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}";
+    String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+    String call =
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"release_evidence\",\"arguments\":{}}}";
+    String note = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"}";
+    String listAgain = "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}";
+    Run r = run(ping, list, call, note, INIT, INITIALIZED, listAgain, NEXT);
+
+    assertThat(r.answers()).hasSize(3);
+    JsonNode pong = r.answers().get(0);
+    assertThat(pong.path("id").asString()).isEqualTo("p");
+    assertThat(pong.path("result").isObject()).isTrue();
+    assertThat(pong.path("result").size()).isZero();
+    assertThat(pong.has("error")).isFalse();
+    for (int i = 1; i < 3; i++) {
+      JsonNode e = r.answers().get(i);
+      assertThat(e.path("error").path("code").asInt()).isEqualTo(-32600);
+      assertThat(e.path("error").path("message").asString())
+          .contains("the server is not initialized");
+    }
+    assertThat(r.answers().get(1).path("id").asLong()).isEqualTo(1);
+    assertThat(r.answers().get(2).path("id").asLong()).isEqualTo(3);
+    // Notifications pass; once initialize was handed on, every request passes.
+    assertThat(r.forwarded()).containsExactly(note, INIT, INITIALIZED, listAgain, NEXT);
+    assertThat(r.requests()).containsExactly("n:0 initialize", "n:4 tools/list", "n:2 ping");
+  }
+
+  @Test
+  void theTestersReproIsAnsweredAndTheNextPingPasses() throws IOException {
+    Run r = afterHandshake("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}");
+    assertRefused(r, -32600, null);
+  }
+}
