@@ -37,10 +37,9 @@ import picocli.CommandLine.Option;
     usageHelpAutoWidth = true,
     header = "Answer one page of a view from saved Evidence, without the model.",
     description = {
-      "Answers one page of a view from saved Evidence (a record or a bundle written",
-      "by inspect-model-artifact --json or --evidence_output), without reopening the",
-      "model. The Evidence is authenticated before it is used."
-    },
+      "Answers one page of a view from saved Evidence (a record or a bundle written by "
+          + "inspect-model-artifact --json or --evidence_output), without reopening the model. "
+          + "The Evidence is authenticated before it is used."},
     footer = {
       "",
       "Example:",

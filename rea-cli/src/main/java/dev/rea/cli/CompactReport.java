@@ -91,8 +91,8 @@ final class CompactReport {
         "Limitations: "
             + (limitations == 0
                 ? "none"
-                : limitations + " (listed in the complete Evidence; query them, or run without"
-                    + " --detail summary)"));
+                : limitations + " (listed in the complete Evidence: its \"limitations\" array,"
+                    + " or the readable report without --detail summary)"));
     out.println();
     out.println(
         "Complete Evidence: "
@@ -144,11 +144,14 @@ final class CompactReport {
       }
     }
     List<String[]> rows = new ArrayList<>();
+    boolean cut = false;
     for (JsonNode row : p.get("rows")) {
       String[] cells = new String[columns.size()];
       int i = 0;
       for (String col : columns) {
-        cells[i++] = row.has(col) ? cell(row.get(col)) : "";
+        String whole = row.has(col) ? cellText(row.get(col)) : "";
+        cut |= whole.length() > MAX_CELL_CHARS;
+        cells[i++] = cut(whole);
       }
       rows.add(cells);
     }
@@ -158,6 +161,10 @@ final class CompactReport {
     }
     if (!rows.isEmpty()) {
       TextTable.print(out, header, rows);
+    }
+    if (cut) {
+      out.println(
+          "  (cells are cut at " + MAX_CELL_CHARS + " characters: add --json for whole values)");
     }
     if (p.get("array_omissions").size() > 0) {
       List<String> keys = new ArrayList<>();
@@ -219,8 +226,20 @@ final class CompactReport {
     return parts.isEmpty() ? "none" : String.join("; ", parts);
   }
 
-  /** A JSON value as a table cell: strings bare, string arrays as [a, b], others compact. */
+  /** A JSON value as a table cell, cut to {@link #MAX_CELL_CHARS}. */
   private static String cell(JsonNode v) {
+    return cut(cellText(v));
+  }
+
+  private static String cut(String clean) {
+    if (clean.length() > MAX_CELL_CHARS) {
+      return clean.substring(0, MAX_CELL_CHARS - 3) + "...";
+    }
+    return clean;
+  }
+
+  /** A JSON value as printable text: strings bare, string arrays as [a, b], others compact. */
+  private static String cellText(JsonNode v) {
     String s;
     if (v == null || v.isNull()) {
       s = "null";
@@ -235,12 +254,8 @@ final class CompactReport {
     } else {
       s = JSON.writeValueAsString(v);
     }
-    // Escaped before the cut, so the table's columns stay aligned.
-    String clean = TerminalText.printable(s);
-    if (clean.length() > MAX_CELL_CHARS) {
-      return clean.substring(0, MAX_CELL_CHARS - 3) + "...";
-    }
-    return clean;
+    // Escaped before any cut, so the table's columns stay aligned.
+    return TerminalText.printable(s);
   }
 
   private static boolean allStrings(JsonNode array) {

@@ -113,7 +113,13 @@ final class HumanReport {
                   ? "byte total unknown"
                   : Sizes.grouped(r.totals().byteLength()) + " bytes of tensor data")
         });
-    facts.add(new String[] {"evidence id", nullText(r.evidenceId(), "none")});
+    facts.add(
+        new String[] {
+          "evidence id",
+          r.evidenceId() == null
+              ? "none"
+              : r.evidenceId() + " (names this report; each run has its own)"
+        });
     TextTable.print(out, List.of(), facts);
 
     printMetadata(r.metadata());
@@ -171,6 +177,16 @@ final class HumanReport {
     TextTable.print(out, List.of(), table);
     if (rows.size() > shown) {
       out.println("  ... " + (rows.size() - shown) + " more keys (use --json for all)");
+    }
+    boolean cut = false;
+    for (int i = 0; i < shown && !cut; i++) {
+      cut = longString(rows.get(i).value());
+    }
+    if (cut) {
+      out.println(
+          "  (strings are cut at "
+              + MAX_VALUE_CHARS
+              + " characters: --json, or inspect-analysis-view with \"keys\", gives them whole)");
     }
   }
 
@@ -283,6 +299,21 @@ final class HumanReport {
       default -> raw = Long.toString(((MetadataValue.IntegerValue) v).bits());
     }
     return raw;
+  }
+
+  /** @return true when the value, or a string in its preview, is longer than is shown */
+  private static boolean longString(MetadataValue v) {
+    if (v instanceof MetadataValue.StringValue s) {
+      return s.value().length() > MAX_VALUE_CHARS;
+    }
+    if (v instanceof MetadataValue.ArrayValue a) {
+      for (MetadataValue e : a.preview()) {
+        if (longString(e)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static String quote(String s) {

@@ -51,11 +51,10 @@ import picocli.CommandLine.Parameters;
     usageHelpAutoWidth = true,
     header = "Report what a GGUF or safetensors file declares, from its header alone.",
     description = {
-      "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and reports",
-      "every declaration: metadata, tensor directory, types, offsets, derived byte lengths",
-      "and parameter counts, with what could not be established. Reads only the header",
-      "unless --hash full is given. Detection is by content, never by file name."
-    },
+      "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and reports "
+          + "every declaration: metadata, tensor directory, types, offsets, derived byte lengths "
+          + "and parameter counts, with what could not be established. Reads only the header "
+          + "unless --hash full is given. Detection is by content, never by file name."},
     footer = {
       "",
       "Examples:",
@@ -71,7 +70,8 @@ import picocli.CommandLine.Parameters;
       "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable",
       "(missing, unreadable, rejected or unsupported file), 4 execution failure",
       "(I/O error, file changed while read), 5 resource exhausted, 130 cancelled",
-      "(SIGINT), 143 terminated (SIGTERM); both print the partial Evidence."
+      "(SIGINT), 143 terminated (SIGTERM); both print the partial Evidence;",
+      "141 when the reader of stdout went away (| head)."
     })
 public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
   /** Default of {@code --hash}. */
@@ -119,8 +119,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       paramLabel = "complete|summary",
       description = {
         "complete (default): the whole Evidence record (a signed bundle with --json).",
-        "summary: counts, headline metadata, chat-template presence and totals, pointing at the",
-        "complete Evidence by parent_evidence_id (pair it with --evidence_output)."
+        "summary: counts, headline metadata, chat-template presence and totals, pointing at"
+            + " the complete Evidence by parent_evidence_id (pair it with --evidence_output)."
       })
   List<String> detail;
 

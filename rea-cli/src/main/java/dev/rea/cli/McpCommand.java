@@ -16,14 +16,19 @@ import picocli.CommandLine.Command;
     usageHelpAutoWidth = true,
     header = "Serve REA to agents over MCP (stdio).",
     description = {
-      "Serves the Model Context Protocol over stdin/stdout for agents. Tools:",
-      "inspect_model_artifact, inspect_analysis_view, import_evidence_bundle,",
-      "release_evidence. Register it with an MCP client as the command `rea mcp`",
-      "(see README). It exits when stdin is closed."
-    })
+      "Serves the Model Context Protocol over stdin/stdout for agents. Tools: "
+          + "inspect_model_artifact, inspect_analysis_view, import_evidence_bundle, "
+          + "release_evidence. Register it with an MCP client as the command `rea mcp` (see "
+          + "README). It exits when stdin is closed."})
 public final class McpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
+    if (Terminal.stdinIsTerminal()) {
+      // Started by hand: say what this is, since a server waiting for JSON-RPC prints nothing.
+      System.err.println(
+          "rea mcp: an MCP server on stdin/stdout, waiting for a client's JSON-RPC messages."
+              + " Register it with an MCP client (see README); Ctrl-D stops it.");
+    }
     String v = ReaMain.class.getPackage().getImplementationVersion();
     return McpMain.serveStdio(
         ReaMcpServer.Config.standard().version(v == null ? "development build" : v));

@@ -22,14 +22,13 @@ import picocli.CommandLine.Command;
     usageHelpAutoWidth = true,
     versionProvider = ReaMain.Version.class,
     description = {
-      "Reports exactly what a GGUF or safetensors model file declares, reading only its header.",
-      "REA never loads weights, runs Python or uses the network."
-    },
+      "Reports exactly what a GGUF or safetensors model file declares, reading only its "
+          + "header. REA never loads weights, runs Python or uses the network."},
     footer = {
       "",
       "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
       "4 execution failure, 5 resource exhausted, 130 cancelled (SIGINT),",
-      "143 terminated (SIGTERM).",
+      "143 terminated (SIGTERM), 141 stdout's reader went away (| head).",
       "Run 'rea help <command>' for a command's options."
     })
 public final class ReaMain implements java.util.concurrent.Callable<Integer> {

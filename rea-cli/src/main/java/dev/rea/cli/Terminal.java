@@ -18,8 +18,17 @@ final class Terminal {
     if (prop != null && !prop.isEmpty()) {
       return Boolean.parseBoolean(prop);
     }
+    return isTerminal(2);
+  }
+
+  /** @return true when stdin is a terminal (Linux {@code /proc/self/fd/0}; false elsewhere) */
+  static boolean stdinIsTerminal() {
+    return isTerminal(0);
+  }
+
+  private static boolean isTerminal(int fd) {
     try {
-      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return false;

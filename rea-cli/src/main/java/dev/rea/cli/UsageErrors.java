@@ -23,6 +23,14 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     } else {
       cmd.getErr().println("rea: " + ex.getMessage());
       CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());
+      if (ex instanceof CommandLine.UnmatchedArgumentException u
+          && "inspect-model-artifact".equals(cmd.getCommandName())
+          && u.getUnmatched().stream().noneMatch(a -> a.startsWith("-"))) {
+        cmd.getErr()
+            .println(
+                "inspect-model-artifact takes one file per run: run it once for each file (for a"
+                    + " sharded model, once per shard).");
+      }
       cmd.getErr()
           .println(
               "Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");

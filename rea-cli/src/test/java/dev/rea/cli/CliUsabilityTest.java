@@ -110,4 +110,84 @@ class CliUsabilityTest {
         CliRunner.runWithHome(home, "inspect-model-artifact", model.toString(), "--json");
     assertThat(second.err()).doesNotContain("created a signing key");
   }
+
+  @Test
+  void severalFilesGetTheOneFilePerRunHint() throws Exception {
+    Path a = GgufTesting.resourceFile(dir, "real/ollama_ollama-test.gguf");
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", a.toString(), a.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("Unmatched argument").contains("takes one file per run");
+    CliRunner.Result option = CliRunner.run("inspect-model-artifact", a.toString(), "--jsn");
+    assertThat(option.err()).doesNotContain("one file per run");
+  }
+
+  @Test
+  void helpTextIsWrappedByParagraphNotByLine() {
+    for (String command : new String[] {"inspect-model-artifact", "inspect-analysis-view", "mcp"}) {
+      CliRunner.Result h = CliRunner.run("help", command);
+      assertThat(h.status()).isZero();
+      for (String line : h.out().split("\n")) {
+        assertThat(line.length()).as("%s: %s", command, line).isLessThanOrEqualTo(80);
+      }
+    }
+    // A sentence is not broken after every source line (the old help left "reports" alone).
+    assertThat(CliRunner.run("help", "inspect-model-artifact").out())
+        .doesNotContainPattern("(?m)^reports$")
+        .contains("141");
+  }
+
+  @Test
+  void cutValuesSayWhereTheWholeValueIs() throws Exception {
+    String template = "{% for message in messages %}" + "x".repeat(200) + "{% endfor %}";
+    Path model = dir.resolve("long.gguf");
+    Files.write(
+        model,
+        dev.rea.core.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
+            .kv("tokenizer.chat_template", dev.rea.core.format.gguf.GgufBuilder.str(template))
+            .tensor("w", 0, 4)
+            .bytes());
+    CliRunner.Result report = CliRunner.run("inspect-model-artifact", model.toString());
+    assertThat(report.status()).isZero();
+    assertThat(report.out()).contains("strings are cut at 72 characters: --json");
+    assertThat(report.out()).contains("(names this report; each run has its own)");
+
+    Path ev = dir.resolve("ev.json");
+    assertThat(
+            CliRunner.run("inspect-model-artifact", model.toString(), "--evidence_output", ev.toString())
+                .status())
+        .isZero();
+    CliRunner.Result page =
+        CliRunner.run(
+            "inspect-analysis-view", "--source", ev.toString(), "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"metadata\",\"keys\":[\"tokenizer.chat_template\"]}");
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(page.out()).contains("cells are cut at 60 characters: add --json");
+    CliRunner.Result whole =
+        CliRunner.run(
+            "inspect-analysis-view", "--source", ev.toString(), "--json", "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"metadata\",\"keys\":[\"tokenizer.chat_template\"]}");
+    assertThat(whole.json().get("rows").get(0).get("value").asString()).isEqualTo(template);
+
+    CliRunner.Result noKind =
+        CliRunner.run(
+            "inspect-analysis-view", "--source", ev.toString(), "--view",
+            "{\"collection\":\"metadata\"}");
+    assertThat(noKind.status()).isEqualTo(2);
+    assertThat(noKind.err()).contains("add \"kind\":\"model-artifact\" to the view object");
+  }
+
+  @Test
+  void aFileCutShortOfItsTensorDataSaysItMayBeTruncated() throws Exception {
+    byte[] whole =
+        dev.rea.core.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
+            .tensor("w", 0, 1024)
+            .bytes();
+    Path cut = dir.resolve("cut.gguf");
+    Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 100));
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", cut.toString());
+    assertThat(r.status()).isEqualTo(3);
+    assertThat(r.err()).contains("ends past the end of the file").contains("incomplete download");
+  }
 }

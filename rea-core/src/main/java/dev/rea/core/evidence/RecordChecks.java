@@ -351,7 +351,7 @@ public final class RecordChecks {
   public static ReaException reject(String field, String reason) {
     return ReaException.builder(
             Constraint.EVIDENCE_REJECTED,
-            "evidence rejected: " + reason + " at " + ReaException.truncateForMessage(field))
+            "evidence rejected at " + ReaException.truncateForMessage(field) + ": " + reason)
         .field(field)
         .diagnostic("reason", reason)
         .build();

@@ -263,7 +263,13 @@ public record ViewRequest(
         }
       }
       if (mode == Mode.ANALYSIS && kind == null) {
-        throw bad("kind", "kind \"" + KIND + "\" is required");
+        throw bad(
+            "kind",
+            "kind \""
+                + KIND
+                + "\" is required here: add \"kind\":\""
+                + KIND
+                + "\" to the view object (an inline view of inspect_model_artifact may omit it)");
       }
       if (collection == null) {
         throw bad("collection", "collection is required (tensors, metadata or types)");

@@ -257,8 +257,10 @@ public final class GgmlTypes {
         return t.label()
             + " (type ID "
             + t.id()
-            + ") was released with 256-element (K256) and 64-element (K64, LLAMA_QKK_64) blocks,"
-            + " and the header does not select one: the byte length and storage of "
+            + ") has two released storage layouts: 256-element blocks (K256, the default build,"
+            + " used by current writers) and 64-element blocks (K64, llama.cpp built with the"
+            + " LLAMA_QKK_64 option, e.g. b1500). The header does not say which wrote the file,"
+            + " and offsets and sizes do not prove it, so the byte length and storage of "
             + which
             + " are unknown";
       case AMBIGUOUS:

@@ -60,6 +60,11 @@ import java.util.function.Supplier;
  * cancelled}. Stateless and thread-safe: each call uses its own session.
  */
 public final class GgufReader implements FormatReader {
+  /** Said of a tensor range past the end of the file: the usual cause, in the reader's words. */
+  private static final String TRUNCATED_HINT =
+      " (the file is shorter than its header declares: an incomplete download or a truncated"
+          + " copy?)";
+
   /** Default alignment when {@code general.alignment} is absent (docs/gguf.md): 32 bytes. */
   public static final long DEFAULT_ALIGNMENT = 32;
 
@@ -407,7 +412,11 @@ public final class GgufReader implements FormatReader {
           long a = ((MetadataValue.IntegerValue) value).bits();
           if (a == 0 || a % 8 != 0) {
             throw reject(
-                valueAt, ALIGNMENT_KEY + " must be a positive multiple of 8 but is " + a);
+                valueAt, ALIGNMENT_KEY
+                    + " must be a positive multiple of 8 but is "
+                    + a
+                    + " (the GGUF specification requires a multiple of 8; ggml and gguf-py"
+                    + " also load other values)");
           }
           alignment = a;
           alignmentFromMetadata = true;
@@ -874,7 +883,8 @@ public final class GgufReader implements FormatReader {
                     + " bytes at file offset "
                     + Long.toUnsignedString(dataOffset + d.offset)
                     + " ends past the end of the file at "
-                    + fileSize);
+                    + fileSize
+                    + TRUNCATED_HINT);
           }
         } else if (d.elements != 0 && Long.compareUnsigned(d.offset, room) >= 0) {
           throw reject(
@@ -882,7 +892,8 @@ public final class GgufReader implements FormatReader {
               "a nonempty tensor of unknown byte length starts at file offset "
                   + Long.toUnsignedString(dataOffset + d.offset)
                   + ", not before the end of the file at "
-                  + fileSize);
+                  + fileSize
+                  + TRUNCATED_HINT);
         }
       }
     }
