@@ -10,6 +10,7 @@ import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceIds;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.evidence.RecordSize;
 import dev.rea.core.evidence.Request;
 import dev.rea.core.evidence.Subject;
 import dev.rea.core.format.gguf.GgufReader;
@@ -42,6 +43,12 @@ import org.jspecify.annotations.Nullable;
  * unvalidated header); hash the rest when {@link HashMode#FULL}; check identity again; build the
  * record and its {@code evidence_id}. The channel is closed before {@link #inspect} returns or
  * throws.
+ *
+ * <p>Retained budget: before the reader runs, the record's fixed part ({@link
+ * RecordSize#shellBytes}: {@link RecordSize#FIXED_RECORD_BYTES}, the path twice and both
+ * timestamps, JSON-escaped) is charged to the inspection's {@link dev.rea.core.io.RetainedBudget};
+ * the reader charges everything else, so the signed bundle holding the record is at most {@code
+ * Limits.retainedBudgetBytes()} bytes of JSON.
  *
  * <p>Thread-safe: each call uses its own buffers and budget.
  */
@@ -222,7 +229,13 @@ public final class ModelInspector {
     byte[] head = new byte[FormatDetector.PROBE_BYTES];
     int headLength = in.peek(head);
     DetectedFormat format = FormatDetector.detect(head, headLength, fileSize);
-    ParsedHeader header = readers.get(format).read(in, ReadContext.of(limits));
+    // The record's fixed part and the strings the inspector adds are charged before any row, so
+    // that the whole signed bundle stays within the budget (RecordSize, docs/evidence.md).
+    ReadContext ctx = ReadContext.of(limits);
+    ctx.budget()
+        .chargeUnplaced(
+            RecordSize.shellBytes(pathText, observedAt, before.modifiedText()), "request.path");
+    ParsedHeader header = readers.get(format).read(in, ctx);
     if (in.position() != header.headerLength()) {
       throw new IllegalStateException(
           "reader consumed " + in.position() + " bytes for a header of " + header.headerLength());

@@ -461,18 +461,23 @@ public final class HeaderInput {
    *
    * @param len unsigned byte length, already declared by the file
    * @param retain true to decode and return the string; false to validate only
-   * @param budget charged before a retained string is expanded (may be null when not retaining)
+   * @param budget charged before a retained string is expanded (may be null when not retaining):
+   *     first {@code len +} {@link RetainedBudget#VALUE_OVERHEAD} before any byte is read, then
+   *     the bytes JSON escaping adds ({@link JsonText#escapeExtra}) for each run of bytes before
+   *     that run is kept, so the charge is the string's JSON-escaped length plus the overhead
    * @return the decoded string, or null when {@code retain} is false
    * @throws ReaException {@code file_format_rejected} for invalid UTF-8 (offset of the first bad
    *     byte) or a length past the end of the file; {@code retained_budget} when retaining would
-   *     exceed the budget
+   *     exceed the budget, at the offset of the string's first byte
    */
   public @Nullable String utf8(long len, boolean retain, @Nullable RetainedBudget budget)
       throws ReaException {
     long start = position();
     require(len);
-    if (retain && budget != null) {
-      budget.charge(len + RetainedBudget.VALUE_OVERHEAD, describer, start);
+    RetainedBudget charged = retain ? budget : null;
+    long chargedBytes = len + RetainedBudget.VALUE_OVERHEAD;
+    if (charged != null) {
+      charged.charge(chargedBytes, describer, start);
     }
     if (len <= buf.length) {
       int n = (int) len;
@@ -481,6 +486,12 @@ public final class HeaderInput {
       if (r != Utf8.VALID) {
         int bad = r >= 0 ? r : -(r + 2);
         throw invalidUtf8(bufStart + bad);
+      }
+      if (charged != null) {
+        long extra = JsonText.escapeExtra(buf, pos, pos + n);
+        if (extra != 0) {
+          charged.chargeMore(extra, chargedBytes, describer, start);
+        }
       }
       String s = retain ? new String(buf, pos, n, StandardCharsets.UTF_8) : null;
       pos += n;
@@ -512,6 +523,13 @@ public final class HeaderInput {
           // The cut sequence starts here: fetch the rest of it.
           fill((int) Math.min(4, left));
           continue;
+        }
+      }
+      if (charged != null) {
+        long extra = JsonText.escapeExtra(buf, pos, pos + consumed);
+        if (extra != 0) {
+          charged.chargeMore(extra, chargedBytes, describer, start);
+          chargedBytes += extra;
         }
       }
       if (keep != null) {

@@ -3,17 +3,36 @@ package dev.rea.core.io;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Accounts for the retained representation of one inspection against {@code
  * Limits.retainedBudgetBytes()} (32 MiB by default). Readers charge <em>before</em> they retain a
  * row or expand a string, so a refusal never follows the allocation it was meant to prevent.
  *
- * <p>Charging rule: a retained string costs its UTF-8 length in bytes plus {@link
- * #VALUE_OVERHEAD}; every retained row or preview element costs {@link #VALUE_OVERHEAD}.
+ * <p>What a charge stands for: the bytes the item will take in the Evidence JSON (the compact
+ * signed bundle that {@code rea inspect-model-artifact --json} prints), and never less than a
+ * fixed heap floor of {@link #VALUE_OVERHEAD} per retained object. The budget therefore bounds
+ * the record both in memory and as JSON: {@code ModelInspector} charges the record's fixed part
+ * first ({@code RecordSize.shellBytes}), the readers charge every row, string, dimension, preview
+ * element, derived type row and limitation (rules and constants in {@code
+ * dev.rea.core.evidence.RecordSize} and {@code docs/evidence.md}, "Retained budget"), and the
+ * bundle's length never exceeds {@link #used()}.
+ *
+ * <p>Strings are charged at their JSON-escaped length ({@link JsonText}): a control byte costs up
+ * to six bytes, {@code "} and {@code \} two. Readers charge the raw length first (so a string
+ * whose bytes alone do not fit is refused before it is read) and the escapes as they are found
+ * ({@link #chargeMore}), before the string is built.
+ *
+ * <p>Every refusal is {@code resource_exhausted} / {@code retained_budget} (CONTRACT sections 6
+ * and 8) naming the field path and, for anything read from the file, its absolute byte offset.
  */
 public final class RetainedBudget {
-  /** Fixed charge in bytes per retained row, value or preview element. */
+  /**
+   * Heap floor in bytes per retained row, value or preview element, and the fixed part of a
+   * retained string's charge. It also covers the JSON that one scalar preview element (at most 25
+   * bytes with its comma) or one string's quotes, comma and property name (at most 12 bytes) add.
+   */
   public static final long VALUE_OVERHEAD = 64;
 
   private final long limit;
@@ -37,7 +56,7 @@ public final class RetainedBudget {
    */
   public void charge(long bytes, String what, long offset) throws ReaException {
     if (bytes < 0 || bytes > limit - used) {
-      throw refusal(bytes, what, offset);
+      throw refusal(bytes, 0, what, offset);
     }
     used += bytes;
   }
@@ -48,33 +67,77 @@ public final class RetainedBudget {
    */
   public void charge(long bytes, Supplier<String> what, long offset) throws ReaException {
     if (bytes < 0 || bytes > limit - used) {
-      throw refusal(bytes, what.get(), offset);
+      throw refusal(bytes, 0, what.get(), offset);
     }
     used += bytes;
   }
 
-  private ReaException refusal(long bytes, String what, long offset) {
-    return ReaException.builder(
-            Constraint.RETAINED_BUDGET,
-            "retaining "
-                + what
-                + " would exceed the retained representation budget of "
-                + limit
-                + " bytes ("
-                + used
-                + " bytes used, "
-                + bytes
-                + " more requested, "
-                + (used + Math.max(bytes, 0) - limit)
-                + " bytes over)")
-        .field(what)
-        .offset(offset)
-        .diagnostic("limit", "retained_budget")
-        .diagnostic("limit_bytes", Long.toString(limit))
-        .diagnostic("used_bytes", Long.toString(used))
-        .diagnostic("requested_bytes", Long.toString(bytes))
-        .diagnostic("over_bytes", Long.toString(used + Math.max(bytes, 0) - limit))
-        .build();
+  /**
+   * Charges a further {@code bytes} for an item of which {@code alreadyCharged} bytes were
+   * charged before (e.g. the escapes of a string whose raw length was charged first). A refusal
+   * reports the item as a whole: {@code requested_bytes} is {@code alreadyCharged + bytes} and
+   * {@code used_bytes} what the rest of the record used.
+   *
+   * @param bytes the further bytes (non-negative)
+   * @param alreadyCharged bytes charged for the same item earlier (non-negative, at most {@link
+   *     #used()})
+   * @param what the field being retained, computed only on refusal
+   * @param offset absolute file offset of that field
+   * @throws ReaException {@code retained_budget}, as {@link #charge(long, String, long)}
+   */
+  public void chargeMore(long bytes, long alreadyCharged, Supplier<String> what, long offset)
+      throws ReaException {
+    if (bytes < 0 || bytes > limit - used) {
+      throw refusal(bytes, alreadyCharged, what.get(), offset);
+    }
+    used += bytes;
+  }
+
+  /**
+   * Charges bytes that belong to no place in the file (the record's fixed part and the selected
+   * path, charged before the header is read).
+   *
+   * @throws ReaException {@code retained_budget} naming {@code what}, without an offset
+   */
+  public void chargeUnplaced(long bytes, String what) throws ReaException {
+    if (bytes < 0 || bytes > limit - used) {
+      throw refusal(bytes, 0, what, null);
+    }
+    used += bytes;
+  }
+
+  private ReaException refusal(long bytes, long prior, String what, @Nullable Long offset) {
+    long requested = prior + Math.max(bytes, 0);
+    long others = used - prior;
+    long over = used + Math.max(bytes, 0) - limit;
+    ReaException.Builder b =
+        ReaException.builder(
+                Constraint.RETAINED_BUDGET,
+                "retaining "
+                    + what
+                    + (offset == null ? "" : " (offset " + offset + ")")
+                    + " would exceed the retained representation budget of "
+                    + limit
+                    + " bytes ("
+                    + others
+                    + " bytes used, "
+                    + (prior > 0 ? "at least " : "")
+                    + requested
+                    + " more requested"
+                    + (prior > 0 ? " counting its JSON escapes" : "")
+                    + ", "
+                    + over
+                    + " bytes over)")
+            .field(what)
+            .diagnostic("limit", "retained_budget")
+            .diagnostic("limit_bytes", Long.toString(limit))
+            .diagnostic("used_bytes", Long.toString(others))
+            .diagnostic("requested_bytes", Long.toString(requested))
+            .diagnostic("over_bytes", Long.toString(over));
+    if (offset != null) {
+      b.offset(offset);
+    }
+    return b.build();
   }
 
   /** @return bytes charged so far */

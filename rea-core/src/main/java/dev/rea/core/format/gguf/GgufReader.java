@@ -8,6 +8,7 @@ import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
+import dev.rea.core.evidence.RecordSize;
 import dev.rea.core.evidence.StorageValidation;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.ValueType;
@@ -16,13 +17,17 @@ import dev.rea.core.inspect.FormatReader;
 import dev.rea.core.inspect.ParsedHeader;
 import dev.rea.core.inspect.ReadContext;
 import dev.rea.core.io.HeaderInput;
+import dev.rea.core.io.JsonText;
 import dev.rea.core.io.RetainedBudget;
 import java.nio.ByteOrder;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -52,6 +57,21 @@ import java.util.function.Supplier;
  * arrays keep at most {@link Limits#previewElements()} elements; the rest are validated (UTF-8,
  * BOOL 0/1, nested arrays) and skipped without creating objects. Every retained string and row is
  * charged to the retained budget before it is built.
+ *
+ * <p>Retained budget ({@link RetainedBudget}, {@link RecordSize}; {@code docs/evidence.md}): a
+ * metadata pair is charged {@link RetainedBudget#VALUE_OVERHEAD} for its row, every retained
+ * string (key, STRING value, preview element) its JSON-escaped length plus the overhead, every
+ * array and every non-STRING preview element the overhead; that covers the JSON the row adds (at
+ * most 47 bytes plus the key for the row, 33 for a scalar value, 94 for an array's fields, 25 for
+ * a scalar preview element, 96 for a nested array element). A tensor entry is charged {@link
+ * #TENSOR_FLOOR_BYTES} and its name (escaped length plus the overhead) at its start and, once its
+ * fields are read, whatever its JSON row ({@link RecordSize#tensorRowBytes}, {@code file_offset}
+ * bounded by {@code offset + file size}) needs beyond that; the first tensor of each type also
+ * pays for its type row at its widest, the first of each type that carries a limitation for that
+ * limitation at its widest and every such tensor for its entry in {@code tensor_indices}; the
+ * first tensor of each removed type pays for its {@code removed_type} warning at its widest, and
+ * the first nonempty tensor of unestablished layout for both layout warnings at their widest
+ * ({@link LayoutBounds#widestWarningsBytes()}).
  *
  * <p>Failures are {@link ReaException}s: {@code file_format_rejected} naming the field path
  * ({@code metadata[3].value[7]}, {@code tensor[2].dims[1]}, ...) and absolute byte offset; {@code
@@ -85,6 +105,27 @@ public final class GgufReader implements FormatReader {
 
   /** Fewest bytes one tensor entry can take: u64 name length, u32 n_dims, u32 type, u64 offset. */
   static final long MIN_TENSOR_BYTES = 24;
+
+  /**
+   * Heap floor charged at the start of every tensor entry: two objects of {@link
+   * RetainedBudget#VALUE_OVERHEAD} (the declaration and its row) and 8 bytes for each of the at
+   * most {@value #MAX_DIMS} dimensions. The name is charged on its own.
+   */
+  public static final long TENSOR_FLOOR_BYTES = 2 * RetainedBudget.VALUE_OVERHEAD + 8L * MAX_DIMS;
+
+  /** A list as wide as a warning can name: 2^31-1 entries of the widest index (for sizing). */
+  private static final List<Integer> WIDEST_INDICES =
+      new AbstractList<>() {
+        @Override
+        public Integer get(int i) {
+          return Integer.MAX_VALUE;
+        }
+
+        @Override
+        public int size() {
+          return Integer.MAX_VALUE;
+        }
+      };
 
   /** Longest string the reader will materialise (a Java array bound), in bytes. */
   private static final long MAX_RETAINED_STRING = Integer.MAX_VALUE - 64;
@@ -717,7 +758,7 @@ public final class GgufReader implements FormatReader {
                   + " bytes");
         }
         in.requireAt(nameLength, lengthAt);
-        budget.charge(2 * RetainedBudget.VALUE_OVERHEAD + 8L * MAX_DIMS, describer, entryAt);
+        budget.charge(TENSOR_FLOOR_BYTES, describer, entryAt);
         String name = in.utf8(nameLength, true, budget);
         Integer earlier = names.putIfAbsent(name, (int) i);
         if (earlier != null) {
@@ -797,12 +838,108 @@ public final class GgufReader implements FormatReader {
                   + alignment);
         }
 
+        long byteLength = type.byteLength(elements);
+        chargeRow((int) i, name, type, dims, (int) nDims, elements, offset, byteLength, entryAt);
+        tensorPart = T_TYPE;
+        chargeTypeShares((int) i, type, elements, byteLength, typeAt);
+
         long[] shape = Arrays.copyOf(dims, (int) nDims);
         decls.add(
-            new TensorDecl(
-                (int) i, name, type, shape, elements, offset, type.byteLength(elements), offsetAt));
+            new TensorDecl((int) i, name, type, shape, elements, offset, byteLength, offsetAt));
       }
       return decls;
+    }
+
+    /** Type IDs whose type row was charged; limited and removed IDs charged; layout charged. */
+    private final Set<Long> typeRowsCharged = new HashSet<>();
+    private final Set<Long> limitationsCharged = new HashSet<>();
+    private final Set<Long> removedCharged = new HashSet<>();
+    private boolean layoutWarningsCharged;
+    private long lastTypeId = -1;
+
+    /**
+     * Charges what tensor {@code index}'s JSON row needs beyond the {@link #TENSOR_FLOOR_BYTES}
+     * and name already charged. Its {@code file_offset} is not known yet: it is the data offset
+     * (at most the file size) plus {@code offset}, so {@code offset + file size} has at least as
+     * many digits.
+     */
+    private void chargeRow(
+        int index,
+        String name,
+        GgmlType type,
+        long[] dims,
+        int nDims,
+        long elements,
+        long offset,
+        long byteLength,
+        long entryAt)
+        throws ReaException {
+      long nameEscaped = JsonText.escapedLength(name);
+      long fileSize = in.fileSize();
+      long fileOffsetBound =
+          Long.compareUnsigned(offset, -1L - fileSize) > 0 ? -1L : offset + fileSize;
+      boolean known = byteLength != GgmlType.UNKNOWN_LENGTH;
+      long json =
+          RecordSize.tensorRowBytes(
+                  index,
+                  nameEscaped + 2,
+                  JsonText.quotedLength(type.label()),
+                  type.id(),
+                  dims,
+                  nDims,
+                  elements,
+                  offset,
+                  fileOffsetBound,
+                  known,
+                  byteLength,
+                  known ? StorageValidation.CONSISTENT : StorageValidation.UNKNOWN)
+              + RecordSize.SEPARATOR;
+      long charged = TENSOR_FLOOR_BYTES + RetainedBudget.VALUE_OVERHEAD + nameEscaped;
+      if (json > charged) {
+        tensorPart = T_ENTRY;
+        budget.chargeMore(json - charged, charged, describer, entryAt);
+      }
+    }
+
+    /**
+     * Charges the parts of the record a tensor's type brings: its type row (first tensor of the
+     * type), its limitation (first limited tensor of the type) and its entry in that limitation's
+     * {@code tensor_indices}, its {@code removed_type} warning (first tensor of a removed type),
+     * the layout warnings (first nonempty tensor whose layout is not established but bounded).
+     * Each at its widest, as {@link #typeNotes} and {@link LayoutBounds} will write it.
+     */
+    private void chargeTypeShares(
+        int index, GgmlType type, long elements, long byteLength, long typeAt)
+        throws ReaException {
+      long id = type.id();
+      long bytes = 0;
+      if (id != lastTypeId && typeRowsCharged.add(id)) {
+        bytes +=
+            RecordSize.typeRowBytes(JsonText.quotedLength(type.label()), id)
+                + RecordSize.SEPARATOR;
+      }
+      lastTypeId = id;
+      if (limited(type, elements)) {
+        if (limitationsCharged.add(id)) {
+          bytes +=
+              RecordSize.limitationBytes(limitation(type, WIDEST_INDICES.size(), List.of()))
+                  + RecordSize.SEPARATOR;
+        }
+        bytes += RecordSize.indexBytes(index);
+      }
+      if (type.kind() == GgmlType.Kind.REMOVED && removedCharged.add(id)) {
+        bytes += RecordSize.warningBytes(removedWarning(type, WIDEST_INDICES)) + RecordSize.SEPARATOR;
+      }
+      if (!layoutWarningsCharged
+          && elements != 0
+          && byteLength == GgmlType.UNKNOWN_LENGTH
+          && type.minByteLength(elements) != GgmlType.UNKNOWN_LENGTH) {
+        layoutWarningsCharged = true;
+        bytes += LayoutBounds.widestWarningsBytes();
+      }
+      if (bytes != 0) {
+        budget.charge(bytes, describer, typeAt);
+      }
     }
 
     private static String dimsText(long[] dims, int n) {
@@ -975,61 +1112,74 @@ public final class GgufReader implements FormatReader {
       Map<Long, GgmlType> types = new HashMap<>();
       for (TensorDecl d : decls) {
         GgmlType t = d.type;
-        switch (t.kind()) {
-          case AMBIGUOUS:
-          case UNKNOWN:
-            limited.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(d.index);
-            types.putIfAbsent(t.id(), t);
-            break;
-          case Q8_1:
-          case K_QUANT:
-            if (d.elements != 0) {
-              limited.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(d.index);
-              types.putIfAbsent(t.id(), t);
-            }
-            break;
-          case REMOVED:
-            removed.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(d.index);
-            types.putIfAbsent(t.id(), t);
-            break;
-          default:
-            break;
+        if (limited(t, d.elements)) {
+          limited.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(d.index);
+          types.putIfAbsent(t.id(), t);
+        } else if (t.kind() == GgmlType.Kind.REMOVED) {
+          removed.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(d.index);
+          types.putIfAbsent(t.id(), t);
         }
       }
       for (Map.Entry<Long, List<Integer>> e : limited.entrySet()) {
-        GgmlType t = types.get(e.getKey());
-        List<String> candidates = t.candidates().isEmpty() ? null : t.candidates();
-        limitations.add(
-            new Limitation(
-                GgmlTypes.limitationCode(t),
-                GgmlTypes.limitationMessage(t, e.getValue().size()),
-                e.getValue(),
-                t.id(),
-                candidates));
+        List<Integer> idx = e.getValue();
+        limitations.add(limitation(types.get(e.getKey()), idx.size(), idx));
       }
       for (Map.Entry<Long, List<Integer>> e : removed.entrySet()) {
-        GgmlType t = types.get(e.getKey());
-        List<Integer> idx = e.getValue();
-        StringBuilder list = new StringBuilder();
-        for (int k = 0; k < Math.min(idx.size(), 8); k++) {
-          list.append(k == 0 ? "" : ", ").append(idx.get(k));
-        }
-        if (idx.size() > 8) {
-          list.append(" and ").append(idx.size() - 8).append(" more");
-        }
-        warnings.add(
-            new Warning(
-                GgmlTypes.WARNING_REMOVED,
-                "type ID "
-                    + t.id()
-                    + " ("
-                    + t.label()
-                    + ") has been removed from ggml; its one released layout (32 elements in 18"
-                    + " bytes) is assumed for tensor"
-                    + (idx.size() == 1 ? " " : "s ")
-                    + list));
+        warnings.add(removedWarning(types.get(e.getKey()), e.getValue()));
       }
     }
+  }
+
+  /**
+   * @return true when tensors of this type and element count carry a limitation: ambiguous and
+   *     unknown IDs always, Q8_1 and the K types when nonempty
+   */
+  static boolean limited(GgmlType t, long elements) {
+    switch (t.kind()) {
+      case AMBIGUOUS:
+      case UNKNOWN:
+        return true;
+      case Q8_1:
+      case K_QUANT:
+        return elements != 0;
+      default:
+        return false;
+    }
+  }
+
+  /** @return the limitation of a type carried by {@code count} tensors, listing {@code indices} */
+  static Limitation limitation(GgmlType t, int count, List<Integer> indices) {
+    List<String> candidates = t.candidates().isEmpty() ? null : t.candidates();
+    return new Limitation(
+        GgmlTypes.limitationCode(t),
+        GgmlTypes.limitationMessage(t, count),
+        indices,
+        t.id(),
+        candidates);
+  }
+
+  /**
+   * @return the {@code removed_type} warning of a removed type carried by the tensors {@code idx}
+   *     (the first 8 are named, the rest counted)
+   */
+  static Warning removedWarning(GgmlType t, List<Integer> idx) {
+    StringBuilder list = new StringBuilder();
+    for (int k = 0; k < Math.min(idx.size(), 8); k++) {
+      list.append(k == 0 ? "" : ", ").append(idx.get(k));
+    }
+    if (idx.size() > 8) {
+      list.append(" and ").append(idx.size() - 8).append(" more");
+    }
+    return new Warning(
+        GgmlTypes.WARNING_REMOVED,
+        "type ID "
+            + t.id()
+            + " ("
+            + t.label()
+            + ") has been removed from ggml; its one released layout (32 elements in 18"
+            + " bytes) is assumed for tensor"
+            + (idx.size() == 1 ? " " : "s ")
+            + list);
   }
 
   /** One validated tensor entry, before the data offset is known. */

@@ -1,5 +1,6 @@
 package dev.rea.core.format.gguf;
 
+import dev.rea.core.evidence.RecordSize;
 import dev.rea.core.evidence.Warning;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,17 +62,12 @@ final class LayoutBounds {
         shortCount++;
         if (shortOnes.size() < NAMED) {
           shortOnes.add(
-              "tensor["
-                  + d.index
-                  + "] "
-                  + d.type.label()
-                  + " at file offset "
-                  + Long.toUnsignedString(dataOffset + d.offset)
-                  + " needs at least "
-                  + (length == GgmlType.LENGTH_OVERFLOW ? "2^63" : Long.toString(length))
-                  + " bytes, "
-                  + (room - d.offset)
-                  + " remain");
+              shortEntry(
+                  d.index,
+                  d.type.label(),
+                  dataOffset + d.offset,
+                  length == GgmlType.LENGTH_OVERFLOW ? "2^63" : Long.toString(length),
+                  room - d.offset));
         }
         length = room - d.offset; // only for the overlap sweep below
       }
@@ -79,19 +75,90 @@ final class LayoutBounds {
       nonempty[n++] = d;
     }
     if (shortCount > 0) {
-      out.add(
-          new Warning(
-              TRUNCATED,
-              shortCount
-                  + (shortCount == 1 ? " tensor" : " tensors")
-                  + " of a type whose layout is not established cannot end within the file under"
-                  + " any released layout of its type (the file may be truncated): "
-                  + String.join("; ", shortOnes)
-                  + (shortCount > shortOnes.size()
-                      ? "; and " + (shortCount - shortOnes.size()) + " more"
-                      : "")));
+      out.add(truncatedWarning(shortCount, shortOnes));
     }
     overlapWarning(nonempty, proven, n, out);
+  }
+
+  /** One named tensor of the {@value #TRUNCATED} warning. */
+  private static String shortEntry(
+      int index, String label, long fileOffset, String needs, long remain) {
+    return "tensor["
+        + index
+        + "] "
+        + label
+        + " at file offset "
+        + Long.toUnsignedString(fileOffset)
+        + " needs at least "
+        + needs
+        + " bytes, "
+        + remain
+        + " remain";
+  }
+
+  private static Warning truncatedWarning(int count, List<String> named) {
+    return new Warning(
+        TRUNCATED,
+        count
+            + (count == 1 ? " tensor" : " tensors")
+            + " of a type whose layout is not established cannot end within the file under"
+            + " any released layout of its type (the file may be truncated): "
+            + String.join("; ", named)
+            + (count > named.size() ? "; and " + (count - named.size()) + " more" : ""));
+  }
+
+  /** One named tensor of the {@value #OVERLAP} warning. */
+  private static String overlapEntry(
+      int index, long offset, long proven, int furthestIndex, String furthestLabel,
+      long furthestOffset) {
+    return "tensor["
+        + index
+        + "] starts at offset "
+        + Long.toUnsignedString(offset)
+        + ", inside the "
+        + proven
+        + " bytes tensor["
+        + furthestIndex
+        + "] ("
+        + furthestLabel
+        + ") takes at least from offset "
+        + Long.toUnsignedString(furthestOffset);
+  }
+
+  private static Warning overlapWarningOf(int count, List<String> named) {
+    return new Warning(
+        OVERLAP,
+        count
+            + (count == 1 ? " tensor starts" : " tensors start")
+            + " inside the storage a tensor of unestablished layout needs under every"
+            + " released layout of its type: "
+            + String.join("; ", named)
+            + (count > named.size() ? "; and " + (count - named.size()) + " more" : ""));
+  }
+
+  /** Widest type label: {@code AMBIGUOUS_} and ten digits (ggml names are shorter). */
+  private static final String WIDEST_LABEL = "AMBIGUOUS_4294967295";
+
+  /**
+   * @return the most bytes both warnings can take in the Evidence JSON, separating commas
+   *     included: each at its widest count with {@value #NAMED} named tensors of the widest
+   *     index, label and numbers (the retained budget charges this once per file that can have
+   *     them)
+   */
+  static long widestWarningsBytes() {
+    List<String> shortOnes = new ArrayList<>();
+    List<String> overlaps = new ArrayList<>();
+    for (int k = 0; k < NAMED; k++) {
+      shortOnes.add(
+          shortEntry(Integer.MAX_VALUE, WIDEST_LABEL, -1L, Long.toString(Long.MIN_VALUE),
+              Long.MIN_VALUE));
+      overlaps.add(
+          overlapEntry(Integer.MAX_VALUE, -1L, Long.MIN_VALUE, Integer.MAX_VALUE, WIDEST_LABEL,
+              -1L));
+    }
+    return RecordSize.warningBytes(truncatedWarning(Integer.MAX_VALUE, shortOnes))
+        + RecordSize.warningBytes(overlapWarningOf(Integer.MAX_VALUE, overlaps))
+        + 2 * RecordSize.SEPARATOR;
   }
 
   /**
@@ -116,18 +183,13 @@ final class LayoutBounds {
         count++;
         if (named.size() < NAMED) {
           named.add(
-              "tensor["
-                  + d[i].index
-                  + "] starts at offset "
-                  + Long.toUnsignedString(d[i].offset)
-                  + ", inside the "
-                  + proven[furthest]
-                  + " bytes tensor["
-                  + d[furthest].index
-                  + "] ("
-                  + d[furthest].type.label()
-                  + ") takes at least from offset "
-                  + Long.toUnsignedString(d[furthest].offset));
+              overlapEntry(
+                  d[i].index,
+                  d[i].offset,
+                  proven[furthest],
+                  d[furthest].index,
+                  d[furthest].type.label(),
+                  d[furthest].offset));
         }
       }
       long end = d[i].offset + proven[i];
@@ -137,15 +199,7 @@ final class LayoutBounds {
       }
     }
     if (count > 0) {
-      out.add(
-          new Warning(
-              OVERLAP,
-              count
-                  + (count == 1 ? " tensor starts" : " tensors start")
-                  + " inside the storage a tensor of unestablished layout needs under every"
-                  + " released layout of its type: "
-                  + String.join("; ", named)
-                  + (count > named.size() ? "; and " + (count - named.size()) + " more" : "")));
+      out.add(overlapWarningOf(count, named));
     }
   }
 }

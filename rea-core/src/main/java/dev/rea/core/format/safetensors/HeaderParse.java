@@ -13,6 +13,8 @@ import dev.rea.core.evidence.ValueType;
 import dev.rea.core.inspect.Derivations;
 import dev.rea.core.inspect.ParsedHeader;
 import dev.rea.core.inspect.ReadContext;
+import dev.rea.core.evidence.RecordSize;
+import dev.rea.core.io.JsonText;
 import dev.rea.core.io.RetainedBudget;
 import dev.rea.core.io.Utf8;
 import java.lang.invoke.MethodHandles;
@@ -85,6 +87,8 @@ final class HeaderParse {
     final int seq;
     @Nullable SafetensorsDtype dtype;
     @Nullable String dtypeText;
+    /** JSON-escaped length of {@link #dtypeText}, as charged. */
+    long dtypeEscaped;
     long[] shape;
     /** Element count, unsigned. */
     long params;
@@ -254,7 +258,7 @@ final class HeaderParse {
     enter();
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
-      long utf8 = utf8Length(name);
+      long utf8 = escapedLength(name);
       boolean isMetadata = METADATA_KEY.equals(name);
       if (isMetadata) {
         inMetadata = true;
@@ -279,7 +283,7 @@ final class HeaderParse {
         inMetadata = false;
       } else {
         // Duplicate tensor names are found after the walk, on the sorted names.
-        walkTensor(name, tokenOffset());
+        walkTensor(name, tokenOffset(), utf8);
         tensorName = null;
       }
     }
@@ -315,7 +319,7 @@ final class HeaderParse {
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
       String k = p.currentName();
       key = k;
-      long klen = utf8Length(k);
+      long klen = escapedLength(k);
       if (klen < 0) {
         throw loneSurrogate("key");
       }
@@ -334,7 +338,7 @@ final class HeaderParse {
                     : ""));
       }
       String v = p.getString();
-      long vlen = utf8Length(v);
+      long vlen = escapedLength(v);
       if (vlen < 0) {
         throw loneSurrogate("value");
       }
@@ -346,7 +350,7 @@ final class HeaderParse {
     metadata = rows;
   }
 
-  private void walkTensor(String name, long nameAt) throws ReaException {
+  private void walkTensor(String name, long nameAt, long nameEscaped) throws ReaException {
     JsonToken t = p.nextToken();
     if (t != JsonToken.START_OBJECT) {
       throw reject(
@@ -380,7 +384,7 @@ final class HeaderParse {
         }
         seen |= bit;
       } else {
-        long klen = utf8Length(k);
+        long klen = escapedLength(k);
         if (klen < 0) {
           throw loneSurrogate("key");
         }
@@ -424,7 +428,81 @@ final class HeaderParse {
     if (d.dtype != null) {
       checkStorage(d);
     }
+    chargeRow(d, nameEscaped);
     decls.add(d);
+  }
+
+  /** Labels whose type row, and unknown labels whose limitation, were charged. */
+  private final HashSet<String> typeRowsCharged = new HashSet<>();
+  private final HashSet<String> limitationsCharged = new HashSet<>();
+
+  /**
+   * Charges what an entry's JSON row needs beyond what its name, dimensions and unknown dtype
+   * were charged while they were read, and the parts of the record its label brings: the type row
+   * (first tensor of a label, at its widest) and, for an unknown dtype, its limitation (first
+   * tensor of the label, at its widest count) and its entry in {@code tensor_indices}. The row's
+   * final index (name order) is not known yet: the widest index is charged.
+   */
+  private void chargeRow(Decl d, long nameEscaped) throws ReaException {
+    boolean known = d.dtype != null;
+    String label = d.label();
+    // Known dtype names are ASCII letters, digits and underscores: nothing to escape.
+    long labelEscaped = known ? label.length() : d.dtypeEscaped;
+    long dataStart = PREFIX + json.length;
+    long row =
+        RecordSize.tensorRowBytes(
+                Integer.MAX_VALUE,
+                nameEscaped + 2,
+                labelEscaped + 2,
+                -1,
+                d.shape,
+                d.shape.length,
+                d.params,
+                d.begin,
+                dataStart + d.begin,
+                true,
+                d.end - d.begin,
+                known ? StorageValidation.CONSISTENT : StorageValidation.UNKNOWN)
+            + RecordSize.SEPARATOR;
+    long charged =
+        2 * OVERHEAD
+            + nameEscaped
+            + DIM_BYTES * d.shape.length
+            + (known ? 0 : labelEscaped + OVERHEAD);
+    if (row > charged) {
+      budget.chargeMore(row - charged, charged, () -> tensorPath(d.name), d.nameAt);
+    }
+    long shares = 0;
+    if (typeRowsCharged.add(label)) {
+      shares += RecordSize.typeRowBytes(labelEscaped + 2, -1) + RecordSize.SEPARATOR;
+    }
+    if (!known) {
+      if (limitationsCharged.add(label)) {
+        shares +=
+            RecordSize.limitationBytes(unknownDtypeLimitation(label, Integer.MAX_VALUE, List.of()))
+                + RecordSize.SEPARATOR;
+      }
+      shares += RecordSize.INT_DIGITS + RecordSize.SEPARATOR;
+    }
+    if (shares != 0) {
+      budget.charge(shares, () -> tensorPath(d.name), d.nameAt);
+    }
+  }
+
+  /** @return the {@code unknown_dtype} limitation of a label carried by {@code count} tensors */
+  static Limitation unknownDtypeLimitation(String label, int count, List<Integer> indices) {
+    return new Limitation(
+        "unknown_dtype",
+        "dtype "
+            + quote(label)
+            + " is not a dtype of the safetensors crate (0.8.0-dev, 24b0b285); "
+            + count
+            + " tensor(s) keep their declared data_offsets range (checked for order,"
+            + " overlap and coverage) as byte_length, but their shapes cannot be checked"
+            + " against their storage",
+        indices,
+        null,
+        null);
   }
 
   private void readDtype(Decl d) throws ReaException {
@@ -441,12 +519,13 @@ final class HeaderParse {
       return;
     }
     String text = new String(chars, off, len);
-    long utf8 = utf8Length(text);
-    if (utf8 < 0) {
+    long escaped = escapedLength(text);
+    if (escaped < 0) {
       throw loneSurrogate("dtype");
     }
-    charge(utf8 + OVERHEAD);
+    charge(escaped + OVERHEAD);
     d.dtypeText = text;
+    d.dtypeEscaped = escaped;
   }
 
   private void readShape(Decl d) throws ReaException {
@@ -577,7 +656,7 @@ final class HeaderParse {
           while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
             String k = p.currentName();
             nested.add(k);
-            long klen = utf8Length(k);
+            long klen = escapedLength(k);
             if (klen < 0) {
               throw loneSurrogate("key");
             }
@@ -855,19 +934,7 @@ final class HeaderParse {
     }
     List<Limitation> limitations = new ArrayList<>();
     for (Map.Entry<String, List<Integer>> e : unknown.entrySet()) {
-      limitations.add(
-          new Limitation(
-              "unknown_dtype",
-              "dtype "
-                  + quote(e.getKey())
-                  + " is not a dtype of the safetensors crate (0.8.0-dev, 24b0b285); "
-                  + e.getValue().size()
-                  + " tensor(s) keep their declared data_offsets range (checked for order,"
-                  + " overlap and coverage) as byte_length, but their shapes cannot be checked"
-                  + " against their storage",
-              e.getValue(),
-              null,
-              null));
+      limitations.add(unknownDtypeLimitation(e.getKey(), e.getValue().size(), e.getValue()));
     }
     List<MetadataRow> meta = new ArrayList<>();
     if (metadata != null) {
@@ -1008,15 +1075,16 @@ final class HeaderParse {
   }
 
   /**
-   * @return the UTF-8 length of {@code s}, or -1 when it holds a lone surrogate
+   * @return the length of {@code s} in the Evidence JSON, without quotes: its UTF-8 length plus
+   *     what escaping adds ({@link JsonText}); or -1 when it holds a lone surrogate
    */
-  private long utf8Length(String s) {
+  private long escapedLength(String s) {
     long n = 0;
     int len = s.length();
     for (int i = 0; i < len; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
-        n++;
+        n += 1 + JsonText.escapeExtra(c);
       } else if (c < 0x800) {
         n += 2;
       } else if (Character.isHighSurrogate(c)) {

@@ -69,11 +69,17 @@ import tools.jackson.core.util.JsonRecyclerPools;
  * ({@code storage_validation: "unknown"}, one {@code unknown_dtype} limitation per dtype label), so
  * per-type and overall byte totals stay known while {@code coverage.storage_sizes} is partial.
  *
- * <p>Retained budget: before a value is retained REA charges {@link
- * dev.rea.core.io.RetainedBudget#VALUE_OVERHEAD} per row, each retained string's UTF-8 length plus
- * the overhead (tensor names, unknown dtype labels, metadata keys and values) and 8 bytes per
- * shape dimension. Keys held to detect duplicates inside skipped unknown fields are charged the
- * same way, so a header cannot use them to exhaust memory.
+ * <p>Retained budget ({@link dev.rea.core.io.RetainedBudget}, {@link
+ * dev.rea.core.evidence.RecordSize}; {@code docs/evidence.md}): before a value is retained REA
+ * charges {@link dev.rea.core.io.RetainedBudget#VALUE_OVERHEAD} per row, each retained string's
+ * JSON-escaped length ({@link dev.rea.core.io.JsonText}) plus the overhead (tensor names, unknown
+ * dtype labels, metadata keys and values) and 8 bytes per shape dimension. When an entry has been
+ * read, it is charged whatever its JSON row ({@link
+ * dev.rea.core.evidence.RecordSize#tensorRowBytes}, at the widest index since rows are numbered in
+ * name order later) needs beyond that, plus the type row of a label not seen before and, for an
+ * unknown dtype, its limitation (first tensor of the label) and its {@code tensor_indices} entry,
+ * each at its widest. Keys held to detect duplicates inside skipped unknown fields are charged
+ * the same way, so a header cannot use them to exhaust memory.
  *
  * <p>Thread-safe: each {@link #read} call has its own state, including its Jackson factory.
  */
