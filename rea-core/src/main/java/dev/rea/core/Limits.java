@@ -1,8 +1,8 @@
 package dev.rea.core;
 
 /**
- * The resource limits both readers enforce, as one immutable value (specification, "Bounds and
- * unsupported inputs"; CONTRACT section 8). Build a custom value with {@link #builder()}; every
+ * The resource limits both readers enforce, and the Evidence import bound, as one immutable value
+ * (specification, "Bounds and unsupported inputs"; CONTRACT section 8). Build a custom value with {@link #builder()}; every
  * setter checks its argument at once.
  *
  * <p>Every refusal names the limit it hit and by how much (see {@code ReaException.diagnostics}:
@@ -14,7 +14,10 @@ public final class Limits {
   /** Header ceiling in bytes: 100,000,000 (GGUF: whole header; safetensors: JSON bytes only). */
   public static final long DEFAULT_HEADER_CEILING_BYTES = 100_000_000L;
 
-  /** Retained representation budget in bytes: 32 MiB. */
+  /**
+   * Retained representation budget in bytes: 32 MiB. It bounds both what an inspection keeps and
+   * the JSON of the signed bundle it writes (see {@code dev.rea.core.io.RetainedBudget}).
+   */
   public static final long DEFAULT_RETAINED_BUDGET_BYTES = 32L * 1024 * 1024;
 
   /** Nesting limit: 32 levels (GGUF ARRAY levels; safetensors JSON containers). */
@@ -23,18 +26,27 @@ public final class Limits {
   /** Preview elements kept per metadata array: 8. */
   public static final int DEFAULT_PREVIEW_ELEMENTS = 8;
 
+  /**
+   * Largest Evidence JSON (record or bundle) accepted for import, in bytes: 64 MiB. Twice the
+   * default retained budget, which bounds the signed bundle an inspection writes, so REA's own
+   * Evidence can always be imported back.
+   */
+  public static final long DEFAULT_EVIDENCE_INPUT_BYTES = 64L * 1024 * 1024;
+
   private static final Limits DEFAULTS = builder().build();
 
   private final long headerCeilingBytes;
   private final long retainedBudgetBytes;
   private final int nestingLimit;
   private final int previewElements;
+  private final long evidenceInputBytes;
 
   private Limits(Builder b) {
     this.headerCeilingBytes = b.headerCeilingBytes;
     this.retainedBudgetBytes = b.retainedBudgetBytes;
     this.nestingLimit = b.nestingLimit;
     this.previewElements = b.previewElements;
+    this.evidenceInputBytes = b.evidenceInputBytes;
   }
 
   /** @return the limits of the specification */
@@ -67,13 +79,22 @@ public final class Limits {
     return previewElements;
   }
 
+  /**
+   * @return the largest Evidence JSON accepted for import, in bytes (checked before anything is
+   *     parsed; also Jackson's document and string length limits); default 64 MiB
+   */
+  public long evidenceInputBytes() {
+    return evidenceInputBytes;
+  }
+
   /** @return a builder initialised with these values */
   public Builder toBuilder() {
     return new Builder()
         .headerCeilingBytes(headerCeilingBytes)
         .retainedBudgetBytes(retainedBudgetBytes)
         .nestingLimit(nestingLimit)
-        .previewElements(previewElements);
+        .previewElements(previewElements)
+        .evidenceInputBytes(evidenceInputBytes);
   }
 
   @Override
@@ -86,6 +107,8 @@ public final class Limits {
         + nestingLimit
         + ", preview="
         + previewElements
+        + ", evidence_input="
+        + evidenceInputBytes
         + "}";
   }
 
@@ -95,6 +118,7 @@ public final class Limits {
     private long retainedBudgetBytes = DEFAULT_RETAINED_BUDGET_BYTES;
     private int nestingLimit = DEFAULT_NESTING_LIMIT;
     private int previewElements = DEFAULT_PREVIEW_ELEMENTS;
+    private long evidenceInputBytes = DEFAULT_EVIDENCE_INPUT_BYTES;
 
     private Builder() {}
 
@@ -134,8 +158,30 @@ public final class Limits {
       return this;
     }
 
-    /** @return the immutable limits */
+    /** Sets the largest Evidence JSON accepted for import (must be positive). Default 64 MiB. */
+    public Builder evidenceInputBytes(long value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("evidenceInputBytes must be positive: " + value);
+      }
+      this.evidenceInputBytes = value;
+      return this;
+    }
+
+    /**
+     * @return the immutable limits
+     * @throws IllegalArgumentException when the retained budget exceeds the Evidence input limit
+     *     (the Evidence an inspection writes could then not be imported back)
+     */
     public Limits build() {
+      if (retainedBudgetBytes > evidenceInputBytes) {
+        throw new IllegalArgumentException(
+            "the retained budget ("
+                + retainedBudgetBytes
+                + " bytes) bounds the Evidence an inspection writes and must not exceed the"
+                + " Evidence input limit ("
+                + evidenceInputBytes
+                + " bytes)");
+      }
       return new Limits(this);
     }
   }

@@ -29,12 +29,16 @@ import tools.jackson.core.JsonToken;
  * Strict import of Evidence JSON (CONTRACT sections 3 and 5): one record ({@code "schema":
  * "rea.evidence.v1"}) or one bundle ({@code {"schema": "rea.bundle.v1", "records": [...]}}).
  *
- * <p>Bounds, checked on the raw bytes before any object is built ({@link StrictJson#open}): at most
- * {@link #maxInputBytes()} bytes ({@value #DEFAULT_MAX_INPUT_BYTES} by default, 64 MiB) and at most
- * {@link #maxDepth()} nested containers (by default {@code 4 + 2 * Limits.nestingLimit()} = 68:
- * bundle object and {@code records} array, record object, {@code metadata} array, row object,
+ * <p>Bounds, checked on the raw bytes before any object is built ({@link StrictJson#open}): first
+ * the size, at most {@link #maxInputBytes()} bytes ({@link Limits#evidenceInputBytes()}, 64 MiB by
+ * default; files are refused by their size before they are read, {@code EvidenceFiles.read}); then
+ * at most {@link #maxDepth()} nested containers (by default {@code 4 + 2 * Limits.nestingLimit()}
+ * = 68: bundle object and {@code records} array, record object, {@code metadata} array, row object,
  * then an object and a {@code preview} array per nested ARRAY level). Also strict UTF-8, no BOM,
- * no duplicate keys, nothing after the top-level object.
+ * no duplicate keys, nothing after the top-level object. Every Jackson parser over the input
+ * carries {@link tools.jackson.core.StreamReadConstraints} made of the same two bounds ({@link
+ * StrictJson#constraints}: document, token, string and name length at most {@link
+ * #maxInputBytes()}, nesting at most {@link #maxDepth()}).
  *
  * <p>Then every object is read strictly: unknown properties are refused, required ones must be
  * present, every value has its CONTRACT type (decimal strings for sizes, offsets, dimensions,
@@ -52,8 +56,8 @@ import tools.jackson.core.JsonToken;
  * and the byte offset in the input. Thread-safe (no mutable state).
  */
 public final class EvidenceImport {
-  /** Default largest accepted input: 64 MiB. */
-  public static final long DEFAULT_MAX_INPUT_BYTES = 64L * 1024 * 1024;
+  /** Default largest accepted input: 64 MiB ({@link Limits#DEFAULT_EVIDENCE_INPUT_BYTES}). */
+  public static final long DEFAULT_MAX_INPUT_BYTES = Limits.DEFAULT_EVIDENCE_INPUT_BYTES;
 
   private final Limits limits;
   private final long maxInputBytes;
@@ -72,9 +76,17 @@ public final class EvidenceImport {
     this.maxDepth = 4 + 2 * limits.nestingLimit();
   }
 
+  /**
+   * An importer bounded by {@code limits}: nesting and previews, and at most {@link
+   * Limits#evidenceInputBytes()} bytes of input.
+   */
+  public EvidenceImport(Limits limits) {
+    this(limits, limits.evidenceInputBytes());
+  }
+
   /** @return an importer with the default limits and input bound */
   public static EvidenceImport standard() {
-    return new EvidenceImport(Limits.defaults(), DEFAULT_MAX_INPUT_BYTES);
+    return new EvidenceImport(Limits.defaults());
   }
 
   /** @return the largest accepted input, in bytes */

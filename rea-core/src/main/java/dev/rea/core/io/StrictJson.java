@@ -25,6 +25,14 @@ import tools.jackson.core.json.JsonFactory;
  * container depth against {@code maxDepth} (the outermost container is depth 1), and nothing
  * after the root value. Only then is a fresh parser positioned at the root for the caller.
  *
+ * <p>The size check comes first, on the array's length, before any byte is examined. Every parser
+ * is also bounded by Jackson's {@link StreamReadConstraints} ({@link #constraints}): document
+ * length {@code maxBytes}, string and property-name length {@code maxBytes} (a string cannot be
+ * longer than the document; this keeps Jackson's own ceiling from being the unbounded default),
+ * nesting depth {@code maxDepth}, token count {@code maxBytes}, number length 64 characters. The
+ * input's own checks fire first; the constraints are a second line that holds even if a check
+ * here were removed.
+ *
  * <p>Strings returned by {@link #string} are also checked to be well-formed UTF-16 (an escaped
  * lone surrogate such as {@code "\ud800"} is refused).
  *
@@ -35,14 +43,21 @@ public final class StrictJson implements AutoCloseable {
   private final Constraint constraint;
   private final String what;
   private final JsonParser parser;
+  private final long maxBytes;
   private final int maxDepth;
 
   private StrictJson(
-      byte[] input, Constraint constraint, String what, JsonParser parser, int maxDepth) {
+      byte[] input,
+      Constraint constraint,
+      String what,
+      JsonParser parser,
+      long maxBytes,
+      int maxDepth) {
     this.input = input;
     this.constraint = constraint;
     this.what = what;
     this.parser = parser;
+    this.maxBytes = maxBytes;
     this.maxDepth = maxDepth;
   }
 
@@ -89,7 +104,7 @@ public final class StrictJson implements AutoCloseable {
       int at = bad >= 0 ? bad : -(bad + 2);
       throw failure(constraint, what, "the text is not well-formed UTF-8", null, at);
     }
-    JsonFactory factory = factory(maxDepth);
+    JsonFactory factory = factory(maxBytes, maxDepth);
     // Pass 1: syntax, duplicates, depth and trailing content, without building anything.
     try (JsonParser scan = factory.createParser(ObjectReadContext.empty(), input)) {
       JsonToken t = scan.nextToken();
@@ -110,7 +125,7 @@ public final class StrictJson implements AutoCloseable {
       throw fromJackson(constraint, what, e);
     }
     JsonParser p = factory.createParser(ObjectReadContext.empty(), input);
-    return new StrictJson(input, constraint, what, p, maxDepth);
+    return new StrictJson(input, constraint, what, p, maxBytes, maxDepth);
   }
 
   /**
@@ -118,30 +133,48 @@ public final class StrictJson implements AutoCloseable {
    *     are repeated)
    */
   public StrictJson reopen() {
-    JsonParser p = factory(maxDepth).createParser(ObjectReadContext.empty(), input);
-    return new StrictJson(input, constraint, what, p, maxDepth);
+    JsonParser p = factory(maxBytes, maxDepth).createParser(ObjectReadContext.empty(), input);
+    return new StrictJson(input, constraint, what, p, maxBytes, maxDepth);
   }
 
-  private static final java.util.concurrent.ConcurrentHashMap<Integer, JsonFactory> FACTORIES =
+  /** Key of a shared factory: the two bounds its constraints are made of. */
+  private record Bounds(long maxBytes, int maxDepth) {}
+
+  private static final java.util.concurrent.ConcurrentHashMap<Bounds, JsonFactory> FACTORIES =
       new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** @return the shared (thread-safe) parser factory for a depth limit */
-  private static JsonFactory factory(int maxDepth) {
-    return FACTORIES.computeIfAbsent(maxDepth, StrictJson::newFactory);
+  /** @return the shared (thread-safe) parser factory for these bounds */
+  private static JsonFactory factory(long maxBytes, int maxDepth) {
+    return FACTORIES.computeIfAbsent(
+        new Bounds(maxBytes, maxDepth), b -> newFactory(b.maxBytes(), b.maxDepth()));
   }
 
-  private static JsonFactory newFactory(int maxDepth) {
+  /**
+   * The Jackson constraints every parser of an input of at most {@code maxBytes} bytes and {@code
+   * maxDepth} nested containers gets (see the class comment).
+   */
+  public static StreamReadConstraints constraints(long maxBytes, int maxDepth) {
+    int cap = (int) Math.min(maxBytes, Integer.MAX_VALUE);
+    return StreamReadConstraints.builder()
+        .maxNestingDepth(maxDepth)
+        .maxDocumentLength(maxBytes)
+        .maxTokenCount(maxBytes)
+        .maxStringLength(cap)
+        .maxNameLength(cap)
+        .maxNumberLength(64)
+        .build();
+  }
+
+  private static JsonFactory newFactory(long maxBytes, int maxDepth) {
     return JsonFactory.builder()
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .streamReadConstraints(
-            StreamReadConstraints.builder()
-                .maxNestingDepth(maxDepth)
-                .maxDocumentLength(-1)
-                .maxStringLength(Integer.MAX_VALUE)
-                .maxNameLength(1 << 20)
-                .maxNumberLength(64)
-                .build())
+        .streamReadConstraints(constraints(maxBytes, maxDepth))
         .build();
+  }
+
+  /** @return the Jackson constraints of this cursor's parser */
+  public StreamReadConstraints streamReadConstraints() {
+    return parser.streamReadConstraints();
   }
 
   private static long offsetOf(JsonParser p) {
