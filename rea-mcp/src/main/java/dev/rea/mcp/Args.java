@@ -98,7 +98,14 @@ final class Args {
     }
     if (!(v instanceof Map<?, ?> m)) {
       throw Failures.badArgument(
-          prefix + name, "the argument " + quote(prefix + name) + " must be an object");
+          prefix + name,
+          "the argument "
+              + quote(prefix + name)
+              + " must be an object"
+              + (v instanceof String
+                  ? ", not a string holding JSON (some clients send every argument as text:"
+                      + " pass it as a JSON object)"
+                  : ""));
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> cast = (Map<String, Object>) m;

@@ -161,6 +161,17 @@ class McpClientE2eTest {
     JsonNode typed =
         error(c.callTool(new CallToolRequest(ReaTools.INSPECT, Map.of("path", 42))));
     assertThat(typed.path("constraint").asString()).isEqualTo("bad_argument");
+
+    // A client that sends every argument as text (the MCP Inspector's --tool-arg) is told so.
+    JsonNode textView =
+        error(
+            c.callTool(
+                new CallToolRequest(
+                    ReaTools.INSPECT,
+                    Map.of("path", "/x", "view", "{\"collection\":\"tensors\"}"))));
+    assertThat(textView.path("details").path("field").asString()).isEqualTo("view");
+    assertThat(textView.path("message").asString())
+        .contains("must be an object, not a string holding JSON");
   }
 
   @Test
