@@ -66,6 +66,9 @@ public final class ModelInspector {
   private final Clock clock;
   private final Map<DetectedFormat, FormatReader> readers;
 
+  /** Longest wait for {@code open} in milliseconds ({@link GuardedOpen}); tests shorten it. */
+  long openTimeoutMillis = GuardedOpen.DEFAULT_TIMEOUT_MILLIS;
+
   /**
    * @param limits limits for both readers
    * @param access the file-system seam
@@ -180,7 +183,8 @@ public final class ModelInspector {
                   + pathText)
           .build();
     }
-    SeekableByteChannel channel = open(path);
+    SeekableByteChannel channel =
+        GuardedOpen.open(access, path, before, cancellation, openTimeoutMillis, e -> openFailure(path, e));
     ReaException failure = null;
     EvidenceRecord result = null;
     // The header is hashed as it is parsed; the rest of the file (--hash full) is hashed on a
@@ -389,18 +393,16 @@ public final class ModelInspector {
     }
   }
 
-  private SeekableByteChannel open(Path path) throws ReaException {
-    try {
-      return access.open(path);
-    } catch (NoSuchFileException e) {
-      throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
-    } catch (AccessDeniedException e) {
-      throw ReaException.builder(Constraint.PERMISSION_DENIED, "permission denied opening " + path)
+  private static ReaException openFailure(Path path, IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
+    }
+    if (e instanceof AccessDeniedException) {
+      return ReaException.builder(Constraint.PERMISSION_DENIED, "permission denied opening " + path)
           .cause(e)
           .build();
-    } catch (IOException e) {
-      throw ioFailure("opening the file failed", e);
     }
+    return ioFailure("opening the file failed", e);
   }
 
   private static long channelSize(SeekableByteChannel channel) throws ReaException {
