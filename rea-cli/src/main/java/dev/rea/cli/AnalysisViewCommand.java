@@ -108,6 +108,8 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       return 0;
     } catch (ReaException e) {
       return Failures.report(e, json, out, err, 0);
+    } catch (OutOfMemoryError e) {
+      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
     }
   }
 }

@@ -154,7 +154,14 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
 
   @Override
   public Integer call() {
-    return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      return run(out, err);
+    } catch (OutOfMemoryError e) {
+      // What the run held is unreachable now: report it as the typed failure it is.
+      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
+    }
   }
 
   /**

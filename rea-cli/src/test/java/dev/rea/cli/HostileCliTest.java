@@ -231,6 +231,49 @@ class HostileCliTest {
   }
 
   /**
+   * A heap too small for the Evidence of a 100,000-tensor header: the child JVM (48 MiB heap)
+   * runs out while building it and still answers with the JSON error object, exit 5, instead of
+   * a stack trace.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aHeapTooSmallForTheEvidenceIsResourceExhaustedWithTheJsonError() throws Exception {
+    GgufBuilder b = GgufBuilder.v3().kv("general.architecture", GgufBuilder.str("llama"));
+    for (int i = 0; i < 100_000; i++) {
+      b.tensor("blk." + i + ".ffn_gate_inp.weight", 0, 0);
+    }
+    Path p = dir.resolve("many.gguf");
+    Files.write(p, b.bytes());
+    Path stdout = dir.resolve("oom.out");
+    Path stderr = dir.resolve("oom.err");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx48m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"),
+                ReaMain.class.getName(),
+                "inspect-model-artifact", p.toString(), "--json")
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile());
+    pb.environment().put("REA_HOME", Files.createDirectories(dir.resolve("oom-home")).toString());
+    Process child = pb.start();
+    try {
+      assertThat(child.waitFor(150, TimeUnit.SECONDS)).isTrue();
+      String err = Files.readString(stderr);
+      assumeThat(child.exitValue()).as("the Evidence fit in 48 MiB after all; stderr: %s", err).isNotZero();
+      assertThat(child.exitValue()).as("stderr: %s", err).isEqualTo(5);
+      JsonNode e = CliRunner.JSON.readTree(Files.readString(stdout)).get("error");
+      assertThat(e.get("code").asString()).isEqualTo("resource_exhausted");
+      assertThat(e.get("constraint").asString()).isEqualTo("retained_budget");
+      assertThat(e.get("message").asString()).contains("Java heap");
+      assertThat(err).doesNotContain("OutOfMemoryError\n\tat ");
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  /**
    * A reader that goes away ({@code rea ... | head -1}): the child's stdout is a pipe whose read
    * end is closed before the child writes. The child exits 141 (as if killed by SIGPIPE), quietly.
    */

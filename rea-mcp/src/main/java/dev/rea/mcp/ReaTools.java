@@ -97,7 +97,18 @@ final class ReaTools {
             .outputSchema(schemas.output(name))
             .annotations(annotations)
             .build();
-    return SyncToolSpecification.builder().tool(tool).callHandler(h).build();
+    return SyncToolSpecification.builder()
+        .tool(tool)
+        .callHandler(
+            (exchange, request) -> {
+              try {
+                return h.apply(exchange, request);
+              } catch (OutOfMemoryError e) {
+                // What the call held is unreachable now: answer, so the client is not left waiting.
+                return results.failure(ReaException.heapExhausted(e));
+              }
+            })
+        .build();
   }
 
   // ---------------------------------------------------------------- inspect_model_artifact

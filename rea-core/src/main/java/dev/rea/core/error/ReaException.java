@@ -56,6 +56,31 @@ public final class ReaException extends Exception {
     return builder(Constraint.FILE_FORMAT_REJECTED, message).field(field).offset(offset).build();
   }
 
+  /**
+   * The failure for a Java heap that ran out while Evidence was built, read or written: the
+   * work needed more memory than this process has, which is a resource limit ({@code
+   * resource_exhausted} / {@code retained_budget}), not a defect. Callers catch {@link
+   * OutOfMemoryError} only at the top of a command or tool call, where everything the failed
+   * work held is already unreachable.
+   *
+   * @param e the error
+   * @return the exception (not thrown)
+   */
+  public static ReaException heapExhausted(OutOfMemoryError e) {
+    long maxMiB = Runtime.getRuntime().maxMemory() >> 20;
+    String reason = String.valueOf(e.getMessage());
+    return builder(
+            Constraint.RETAINED_BUDGET,
+            "the Java heap ("
+                + maxMiB
+                + " MiB) ran out: this input needs more memory than the process has; give the JVM"
+                + " a larger heap (for example JAVA_TOOL_OPTIONS=-Xmx2g)")
+        .diagnostic("limit", "java_heap")
+        .diagnostic("limit_bytes", Long.toString(Runtime.getRuntime().maxMemory()))
+        .diagnostic("reason", reason)
+        .build();
+  }
+
   /** @return the constraint that failed */
   public Constraint constraint() {
     return constraint;
