@@ -38,6 +38,7 @@ final class Arguments {
           .field(field)
           .build();
     }
+    dev.rea.core.Limits.checkPathLength(field, text);
     try {
       Path p = Path.of(text);
       return p.isAbsolute() ? p : Path.of("").toAbsolutePath().resolve(p);

@@ -104,6 +104,16 @@ class OutputSafetyTest {
   }
 
   @Test
+  void aPathLongerThanPathMaxIsRefusedWithoutEchoingIt() {
+    String longPath = "/" + "q".repeat(50_000);
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", longPath, "--json");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.json().get("error").get("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(r.json().get("error").get("message").asString()).contains("50001 bytes long");
+    assertThat(r.out()).doesNotContain("q".repeat(100));
+  }
+
+  @Test
   void evidenceOutputOnADeviceIsRefused() throws Exception {
     Path model = sample();
     Path device = Path.of("/dev/null");

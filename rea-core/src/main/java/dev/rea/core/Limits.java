@@ -15,6 +15,40 @@ public final class Limits {
   public static final long DEFAULT_HEADER_CEILING_BYTES = 100_000_000L;
 
   /**
+   * Longest path accepted from a command line or a tool call, in UTF-8 bytes: Linux's {@code
+   * PATH_MAX} (4,096, including the terminating NUL of the C string, so 4,095 usable). A longer
+   * path cannot be opened; refusing it early keeps it out of messages and Evidence.
+   */
+  public static final int PATH_MAX_BYTES = 4095;
+
+  /**
+   * Refuses a path longer than {@link #PATH_MAX_BYTES}.
+   *
+   * @param field the argument that gave the path
+   * @param text the path as given
+   * @throws dev.rea.core.error.ReaException {@code invalid_input} / {@code bad_argument} naming
+   *     the field; the message does not repeat the path
+   */
+  public static void checkPathLength(String field, String text)
+      throws dev.rea.core.error.ReaException {
+    if (text.length() > PATH_MAX_BYTES / 3) {
+      int bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      if (bytes > PATH_MAX_BYTES) {
+        throw dev.rea.core.error.ReaException.builder(
+                dev.rea.core.error.Constraint.BAD_ARGUMENT,
+                field
+                    + ": the path is "
+                    + bytes
+                    + " bytes long; a path has at most "
+                    + PATH_MAX_BYTES
+                    + " bytes (PATH_MAX)")
+            .field(field)
+            .build();
+      }
+    }
+  }
+
+  /**
    * Retained representation budget in bytes: 32 MiB. It bounds both what an inspection keeps and
    * the JSON of the signed bundle it writes (see {@code dev.rea.core.io.RetainedBudget}).
    */

@@ -126,6 +126,7 @@ final class Args {
     if (text.isEmpty()) {
       throw Failures.badArgument(field, "the path is empty; give an absolute path");
     }
+    dev.rea.core.Limits.checkPathLength(field, text);
     Path p;
     try {
       p = Path.of(text);

@@ -162,6 +162,14 @@ class McpClientE2eTest {
         error(c.callTool(new CallToolRequest(ReaTools.INSPECT, Map.of("path", 42))));
     assertThat(typed.path("constraint").asString()).isEqualTo("bad_argument");
 
+    // A path longer than PATH_MAX is refused without being echoed back.
+    String longPath = "/" + "p".repeat(100_000);
+    JsonNode tooLong =
+        error(c.callTool(new CallToolRequest(ReaTools.INSPECT, Map.of("path", longPath))));
+    assertThat(tooLong.path("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(tooLong.path("message").asString()).contains("100001 bytes long").hasSizeLessThan(200);
+    assertThat(tooLong.toString()).doesNotContain("ppppppppppppppppppppppppppppppppppppppppppppppppp");
+
     // A client that sends every argument as text (the MCP Inspector's --tool-arg) is told so.
     JsonNode textView =
         error(
