@@ -5,6 +5,10 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceIds;
 import dev.rea.core.io.AtomicFiles;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -30,6 +34,7 @@ import java.security.SignatureException;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -59,11 +64,27 @@ import org.jspecify.annotations.Nullable;
  *       so a reader never sees a half-written key.
  *   <li>{@value #PUBLIC_KEY_FILE}: the provider's public key alone, one {@code PUBLIC KEY} PEM
  *       block, written next to it for copying into another home's {@code trusted/} directory.
- *   <li>{@value #TRUSTED_DIR}{@code /}: every regular, non-hidden file up to 64 KiB holds one or
- *       more Ed25519 public keys, each either a {@code -----BEGIN PUBLIC KEY-----} PEM block or
- *       (when the file has no PEM block) the base64 of the DER SubjectPublicKeyInfo on its own.
- *       Files that cannot be read as such are skipped and listed in {@link #problems()}.
+ *   <li>{@value #TRUSTED_DIR}{@code /}: every non-hidden entry that is not a directory must be
+ *       a regular file (after following links) of at most 64 KiB holding one or more Ed25519
+ *       public keys, each either a {@code -----BEGIN PUBLIC KEY-----} PEM block or (when the file
+ *       has no PEM block) the base64 of the DER SubjectPublicKeyInfo on its own. Entries that
+ *       cannot be read as such (FIFOs, devices, links to nothing, larger files, text without a
+ *       usable key) are skipped and listed in {@link #problems()}.
  * </ul>
+ *
+ * <p>Every key file is read the same bounded way: it must be a regular file after following
+ * links (checked before it is opened, so a FIFO never blocks and a link to {@code /dev/zero} is
+ * never read), and at most 64 KiB are read, by a bounded loop, whatever size it reports.
+ *
+ * <p>Public keys that the JDK accepts but no signature of which proves anything are refused as
+ * holding "no usable Ed25519 public key": points of small order and non-canonical encodings
+ * ({@link Ed25519PublicKeys}), both in {@code trusted/} (a problem) and as the provider's own key
+ * (a failure of {@link #open}).
+ *
+ * <p>On POSIX file systems, {@link #problems()} also reports a home or {@code trusted/} directory
+ * that its group or others may write (whoever can write there can replace the key pair or add a
+ * trusted key) and a key pair file that they may read or write. These are warnings: the ring is
+ * still opened.
  *
  * <p>A key's ID is {@code "sha256:" + hex(SHA-256(SubjectPublicKeyInfo DER))}. The provider's
  * own key is always trusted.
@@ -89,7 +110,7 @@ public final class KeyRing {
   private static final String ALGORITHM = "Ed25519";
   private static final Pattern PEM =
       Pattern.compile(
-          "-----BEGIN ([A-Z ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)\\s*-----END \\1-----");
+          "-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]*)-----END \\1-----");
 
   private final Path home;
   private final PrivateKey privateKey;
@@ -125,15 +146,20 @@ public final class KeyRing {
    * @param home the REA home directory ({@link ReaHome#resolve})
    * @return the key ring
    * @throws ReaException {@code execution_failure} / {@code io_error} when the directory or key
-   *     cannot be created or read, or the key file is malformed (the path and reason are in the
+   *     cannot be created or read, or the key file ({@value #KEY_FILE}) is not a regular file, is
+   *     larger than 64 KiB, is malformed, holds keys that do not form a pair or holds no usable
+   *     Ed25519 public key (then the error's path is the key file; path and reason are in the
    *     diagnostics)
    */
   public static KeyRing open(Path home) throws ReaException {
     Objects.requireNonNull(home, "home");
     Path dir = home.toAbsolutePath().normalize();
+    Path keyFile = dir.resolve(KEY_FILE);
     try {
       createPrivateDirectory(dir);
-      Path keyFile = dir.resolve(KEY_FILE);
+      List<String> problems = new ArrayList<>();
+      reportWidePermissions(dir, "the REA home", "replace the signing key and add trusted keys",
+          problems);
       KeyPair pair;
       boolean created = false;
       if (Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
@@ -142,10 +168,25 @@ public final class KeyRing {
         pair = createKeyFile(dir, keyFile);
         created = true;
       }
+      reportWidePermissions(keyFile, "the signing key file", null, problems);
       exportPublicKey(dir, pair.getPublic());
-      List<String> problems = new ArrayList<>();
-      Map<String, PublicKey> trusted = readTrusted(dir.resolve(TRUSTED_DIR), problems);
+      Path trustedDir = dir.resolve(TRUSTED_DIR);
+      if (Files.isDirectory(trustedDir)) {
+        reportWidePermissions(trustedDir, "the trusted-key directory", "add trusted keys",
+            problems);
+      }
+      Map<String, PublicKey> trusted = readTrusted(trustedDir, problems);
       return new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, created);
+    } catch (KeyFileException e) {
+      throw ReaException.builder(
+              Constraint.IO_ERROR,
+              "the signing key file " + keyFile + " cannot be used: " + e.reason)
+          .path(keyFile.toString())
+          .diagnostic("path", keyFile.toString())
+          .diagnostic("reason", e.reason)
+          .diagnostic("exception", e.getClass().getName())
+          .cause(e)
+          .build();
     } catch (IOException e) {
       throw ReaException.builder(
               Constraint.IO_ERROR, "the REA home " + dir + " could not be used: " + describe(e))
@@ -187,7 +228,14 @@ public final class KeyRing {
     return trusted.get(id);
   }
 
-  /** @return descriptions of trusted-key files that were skipped (file name and reason) */
+  /**
+   * @return what {@link #open} found wrong without failing, one line each: trusted-key files that
+   *     were skipped ({@code "<file name>: <reason>"}, e.g. {@code "id.pem: holds no usable
+   *     Ed25519 public key: ..."} or {@code "big.pem: larger than 65536 bytes"}), and on POSIX a
+   *     home directory, {@code trusted/} directory or key pair file with permissions wider than
+   *     its owner's ({@code "<path>: ..."}, saying who may write or read it and the chmod that
+   *     fixes it)
+   */
   public List<String> problems() {
     return problems;
   }
@@ -211,9 +259,15 @@ public final class KeyRing {
   /**
    * Verifies an Ed25519 signature.
    *
-   * @return true when {@code signature} is a valid signature of {@code message} by {@code key}
+   * @return true when {@code signature} is a valid signature of {@code message} by {@code key};
+   *     always false for a key of small order or with a non-canonical encoding ({@link
+   *     Ed25519PublicKeys})
    */
   public static boolean verify(PublicKey key, byte[] message, byte[] signature) {
+    if (Ed25519PublicKeys.problem(key.getEncoded()) != null) {
+      // A small-order key verifies forged signatures (see Ed25519PublicKeys): never trust it.
+      return false;
+    }
     try {
       Signature s = Signature.getInstance(ALGORITHM);
       s.initVerify(key);
@@ -240,7 +294,9 @@ public final class KeyRing {
    * Reads Ed25519 public keys from text: PEM {@code PUBLIC KEY} blocks, or when there is none,
    * the whole text as base64 of a DER SubjectPublicKeyInfo.
    *
-   * @throws IllegalArgumentException when the text holds no Ed25519 public key
+   * @throws IllegalArgumentException when the text holds no Ed25519 public key, or a key that is
+   *     not usable (small order or non-canonical encoding: the message starts with {@code "holds
+   *     no usable Ed25519 public key"})
    */
   public static List<PublicKey> parsePublicKeys(String text) {
     List<PublicKey> keys = new ArrayList<>();
@@ -266,11 +322,133 @@ public final class KeyRing {
   }
 
   private static PublicKey decodePublic(byte[] der) {
+    // The JDK refuses y >= p itself, but with a generic message: say it the same way as the rest.
+    String raw = Ed25519PublicKeys.isEd25519Spki(der) ? Ed25519PublicKeys.problem(der) : null;
+    if (raw != null) {
+      throw new UnusableKeyException(UNUSABLE + ": " + raw);
+    }
+    PublicKey key;
     try {
-      return KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(der));
+      key = KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(der));
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException("not an Ed25519 SubjectPublicKeyInfo", e);
     }
+    String problem = Ed25519PublicKeys.problem(key.getEncoded());
+    if (problem != null) {
+      throw new UnusableKeyException(UNUSABLE + ": " + problem);
+    }
+    return key;
+  }
+
+  private static final String UNUSABLE = "holds no usable Ed25519 public key";
+
+  /** A public key that decodes but must not be trusted ({@link Ed25519PublicKeys}). */
+  private static final class UnusableKeyException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    UnusableKeyException(String message) {
+      super(message);
+    }
+  }
+
+  /** The provider's key file cannot be used; {@link #open} reports it naming that file. */
+  private static final class KeyFileException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final String reason;
+
+    KeyFileException(String reason, @Nullable Throwable cause) {
+      super(reason, cause);
+      this.reason = reason;
+    }
+  }
+
+  /** A small key file that is refused before or while it is read (the reason is the message). */
+  private static final class RefusedFileException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    RefusedFileException(String reason) {
+      super(reason);
+    }
+  }
+
+  /**
+   * Reads a small file: refused unless it is a regular file after following links (checked
+   * before opening, so a FIFO or device is never opened), and never more than {@code max} bytes
+   * read (a bounded loop, whatever size the file reports).
+   *
+   * @throws RefusedFileException "not a regular file" or "larger than max bytes"
+   * @throws IOException when opening or reading fails
+   */
+  private static byte[] readSmallFile(Path p, int max) throws IOException {
+    if (!Files.isRegularFile(p)) {
+      throw new RefusedFileException(
+          Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.exists(p)
+              ? "a symbolic link to nothing"
+              : "not a regular file");
+    }
+    try (InputStream in = Files.newInputStream(p)) {
+      byte[] buf = new byte[max + 1];
+      int n = in.readNBytes(buf, 0, buf.length);
+      if (n > max) {
+        throw new RefusedFileException("larger than " + max + " bytes");
+      }
+      return Arrays.copyOf(buf, n);
+    }
+  }
+
+  /** @return the bytes as strict US-ASCII text */
+  private static String ascii(byte[] bytes) throws CharacterCodingException {
+    return StandardCharsets.US_ASCII
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(bytes))
+        .toString();
+  }
+
+  /**
+   * On POSIX, adds a problem when group or others may write {@code path} (or, for a file, read
+   * it). Attributes that cannot be read are not reported (the reads that follow will say why).
+   *
+   * @param what e.g. "the REA home"
+   * @param writeLets for a directory, what writing there lets someone do; null for the key file
+   */
+  private static void reportWidePermissions(
+      Path path, String what, @Nullable String writeLets, List<String> problems) {
+    if (!posix(path)) {
+      return;
+    }
+    Set<PosixFilePermission> perms;
+    try {
+      perms = Files.getPosixFilePermissions(path);
+    } catch (IOException | UnsupportedOperationException e) {
+      return;
+    }
+    String mode = PosixFilePermissions.toString(perms);
+    String writers = who(perms, PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+    if (writeLets != null) {
+      if (writers != null) {
+        problems.add(path + ": " + what + " is writable by " + writers + " (mode " + mode
+            + "); whoever can write there can " + writeLets + "; run chmod go-w " + path);
+      }
+      return;
+    }
+    String readers = who(perms, PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
+    if (writers != null || readers != null) {
+      problems.add(path + ": " + what + " is "
+          + (readers != null ? "readable by " + readers : "")
+          + (readers != null && writers != null ? " and " : "")
+          + (writers != null ? "writable by " + writers : "")
+          + " (mode " + mode + "); the private key must be its owner's only; run chmod 600 "
+          + path);
+    }
+  }
+
+  private static @Nullable String who(
+      Set<PosixFilePermission> perms, PosixFilePermission group, PosixFilePermission others) {
+    boolean g = perms.contains(group);
+    boolean o = perms.contains(others);
+    return g && o ? "its group and others" : g ? "its group" : o ? "others" : null;
   }
 
   private static PrivateKey decodePrivate(byte[] der) {
@@ -316,10 +494,14 @@ public final class KeyRing {
   }
 
   private static KeyPair readKeyFile(Path keyFile) throws IOException {
-    if (Files.size(keyFile) > MAX_KEY_FILE_BYTES) {
-      throw new IOException("the signing key file " + keyFile + " is larger than expected");
+    String text;
+    try {
+      text = ascii(readSmallFile(keyFile, MAX_KEY_FILE_BYTES));
+    } catch (RefusedFileException e) {
+      throw new KeyFileException("it is " + e.getMessage(), e);
+    } catch (CharacterCodingException e) {
+      throw new KeyFileException("it is malformed: it is not ASCII text", e);
     }
-    String text = Files.readString(keyFile, StandardCharsets.US_ASCII);
     Matcher m = PEM.matcher(text);
     PrivateKey priv = null;
     PublicKey pub = null;
@@ -331,12 +513,13 @@ public final class KeyRing {
           pub = decodePublic(base64(m.group(2)));
         }
       }
+    } catch (UnusableKeyException e) {
+      throw new KeyFileException("it " + e.getMessage(), e);
     } catch (IllegalArgumentException e) {
-      throw new IOException("the signing key file " + keyFile + " is malformed: " + e.getMessage());
+      throw new KeyFileException("it is malformed: " + e.getMessage(), e);
     }
     if (priv == null || pub == null) {
-      throw new IOException(
-          "the signing key file " + keyFile + " must hold a PRIVATE KEY and a PUBLIC KEY block");
+      throw new KeyFileException("it must hold a PRIVATE KEY and a PUBLIC KEY block", null);
     }
     byte[] probe = "rea key check".getBytes(StandardCharsets.US_ASCII);
     try {
@@ -344,11 +527,10 @@ public final class KeyRing {
       s.initSign(priv);
       s.update(probe);
       if (!verify(pub, probe, s.sign())) {
-        throw new IOException(
-            "the signing key file " + keyFile + " holds keys that do not form a pair");
+        throw new KeyFileException("it holds keys that do not form a pair", null);
       }
     } catch (GeneralSecurityException e) {
-      throw new IOException("the signing key in " + keyFile + " is unusable: " + e.getMessage());
+      throw new KeyFileException("its private key is unusable: " + e.getMessage(), e);
     }
     return new KeyPair(pub, priv);
   }
@@ -410,12 +592,13 @@ public final class KeyRing {
     Path pub = dir.resolve(PUBLIC_KEY_FILE);
     byte[] want = publicKeyPem(key).getBytes(StandardCharsets.US_ASCII);
     try {
-      if (Files.size(pub) == want.length
-          && java.util.Arrays.equals(Files.readAllBytes(pub), want)) {
+      if (Files.isRegularFile(pub)
+          && Files.size(pub) == want.length
+          && Arrays.equals(readSmallFile(pub, want.length), want)) {
         return;
       }
-    } catch (NoSuchFileException e) {
-      // write it below
+    } catch (NoSuchFileException | RefusedFileException e) {
+      // (re)write it below
     }
     AtomicFiles.write(pub, want);
   }
@@ -435,19 +618,17 @@ public final class KeyRing {
     Collections.sort(files);
     for (Path p : files) {
       String name = p.getFileName().toString();
-      if (name.startsWith(".") || !Files.isRegularFile(p)) {
+      if (name.startsWith(".") || Files.isDirectory(p)) {
         continue;
       }
       try {
-        if (Files.size(p) > MAX_TRUSTED_FILE_BYTES) {
-          problems.add(name + ": larger than " + MAX_TRUSTED_FILE_BYTES + " bytes");
-          continue;
-        }
-        for (PublicKey k : parsePublicKeys(Files.readString(p, StandardCharsets.US_ASCII))) {
+        for (PublicKey k : parsePublicKeys(ascii(readSmallFile(p, MAX_TRUSTED_FILE_BYTES)))) {
           out.putIfAbsent(keyIdOf(k), k);
         }
-      } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
+      } catch (RefusedFileException | IllegalArgumentException e) {
         problems.add(name + ": " + e.getMessage());
+      } catch (CharacterCodingException e) {
+        problems.add(name + ": not ASCII text");
       } catch (IOException e) {
         problems.add(name + ": " + describe(e));
       }

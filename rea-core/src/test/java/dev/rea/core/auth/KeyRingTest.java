@@ -2,14 +2,20 @@ package dev.rea.core.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ErrorCode;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceIds;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -19,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class KeyRingTest {
@@ -107,6 +114,8 @@ class KeyRingTest {
     Files.writeString(trusted.resolve("junk.pem"), "not a key");
     Files.writeString(trusted.resolve(".hidden"), KeyRing.publicKeyPem(a.publicKey()));
     Files.createDirectory(trusted.resolve("subdir"));
+    Files.setPosixFilePermissions(tmp.resolve("home"), PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(trusted, PosixFilePermissions.fromString("rwxr-xr-x"));
     KeyRing home = KeyRing.open(tmp.resolve("home"));
     assertThat(home.trustedKeyIds()).containsExactly(home.keyId(), b.keyId(), c.keyId());
     assertThat(home.problems()).hasSize(1);
@@ -120,8 +129,222 @@ class KeyRingTest {
     assertThatThrownBy(() -> KeyRing.open(home))
         .isInstanceOfSatisfying(ReaException.class, e -> {
           assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
-          assertThat(e.path()).isEqualTo(home.toString());
+          assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
+          assertThat(e.path()).isEqualTo(home.resolve(KeyRing.KEY_FILE).toString());
           assertThat(e.getMessage()).contains(KeyRing.KEY_FILE).contains("malformed");
+          assertThat(e.diagnostics().get("reason").toString()).startsWith("it is malformed: ");
         });
+  }
+
+  /** Opens {@code home} expecting an io_error about its key file with this reason. */
+  private static void assertKeyFileRefused(Path home, String reason) {
+    Path key = home.resolve(KeyRing.KEY_FILE);
+    assertThatThrownBy(() -> KeyRing.open(home))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+          assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
+          assertThat(e.path()).isEqualTo(key.toString());
+          assertThat(e.diagnostics())
+              .containsEntry("path", key.toString())
+              .containsEntry("reason", reason);
+          assertThat(e.getMessage())
+              .isEqualTo("the signing key file " + key + " cannot be used: " + reason);
+        });
+  }
+
+  /** Makes a FIFO with mkfifo(1), or skips the test (saying so) where there is none. */
+  private static void mkfifo(Path p) throws Exception {
+    boolean made;
+    try {
+      made = new ProcessBuilder("mkfifo", p.toString()).start().waitFor() == 0;
+    } catch (java.io.IOException e) {
+      made = false;
+    }
+    if (!made) {
+      System.out.println("skipped: mkfifo is not available here");
+    }
+    assumeTrue(made, "mkfifo is not available");
+  }
+
+  @Test
+  @Timeout(20)
+  void keyFileLinkedToDevZeroIsRefusedUnread() throws Exception {
+    Path zero = Path.of("/dev/zero");
+    assumeTrue(Files.exists(zero), "no /dev/zero");
+    Path home = Files.createDirectories(tmp.resolve("zero"));
+    Files.createSymbolicLink(home.resolve(KeyRing.KEY_FILE), zero);
+    assertKeyFileRefused(home, "it is not a regular file");
+  }
+
+  @Test
+  @Timeout(20)
+  void keyFileThatIsAFifoIsRefusedWithoutBlocking() throws Exception {
+    Path home = Files.createDirectories(tmp.resolve("fifo"));
+    mkfifo(home.resolve(KeyRing.KEY_FILE));
+    assertKeyFileRefused(home, "it is not a regular file");
+  }
+
+  @Test
+  void keyFileLargerThan64KiBIsRefused() throws Exception {
+    Path home = tmp.resolve("big");
+    KeyRing.open(home);
+    Path key = home.resolve(KeyRing.KEY_FILE);
+    // A valid key pair followed by blank lines: still refused by its size.
+    String text = Files.readString(key);
+    Files.writeString(key, text + "\n".repeat(64 * 1024 + 1 - text.length()));
+    assertThat(Files.size(key)).isEqualTo(64 * 1024 + 1);
+    assertKeyFileRefused(home, "it is larger than 65536 bytes");
+    Files.writeString(key, text + "\n".repeat(64 * 1024 - text.length()));
+    assertThat(KeyRing.open(home).created()).isFalse();
+  }
+
+  @Test
+  void ownKeyFileWithASmallOrderPublicKeyIsRefused() throws Exception {
+    Path home = tmp.resolve("identity");
+    KeyRing.open(home);
+    Path key = home.resolve(KeyRing.KEY_FILE);
+    String text = Files.readString(key);
+    String priv = text.substring(0, text.indexOf("-----BEGIN PUBLIC KEY-----"));
+    Files.writeString(key, priv + pem(IDENTITY_SPKI));
+    assertKeyFileRefused(home, "it holds no usable Ed25519 public key: its point has small order"
+        + " (y = 1, the identity point (order 1)): a signature of it proves nothing");
+  }
+
+  /** SPKI of the identity point: the Ed25519 prefix, then 01 and 31 zero bytes. */
+  static final byte[] IDENTITY_SPKI =
+      HexFormat.of().parseHex("302a300506032b6570032100" + "01" + "00".repeat(31));
+
+  static String pem(byte[] spki) {
+    return "-----BEGIN PUBLIC KEY-----\n" + Base64.getEncoder().encodeToString(spki)
+        + "\n-----END PUBLIC KEY-----\n";
+  }
+
+  @Test
+  void smallOrderAndNonCanonicalTrustedKeysAreProblems() throws Exception {
+    KeyRing good = KeyRing.open(tmp.resolve("good"));
+    Path home = tmp.resolve("home");
+    KeyRing.open(home);
+    Path trusted = Files.createDirectories(home.resolve(KeyRing.TRUSTED_DIR));
+    String pre = "302a300506032b6570032100";
+    Map<String, String> points = new java.util.LinkedHashMap<>();
+    points.put("a-identity.pem", "01" + "00".repeat(31));
+    points.put("b-identity-odd.pem", "01" + "00".repeat(30) + "80");
+    points.put("c-order2.pem", "ec" + "ff".repeat(30) + "7f");
+    points.put("d-order4.pem", "00".repeat(32));
+    points.put("e-order8.pem", "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05");
+    points.put("f-order8.pem", "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a");
+    points.put("g-order8-odd.pem",
+        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa");
+    points.put("h-p.pem", "ed" + "ff".repeat(30) + "7f");
+    points.put("i-p-plus-1.pem", "ee" + "ff".repeat(30) + "7f");
+    for (var e : points.entrySet()) {
+      Files.writeString(trusted.resolve(e.getKey()), pem(HexFormat.of().parseHex(pre + e.getValue())));
+    }
+    // One usable key among unusable ones in the same file: the whole file is skipped.
+    Files.writeString(trusted.resolve("j-mixed.pem"),
+        KeyRing.publicKeyPem(good.publicKey()) + pem(IDENTITY_SPKI));
+    Files.writeString(trusted.resolve("k-good.pem"), KeyRing.publicKeyPem(good.publicKey()));
+
+    KeyRing ring = KeyRing.open(home);
+    assertThat(ring.trustedKeyIds()).containsExactly(ring.keyId(), good.keyId());
+    assertThat(ring.problems()).hasSize(points.size() + 1);
+    String unusable = ": holds no usable Ed25519 public key: ";
+    assertThat(ring.problems()).containsExactly(
+        "a-identity.pem" + unusable + "its point has small order (y = 1, the identity point"
+            + " (order 1)): a signature of it proves nothing",
+        "b-identity-odd.pem" + unusable + "its point has small order (y = 1, the identity point"
+            + " (order 1)): a signature of it proves nothing",
+        "c-order2.pem" + unusable + "its point has small order (y = p - 1, the point of order 2):"
+            + " a signature of it proves nothing",
+        "d-order4.pem" + unusable + "its point has small order (y = 0, a point of order 4): a"
+            + " signature of it proves nothing",
+        "e-order8.pem" + unusable + "its point has small order (y = "
+            + Ed25519PublicKeys.littleEndian(HexFormat.of().parseHex(points.get("e-order8.pem")))
+            + ", a point of order 8): a signature of it proves nothing",
+        "f-order8.pem" + unusable + "its point has small order (y = "
+            + Ed25519PublicKeys.littleEndian(HexFormat.of().parseHex(points.get("f-order8.pem")))
+            + ", a point of order 8): a signature of it proves nothing",
+        "g-order8-odd.pem" + unusable + "its point has small order (y = "
+            + Ed25519PublicKeys.littleEndian(HexFormat.of().parseHex(points.get("f-order8.pem")))
+            + ", a point of order 8): a signature of it proves nothing",
+        "h-p.pem" + unusable
+            + "its encoded y-coordinate is not below p = 2^255 - 19 (a non-canonical encoding)",
+        "i-p-plus-1.pem" + unusable
+            + "its encoded y-coordinate is not below p = 2^255 - 19 (a non-canonical encoding)",
+        "j-mixed.pem" + unusable + "its point has small order (y = 1, the identity point"
+            + " (order 1)): a signature of it proves nothing");
+  }
+
+  @Test
+  void verifyRefusesASmallOrderKeyThatTheJdkAccepts() throws Exception {
+    PublicKey identity = KeyFactory.getInstance("Ed25519")
+        .generatePublic(new X509EncodedKeySpec(IDENTITY_SPKI));
+    byte[] msg = "any message at all".getBytes(StandardCharsets.US_ASCII);
+    // R = identity (01 00..00), S = 0.
+    byte[] sig = HexFormat.of().parseHex("01" + "00".repeat(63));
+    Signature jdk = Signature.getInstance("Ed25519");
+    jdk.initVerify(identity);
+    jdk.update(msg);
+    System.out.println("the JDK's own Ed25519 accepts R = identity, S = 0 under the identity key: "
+        + jdk.verify(sig));
+    assertThat(KeyRing.verify(identity, msg, sig)).isFalse();
+  }
+
+  @Test
+  @Timeout(20)
+  void trustedEntriesThatAreNotSmallRegularFilesAreProblems() throws Exception {
+    KeyRing b = KeyRing.open(tmp.resolve("b"));
+    Path home = tmp.resolve("home");
+    KeyRing.open(home);
+    Path trusted = Files.createDirectories(home.resolve(KeyRing.TRUSTED_DIR));
+    Files.writeString(trusted.resolve("b.pem"), KeyRing.publicKeyPem(b.publicKey()));
+    Files.writeString(trusted.resolve("big.pem"),
+        KeyRing.publicKeyPem(b.publicKey()) + " ".repeat(KeyRing.MAX_TRUSTED_FILE_BYTES));
+    Files.createSymbolicLink(trusted.resolve("dangling.pem"), trusted.resolve("nothing-here"));
+    Files.write(trusted.resolve("latin1.pem"), new byte[] {(byte) 0xE9});
+    boolean devZero = Files.exists(Path.of("/dev/zero"));
+    if (devZero) {
+      Files.createSymbolicLink(trusted.resolve("zero.pem"), Path.of("/dev/zero"));
+    }
+    mkfifo(trusted.resolve("fifo.pem"));
+    KeyRing ring = KeyRing.open(home);
+    assertThat(ring.trustedKeyIds()).containsExactly(ring.keyId(), b.keyId());
+    List<String> want = new java.util.ArrayList<>(List.of(
+        "big.pem: larger than 65536 bytes",
+        "dangling.pem: a symbolic link to nothing",
+        "fifo.pem: not a regular file",
+        "latin1.pem: not ASCII text"));
+    if (devZero) {
+      want.add("zero.pem: not a regular file");
+    }
+    assertThat(ring.problems()).containsExactlyElementsOf(want);
+  }
+
+  @Test
+  void widePermissionsOfTheHomeTrustedDirectoryAndKeyFileAreReported() throws Exception {
+    Path home = tmp.resolve("shared");
+    KeyRing first = KeyRing.open(home);
+    assumeTrue(home.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    assertThat(first.problems()).isEmpty();
+    Path trusted = Files.createDirectories(home.resolve(KeyRing.TRUSTED_DIR));
+    Path key = home.resolve(KeyRing.KEY_FILE);
+    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxrwxr-x"));
+    Files.setPosixFilePermissions(trusted, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+    KeyRing ring = KeyRing.open(home);
+    // Warnings only: the ring still opens with the same key.
+    assertThat(ring.keyId()).isEqualTo(first.keyId());
+    assertThat(ring.problems()).containsExactly(
+        home + ": the REA home is writable by its group (mode rwxrwxr-x); whoever can write"
+            + " there can replace the signing key and add trusted keys; run chmod go-w " + home,
+        key + ": the signing key file is readable by its group and others (mode rw-r--r--);"
+            + " the private key must be its owner's only; run chmod 600 " + key,
+        trusted + ": the trusted-key directory is writable by its group and others (mode"
+            + " rwxrwxrwx); whoever can write there can add trusted keys; run chmod go-w "
+            + trusted);
+    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(trusted, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+    assertThat(KeyRing.open(home).problems()).isEmpty();
   }
 }
