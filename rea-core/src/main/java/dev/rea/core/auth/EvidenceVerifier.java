@@ -14,9 +14,19 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Authenticates Evidence before anything is indexed (CONTRACT section 5). For each record:
+ * Authenticates Evidence before anything is indexed (CONTRACT section 5).
+ *
+ * <p>First, before any record is built, a cheap screen ({@link EvidenceImport#check}: bounds and
+ * syntax; then {@link EvidenceImport.Checked#screenAuthentication}: one streaming pass, no tree)
+ * refuses an input in which any record has no {@code authentication}, a scheme other than {@code
+ * ed25519}, a malformed {@code key_id} or {@code signature}, or a {@code key_id} that the {@link
+ * KeyRing} does not trust. So Evidence nobody trusted signed costs one pass of the tokenizer,
+ * never the record objects, indices and canonical forms below (whose size follows the input's).
+ *
+ * <p>Then, for each record:
  *
  * <ol>
  *   <li>strict import ({@link EvidenceImport}: bounds, syntax, unknown and missing properties,
@@ -39,6 +49,32 @@ public final class EvidenceVerifier {
   private final KeyRing ring;
   private final EvidenceImport importer;
   private final Limits limits;
+  private final Observer observer;
+
+  /** The steps of {@link #importVerified}, in order, as reported to an {@link Observer}. */
+  public enum Stage {
+    /** Every record's {@code authentication} passed the screen; {@code n} = records screened. */
+    AUTHENTICATION_SCREENED,
+    /** Every record object was built and passed {@link RecordChecks}; {@code n} = records. */
+    RECORDS_BUILT,
+    /** Record {@code n}'s canonical form was built and matched the record as understood. */
+    CANONICAL_FORM_BUILT,
+    /** Record {@code n}'s identity and signature were verified. */
+    SIGNATURE_VERIFIED
+  }
+
+  /**
+   * Told each step {@link #importVerified} completes (a seam for tests that check which work an
+   * input caused, and for diagnostics). Called on the verifying thread; must not throw.
+   */
+  @FunctionalInterface
+  public interface Observer {
+    /**
+     * @param stage the step completed
+     * @param n a count or a record index, as the stage says
+     */
+    void reached(Stage stage, int n);
+  }
 
   /**
    * @param ring trusted keys
@@ -46,9 +82,20 @@ public final class EvidenceVerifier {
    * @param limits preview and nesting bounds for {@link RecordChecks}
    */
   public EvidenceVerifier(KeyRing ring, EvidenceImport importer, Limits limits) {
+    this(ring, importer, limits, (stage, n) -> {});
+  }
+
+  /**
+   * @param ring trusted keys
+   * @param importer the strict importer (its limits bound the input)
+   * @param limits preview and nesting bounds for {@link RecordChecks}
+   * @param observer told each step {@link #importVerified} completes
+   */
+  public EvidenceVerifier(KeyRing ring, EvidenceImport importer, Limits limits, Observer observer) {
     this.ring = Objects.requireNonNull(ring, "ring");
     this.importer = Objects.requireNonNull(importer, "importer");
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.observer = Objects.requireNonNull(observer, "observer");
   }
 
   /** @return a verifier with the default import bounds and limits */
@@ -74,13 +121,27 @@ public final class EvidenceVerifier {
   }
 
   /**
-   * Imports and authenticates a record or a bundle.
+   * Imports and authenticates a record or a bundle: the screen, then the full checks (see the
+   * class comment).
    *
    * @param json UTF-8 JSON text
-   * @throws ReaException {@code evidence_rejected} for any failure
+   * @throws ReaException {@code evidence_rejected} for any failure, naming the field ({@code
+   *     records[i].} prefixed in bundles) and, for the screen's refusals, the byte offset of the
+   *     refused value: {@code authentication} ("the record is not signed"), {@code
+   *     authentication.scheme}, {@code authentication.key_id} (malformed, or not trusted: the
+   *     message names the directory to place its public key in), {@code
+   *     authentication.signature}
    */
   public Verified importVerified(byte[] json) throws ReaException {
-    EvidenceImport.Imported imported = importer.read(json);
+    EvidenceImport.Checked input = importer.check(json);
+    int[] screened = {0};
+    input.screenAuthentication(claim -> {
+      screen(claim);
+      screened[0]++;
+    });
+    observer.reached(Stage.AUTHENTICATION_SCREENED, screened[0]);
+    EvidenceImport.Imported imported = input.read();
+    observer.reached(Stage.RECORDS_BUILT, imported.records().size());
     List<EvidenceRecord> out = new ArrayList<>(imported.records().size());
     for (int i = 0; i < imported.records().size(); i++) {
       EvidenceImport.ImportedRecord ir = imported.records().get(i);
@@ -97,7 +158,9 @@ public final class EvidenceVerifier {
             "a value is not in the form REA writes for its declared type"
                 + firstDifference(raw, model));
       }
+      observer.reached(Stage.CANONICAL_FORM_BUILT, i);
       check(ir.record(), raw, prefix);
+      observer.reached(Stage.SIGNATURE_VERIFIED, i);
       out.add(ir.record());
     }
     return new Verified(imported.bundle(), out);
@@ -113,6 +176,56 @@ public final class EvidenceVerifier {
     check(record, EvidenceIds.canonicalBytes(record), "");
   }
 
+  /**
+   * The screen: what a record's {@code authentication} alone decides (the same rules and messages
+   * as {@link #check}, which still runs on every record afterwards).
+   */
+  private void screen(EvidenceImport.AuthenticationClaim claim) throws ReaException {
+    Authentication a = claim.authentication();
+    if (a == null) {
+      throw claim.reject("", NOT_SIGNED);
+    }
+    if (!EvidenceSigner.SCHEME.equals(a.scheme())) {
+      throw claim.reject("scheme", BAD_SCHEME);
+    }
+    if (!RecordChecks.EVIDENCE_ID.matcher(a.keyId()).matches()) {
+      throw claim.reject("key_id", "key_id must be sha256: and 64 lowercase hex digits");
+    }
+    if (ring.trustedKey(a.keyId()) == null) {
+      throw claim.reject("key_id", untrusted(a.keyId()));
+    }
+    if (signatureBytes(a.signature()) == null) {
+      throw claim.reject("signature", BAD_SIGNATURE);
+    }
+  }
+
+  private static final String NOT_SIGNED = "the record is not signed";
+  private static final String BAD_SCHEME = "scheme must be ed25519";
+  private static final String BAD_SIGNATURE =
+      "the signature is not the canonical base64 of 64 bytes";
+
+  private String untrusted(String keyId) {
+    return "the record is signed by key "
+        + keyId
+        + ", which is not trusted; place its public key in "
+        + ring.home().resolve(KeyRing.TRUSTED_DIR)
+        + " to trust it";
+  }
+
+  /** @return the 64 signature bytes, or null unless {@code text} is their canonical base64 */
+  private static byte @Nullable [] signatureBytes(String text) {
+    if (text.length() != 88) {
+      return null;
+    }
+    byte[] sig;
+    try {
+      sig = Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return sig.length == 64 && Base64.getEncoder().encodeToString(sig).equals(text) ? sig : null;
+  }
+
   /** Identity and signature; {@link RecordChecks} has already run on {@code r}. */
   private void check(EvidenceRecord r, byte[] canonical, String prefix) throws ReaException {
     String id = EvidenceIds.idOfCanonical(canonical);
@@ -123,33 +236,18 @@ public final class EvidenceVerifier {
     }
     Authentication a = r.authentication();
     if (a == null) {
-      throw RecordChecks.reject(prefix + "authentication", "the record is not signed");
+      throw RecordChecks.reject(prefix + "authentication", NOT_SIGNED);
     }
     if (!EvidenceSigner.SCHEME.equals(a.scheme())) {
-      throw RecordChecks.reject(prefix + "authentication.scheme", "scheme must be ed25519");
+      throw RecordChecks.reject(prefix + "authentication.scheme", BAD_SCHEME);
     }
     PublicKey key = ring.trustedKey(a.keyId());
     if (key == null) {
-      throw RecordChecks.reject(
-          prefix + "authentication.key_id",
-          "the record is signed by key "
-              + a.keyId()
-              + ", which is not trusted; place its public key in "
-              + ring.home().resolve(KeyRing.TRUSTED_DIR)
-              + " to trust it");
+      throw RecordChecks.reject(prefix + "authentication.key_id", untrusted(a.keyId()));
     }
-    byte[] sig;
-    try {
-      sig = Base64.getDecoder().decode(a.signature());
-    } catch (IllegalArgumentException e) {
-      sig = null;
-    }
-    if (sig == null
-        || sig.length != 64
-        || !Base64.getEncoder().encodeToString(sig).equals(a.signature())) {
-      throw RecordChecks.reject(
-          prefix + "authentication.signature",
-          "the signature is not the canonical base64 of 64 bytes");
+    byte[] sig = signatureBytes(a.signature());
+    if (sig == null) {
+      throw RecordChecks.reject(prefix + "authentication.signature", BAD_SIGNATURE);
     }
     if (!KeyRing.verify(key, canonical, sig)) {
       throw RecordChecks.reject(

@@ -130,15 +130,25 @@ public final class EvidenceImport {
    *     bundle
    */
   public Imported read(byte[] json) throws ReaException {
-    Objects.requireNonNull(json, "json");
-    try (StrictJson checked = StrictJson.open(json, maxInputBytes, maxDepth,
-        Constraint.EVIDENCE_REJECTED, "evidence")) {
-      return read(checked);
-    }
+    return check(json).read();
   }
 
-  private Imported read(StrictJson checked) throws ReaException {
-    byte[] json = checked.input();
+  /**
+   * The first, cheap phase of {@link #read}: the bounds, syntax and top-level {@code schema} of
+   * the input are checked by streaming over it; no record object is built.
+   *
+   * @param json UTF-8 JSON text
+   * @return the checked input, ready for {@link Checked#screenAuthentication} and {@link
+   *     Checked#read}
+   * @throws ReaException {@code evidence_rejected} when the input breaks a bound, is not JSON, or
+   *     its {@code schema} is neither {@code rea.evidence.v1} nor {@code rea.bundle.v1}
+   */
+  public Checked check(byte[] json) throws ReaException {
+    Objects.requireNonNull(json, "json");
+    StrictJson checked =
+        StrictJson.open(json, maxInputBytes, maxDepth, Constraint.EVIDENCE_REJECTED, "evidence");
+    // Every later pass reopens the input; the first parser is not needed.
+    checked.close();
     String schema = rootSchema(checked);
     boolean bundle;
     if (EvidenceJson.BUNDLE_SCHEMA.equals(schema)) {
@@ -149,6 +159,189 @@ public final class EvidenceImport {
       throw RecordChecks.reject("schema",
           "schema must be " + EvidenceRecord.SCHEMA + " or " + EvidenceJson.BUNDLE_SCHEMA);
     }
+    return new Checked(checked, bundle);
+  }
+
+  /**
+   * An input whose bounds, syntax and schema were checked ({@link #check}), from which nothing
+   * has been built yet. Not thread-safe.
+   */
+  public final class Checked {
+    private final StrictJson json;
+    private final boolean bundle;
+
+    private Checked(StrictJson json, boolean bundle) {
+      this.json = json;
+      this.bundle = bundle;
+    }
+
+    /** @return true for a bundle, false for a single record */
+    public boolean bundle() {
+      return bundle;
+    }
+
+    /**
+     * Streams over the input (Jackson's parser, no tree) and hands each record's {@code
+     * authentication} object to {@code screen}, in input order, before any record is built: the
+     * check that lets a verifier refuse unsigned Evidence, or Evidence signed by an untrusted
+     * key, at the cost of one pass of the tokenizer. Every other property of a record is skipped
+     * unread, and bundle elements that are not objects are left for {@link #read} to refuse.
+     *
+     * @throws ReaException {@code evidence_rejected} when an {@code authentication} is not an
+     *     object, has a property other than {@code scheme}, {@code key_id} and {@code signature},
+     *     a value that is not a string, or lacks one of the three (the same field paths and
+     *     messages as {@link #read}); or whatever {@code screen} throws
+     */
+    public void screenAuthentication(AuthenticationScreen screen) throws ReaException {
+      Objects.requireNonNull(screen, "screen");
+      try (StrictJson j = json.reopen()) {
+        j.next();
+        if (!bundle) {
+          screenRecord(j, 0, "", screen);
+          return;
+        }
+        String name;
+        while ((name = j.nextName()) != null) {
+          j.next();
+          if (name.equals("records") && j.current() == JsonToken.START_ARRAY) {
+            int i = 0;
+            while (j.nextElement()) {
+              if (j.current() == JsonToken.START_OBJECT) {
+                screenRecord(j, i, "records[" + i + "].", screen);
+              } else {
+                j.skipValue();
+              }
+              i++;
+            }
+          } else {
+            j.skipValue();
+          }
+        }
+      }
+    }
+
+    /**
+     * The second phase: reads every record strictly and runs {@link RecordChecks} (see the class
+     * comment). At most once.
+     *
+     * @return the records, unauthenticated
+     * @throws ReaException {@code evidence_rejected} for anything that is not a well-formed
+     *     record or bundle
+     */
+    public Imported read() throws ReaException {
+      return EvidenceImport.this.read(json, bundle);
+    }
+  }
+
+  /** Screens one record object; the parser is on its opening brace and ends on its closing one. */
+  private static void screenRecord(StrictJson j, int index, String prefix,
+      AuthenticationScreen screen) throws ReaException {
+    long recordOffset = j.offset();
+    AuthenticationClaim claim = null;
+    String name;
+    while ((name = j.nextName()) != null) {
+      if (!name.equals("authentication")) {
+        j.next();
+        j.skipValue();
+        continue;
+      }
+      String base = prefix + "authentication";
+      j.startObject(() -> base);
+      long start = j.offset();
+      String scheme = null;
+      String keyId = null;
+      String signature = null;
+      long schemeAt = -1;
+      long keyIdAt = -1;
+      long signatureAt = -1;
+      String prop;
+      while ((prop = j.nextName()) != null) {
+        switch (prop) {
+          case "scheme":
+            scheme = j.string(() -> base + ".scheme");
+            schemeAt = j.offset();
+            break;
+          case "key_id":
+            keyId = j.string(() -> base + ".key_id");
+            keyIdAt = j.offset();
+            break;
+          case "signature":
+            signature = j.string(() -> base + ".signature");
+            signatureAt = j.offset();
+            break;
+          default:
+            throw unknown(j, base + ".", prop);
+        }
+      }
+      for (String[] required : new String[][] {
+          {"scheme", scheme}, {"key_id", keyId}, {"signature", signature}}) {
+        if (required[1] == null) {
+          String what = "authentication." + required[0];
+          throw j.errorAt(start, prefix + what, "required property " + what + " is missing");
+        }
+      }
+      claim = new AuthenticationClaim(index, prefix, start,
+          new Authentication(scheme, keyId, signature), schemeAt, keyIdAt, signatureAt);
+    }
+    screen.check(claim != null
+        ? claim
+        : new AuthenticationClaim(index, prefix, recordOffset, null, -1, -1, -1));
+  }
+
+  /**
+   * A record's {@code authentication} as found by {@link Checked#screenAuthentication}, before
+   * the record is read.
+   *
+   * @param index the record's index in input order (0 for a single record)
+   * @param prefix field path prefix: {@code "records[i]."} in a bundle, {@code ""} otherwise
+   * @param offset byte offset of the {@code authentication} object's opening brace, or of the
+   *     record's when it has none
+   * @param authentication the three strings as written, or null when the record has no {@code
+   *     authentication} property (their meaning is not checked here)
+   * @param schemeOffset byte offset of the {@code scheme} value (-1 when absent)
+   * @param keyIdOffset byte offset of the {@code key_id} value (-1 when absent)
+   * @param signatureOffset byte offset of the {@code signature} value (-1 when absent)
+   */
+  public record AuthenticationClaim(
+      int index,
+      String prefix,
+      long offset,
+      @Nullable Authentication authentication,
+      long schemeOffset,
+      long keyIdOffset,
+      long signatureOffset) {
+
+    /**
+     * @param property {@code ""} for the {@code authentication} object itself, else {@code
+     *     "scheme"}, {@code "key_id"} or {@code "signature"}
+     * @param reason why it is refused
+     * @return {@code evidence_rejected} naming {@code <prefix>authentication[.property]} and the
+     *     byte offset of that value
+     */
+    public ReaException reject(String property, String reason) {
+      String field = prefix + "authentication" + (property.isEmpty() ? "" : "." + property);
+      long at = switch (property) {
+        case "scheme" -> schemeOffset;
+        case "key_id" -> keyIdOffset;
+        case "signature" -> signatureOffset;
+        default -> offset;
+      };
+      return RecordChecks.reject(field, reason, at);
+    }
+  }
+
+  /** Decides, from its {@code authentication} alone, whether a record may be read at all. */
+  @FunctionalInterface
+  public interface AuthenticationScreen {
+    /**
+     * @param claim one record's authentication
+     * @throws ReaException to refuse the input ({@code evidence_rejected}, e.g. from {@link
+     *     AuthenticationClaim#reject})
+     */
+    void check(AuthenticationClaim claim) throws ReaException;
+  }
+
+  private Imported read(StrictJson checked, boolean bundle) throws ReaException {
     List<EvidenceRecord> records = new ArrayList<>();
     List<Long> offsets = new ArrayList<>();
     try (StrictJson j = checked.reopen()) {

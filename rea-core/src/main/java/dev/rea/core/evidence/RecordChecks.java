@@ -356,4 +356,21 @@ public final class RecordChecks {
         .diagnostic("reason", reason)
         .build();
   }
+
+  /**
+   * @return {@code invalid_input} / {@code evidence_rejected} naming {@code field} and the byte
+   *     offset {@code offset} of the input (none when negative)
+   */
+  public static ReaException reject(String field, String reason, long offset) {
+    ReaException.Builder b = ReaException.builder(
+            Constraint.EVIDENCE_REJECTED,
+            "evidence rejected at " + ReaException.truncateForMessage(field) + ": " + reason
+                + (offset >= 0 ? " (byte " + offset + ")" : ""))
+        .field(field)
+        .diagnostic("reason", reason);
+    if (offset >= 0) {
+      b.offset(offset);
+    }
+    return b.build();
+  }
 }

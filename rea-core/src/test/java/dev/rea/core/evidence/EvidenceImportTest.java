@@ -270,4 +270,55 @@ class EvidenceImportTest {
         new Coverage("complete", "complete", "complete", "none", "verified"), List.of(), List.of(),
         null));
   }
+  @Test
+  void theAuthenticationScreenSeesEveryRecordInOrderWithOffsetsBeforeAnythingIsRead()
+      throws ReaException {
+    EvidenceRecord unsigned = TestRecords.manyTensors(3);
+    // A bundle: the signed small record, a non-object element, and an unsigned record.
+    String bundle = "{\"records\":[" + TEXT + ",7,"
+        + new String(EvidenceJson.recordBytes(unsigned, true), StandardCharsets.UTF_8)
+        + "],\"schema\":\"rea.bundle.v1\"}";
+    byte[] json = bundle.getBytes(StandardCharsets.UTF_8);
+    EvidenceImport.Checked checked = IMPORT.check(json);
+    assertThat(checked.bundle()).isTrue();
+    List<EvidenceImport.AuthenticationClaim> claims = new ArrayList<>();
+    checked.screenAuthentication(claims::add);
+    assertThat(claims).hasSize(2);
+
+    EvidenceImport.AuthenticationClaim first = claims.get(0);
+    assertThat(first.index()).isZero();
+    assertThat(first.prefix()).isEqualTo("records[0].");
+    assertThat(first.authentication()).isEqualTo(SMALL.authentication());
+    String keyValue = "\"" + SMALL.authentication().keyId() + "\"";
+    long keyAt = bundle.substring(0, bundle.indexOf(keyValue)).getBytes(StandardCharsets.UTF_8).length;
+    assertThat(first.keyIdOffset()).isEqualTo(keyAt);
+    ReaException e = first.reject("key_id", "not trusted here");
+    assertThat(e.constraint()).isEqualTo(Constraint.EVIDENCE_REJECTED);
+    assertThat(e.field()).isEqualTo("records[0].authentication.key_id");
+    assertThat(e.offset()).isEqualTo(keyAt);
+    assertThat(e.getMessage()).isEqualTo(
+        "evidence rejected at records[0].authentication.key_id: not trusted here (byte " + keyAt + ")");
+
+    EvidenceImport.AuthenticationClaim third = claims.get(1);
+    assertThat(third.index()).isEqualTo(2);
+    assertThat(third.prefix()).isEqualTo("records[2].");
+    assertThat(third.authentication()).isNull();
+    long recordAt = bundle.substring(0, bundle.indexOf(",7,") + 3)
+        .getBytes(StandardCharsets.UTF_8).length;
+    assertThat(third.offset()).isEqualTo(recordAt);
+    assertThat(third.reject("", "the record is not signed").field())
+        .isEqualTo("records[2].authentication");
+
+    // The full read still refuses the non-object element the screen skipped.
+    assertThatThrownBy(checked::read).isInstanceOfSatisfying(ReaException.class,
+        x -> assertThat(x.field()).isEqualTo("records[1]"));
+    // A screen that throws stops the pass at the first record.
+    List<Integer> seen = new ArrayList<>();
+    assertThatThrownBy(() -> IMPORT.check(json).screenAuthentication(c -> {
+      seen.add(c.index());
+      throw c.reject("scheme", "no");
+    })).isInstanceOfSatisfying(ReaException.class,
+        x -> assertThat(x.field()).isEqualTo("records[0].authentication.scheme"));
+    assertThat(seen).containsExactly(0);
+  }
 }
