@@ -3,22 +3,22 @@ package dev.rea.core.evidence;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.io.AtomicFiles;
+import dev.rea.core.io.FileAccess;
+import dev.rea.core.io.FileSnapshot;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 /**
  * Evidence files on disk: atomic writing ({@link AtomicFiles}: temporary file in the same
  * directory, fsync, atomic rename, never a half-written file) and bounded reading (the size is
- * checked before the content is read).
+ * checked before the content is read, and a file that yields more or fewer bytes than that size
+ * is refused as changed).
  */
 public final class EvidenceFiles {
   private EvidenceFiles() {}
@@ -46,26 +46,44 @@ public final class EvidenceFiles {
   }
 
   /**
-   * Reads a whole evidence file of at most {@code maxBytes} bytes.
+   * Reads a whole evidence file of at most {@code maxBytes} bytes through the system file access.
    *
-   * @throws ReaException {@code target_unavailable} ({@code not_found}, {@code not_regular_file},
-   *     {@code permission_denied}); {@code invalid_input} / {@code evidence_rejected} when the
-   *     file is larger than {@code maxBytes} (checked before reading); {@code execution_failure}
-   *     / {@code io_error} for other host failures
+   * @see #read(Path, long, FileAccess)
    */
   public static byte[] read(Path path, long maxBytes) throws ReaException {
+    return read(path, maxBytes, FileAccess.system());
+  }
+
+  /**
+   * Reads a whole evidence file of at most {@code maxBytes} bytes. The path must be a regular
+   * file (after following links); it is refused by its size at open before any byte is read,
+   * and exactly that many bytes are read: a file that then ends early or yields more bytes
+   * changed while it was read.
+   *
+   * @param path the evidence file
+   * @param maxBytes the largest accepted size in bytes ({@code Limits.evidenceInputBytes()})
+   * @param access the file-system seam (tests substitute files that change while read)
+   * @return the file's bytes
+   * @throws ReaException {@code target_unavailable}: {@code not_found}, {@code permission_denied},
+   *     {@code not_regular_file} (not a regular file, or a file whose size reads as 0 but that
+   *     yields bytes, such as {@code /proc/self/status}: not a regular file with a fixed size);
+   *     {@code invalid_input} / {@code evidence_rejected} when its size at open is above {@code
+   *     maxBytes} (diagnostics {@code limit_bytes} and {@code requested_bytes}, the size);
+   *     {@code execution_failure} / {@code target_changed} when it yields fewer or more bytes
+   *     than its size at open (diagnostic {@code size_at_open}); {@code execution_failure} /
+   *     {@code io_error} for other host failures (path and reason in the diagnostics)
+   */
+  public static byte[] read(Path path, long maxBytes, FileAccess access) throws ReaException {
     String p = path.toString();
     try {
-      if (!Files.exists(path)) {
-        throw ReaException.builder(Constraint.NOT_FOUND, "no such evidence file: " + p).path(p).build();
-      }
-      if (!Files.isRegularFile(path)) {
+      FileSnapshot stat = access.stat(path);
+      if (!stat.regularFile()) {
         throw ReaException.builder(
                 Constraint.NOT_REGULAR_FILE, "the evidence path is not a regular file: " + p)
             .path(p)
             .build();
       }
-      try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ)) {
+      try (SeekableByteChannel ch = access.open(path)) {
         long size = ch.size();
         if (size > maxBytes) {
           throw tooLarge(p, size, maxBytes);
@@ -74,13 +92,24 @@ public final class EvidenceFiles {
         ByteBuffer bb = ByteBuffer.wrap(buf);
         while (bb.hasRemaining()) {
           if (ch.read(bb) < 0) {
-            return Arrays.copyOf(buf, bb.position());
+            throw changed(p, size, "it ended after " + bb.position() + " of the " + size
+                + " bytes it held when opened");
           }
         }
-        // The file may have grown after the size was read; never read past the bound.
+        // Never read past the size at open: one more byte means the file is not what was sized.
         ByteBuffer extra = ByteBuffer.allocate(1);
         if (ch.read(extra) > 0) {
-          throw tooLarge(p, size + 1, maxBytes);
+          if (size == 0) {
+            throw ReaException.builder(
+                    Constraint.NOT_REGULAR_FILE,
+                    "the evidence path is not a regular file with a fixed size (its size reads"
+                        + " as 0 but it yields bytes): "
+                        + p)
+                .path(p)
+                .diagnostic("size_at_open", "0")
+                .build();
+          }
+          throw changed(p, size, "it held " + size + " bytes when opened and yielded more");
         }
         return buf;
       }
@@ -111,11 +140,23 @@ public final class EvidenceFiles {
   private static ReaException tooLarge(String p, long size, long max) {
     return ReaException.builder(
             Constraint.EVIDENCE_REJECTED,
-            "evidence rejected: the file holds more than " + max + " bytes")
+            "evidence rejected: the file holds " + size + " bytes, more than the limit of " + max
+                + " bytes")
         .path(p)
         .diagnostic("limit", "evidence_input_bytes")
         .diagnostic("limit_bytes", Long.toString(max))
         .diagnostic("requested_bytes", Long.toString(size))
+        .build();
+  }
+
+  private static ReaException changed(String p, long size, String what) {
+    return ReaException.builder(
+            Constraint.TARGET_CHANGED,
+            "the evidence file " + p + " changed while it was read: " + what)
+        .path(p)
+        .diagnostic("path", p)
+        .diagnostic("reason", what)
+        .diagnostic("size_at_open", Long.toString(size))
         .build();
   }
 
