@@ -688,9 +688,11 @@ final class HeaderParse {
         }
       case VALUE_STRING:
         {
-          char[] c = p.getStringCharacters();
-          int off = p.getStringOffset();
-          if (findLoneSurrogate(c, off, off + p.getStringLength()) >= 0) {
+          // Streamed in chunks: a skipped string is never held whole (it can be most of a
+          // 100 MB header), only checked for lone surrogates on the way.
+          SurrogateCheck check = new SurrogateCheck();
+          p.readString(check);
+          if (check.lone()) {
             throw loneSurrogate("string");
           }
           break;
@@ -1105,6 +1107,51 @@ final class HeaderParse {
   }
 
   /** @return the index of the first lone surrogate in {@code c[off, end)}, or -1 */
+  /**
+   * Receives a string in chunks and remembers whether it holds a lone surrogate (the same test
+   * as {@link #findLoneSurrogate}, carried across chunk boundaries).
+   */
+  static final class SurrogateCheck extends java.io.Writer {
+    private boolean pendingHigh;
+    private boolean lone;
+
+    @Override
+    public void write(char[] cbuf, int off, int len) {
+      for (int i = off; i < off + len && !lone; i++) {
+        char ch = cbuf[i];
+        if (pendingHigh) {
+          pendingHigh = false;
+          if (Character.isLowSurrogate(ch)) {
+            continue;
+          }
+          lone = true;
+          break;
+        }
+        if (Character.isHighSurrogate(ch)) {
+          pendingHigh = true;
+        } else if (Character.isLowSurrogate(ch)) {
+          lone = true;
+        }
+      }
+    }
+
+    @Override
+    public void write(String str, int off, int len) {
+      write(str.substring(off, off + len).toCharArray(), 0, len);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+
+    /** @return true when a surrogate without its partner was seen (including a final high) */
+    boolean lone() {
+      return lone || pendingHigh;
+    }
+  }
+
   static int findLoneSurrogate(char[] c, int off, int end) {
     for (int i = off; i < end; i++) {
       char ch = c[i];

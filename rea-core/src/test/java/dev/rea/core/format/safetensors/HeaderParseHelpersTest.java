@@ -106,4 +106,25 @@ class HeaderParseHelpersTest {
       assertThat(SafetensorsDtype.byName(bad.toCharArray(), 0, bad.length())).isNull();
     }
   }
+
+  @Test
+  void surrogateCheckInChunksAgreesWithTheWholeStringCheck() {
+    java.util.Random rnd = new java.util.Random(8785);
+    char[] alphabet = {'a', '\u00e9', '\ud800', '\udbff', '\udc00', '\udfff', 'z'};
+    for (int round = 0; round < 20_000; round++) {
+      char[] c = new char[rnd.nextInt(12)];
+      for (int i = 0; i < c.length; i++) {
+        c[i] = alphabet[rnd.nextInt(alphabet.length)];
+      }
+      HeaderParse.SurrogateCheck check = new HeaderParse.SurrogateCheck();
+      int at = 0;
+      while (at < c.length) {
+        int n = 1 + rnd.nextInt(c.length - at);
+        check.write(c, at, n);
+        at += n;
+      }
+      boolean whole = HeaderParse.findLoneSurrogate(c, 0, c.length) >= 0;
+      org.assertj.core.api.Assertions.assertThat(check.lone()).as(new String(c)).isEqualTo(whole);
+    }
+  }
 }

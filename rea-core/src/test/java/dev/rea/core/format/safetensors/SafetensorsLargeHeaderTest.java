@@ -168,6 +168,47 @@ class SafetensorsLargeHeaderTest {
     }
   }
 
+  /**
+   * A skipped string (an unknown member of a tensor entry) nearly as long as the header ceiling
+   * is checked as it streams by: the same 180 MB heap, which could not hold it decoded as UTF-16
+   * (200 MB) even once, inspects the file.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aHugeSkippedStringIsNeverHeldWhole() throws Exception {
+    Path file = dir.resolve("skipped.safetensors");
+    byte[] head =
+        "{\"t\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4],\"x\":\""
+            .getBytes(StandardCharsets.US_ASCII);
+    byte[] tail = "\"}}".getBytes(StandardCharsets.US_ASCII);
+    long jsonLength = CEILING - 8;
+    long fill = jsonLength - head.length - tail.length;
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(u64le(jsonLength)));
+      ch.write(ByteBuffer.wrap(head));
+      byte[] chunk = new byte[1 << 20];
+      Arrays.fill(chunk, (byte) 'a');
+      for (long n = fill; n > 0; ) {
+        int k = (int) Math.min(chunk.length, n);
+        ByteBuffer b = ByteBuffer.wrap(chunk, 0, k);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        n -= k;
+      }
+      ch.write(ByteBuffer.wrap(tail));
+      ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+    }
+    try {
+      Result run = runChild(file, "inspect");
+      assertThat(run.exit).as(run.output).isEqualTo(0);
+      assertThat(run.output).contains("header_length=" + (8 + jsonLength) + " tensors=1 metadata=0");
+    } finally {
+      Files.delete(file);
+    }
+  }
+
   record Result(int exit, String output) {}
 
   private static Result runChild(Path file, String mode) throws Exception {
