@@ -21,13 +21,7 @@ class RecordSizeTest {
   private static final String ALPHABET = "ab\u0000\u0001\u001f\"\\/\n\t\u007fé日😀";
 
   private static String randomText(Random r, int max) {
-    StringBuilder sb = new StringBuilder();
-    int n = r.nextInt(max + 1);
-    int points = ALPHABET.codePointCount(0, ALPHABET.length());
-    for (int i = 0; i < n; i++) {
-      sb.appendCodePoint(ALPHABET.codePointAt(ALPHABET.offsetByCodePoints(0, r.nextInt(points))));
-    }
-    return sb.toString();
+    return dev.rea.core.testing.RandomText.of(r, ALPHABET, max);
   }
 
   /** A value of a random decimal width, from 0 to 2^64-1 (as unsigned bits). */

@@ -150,13 +150,7 @@ class RecordBoundPropertyTest {
   // Generators
 
   private static String randomText(Random r, int max) {
-    StringBuilder sb = new StringBuilder();
-    int n = r.nextInt(max + 1);
-    int points = ALPHABET.codePointCount(0, ALPHABET.length());
-    for (int i = 0; i < n; i++) {
-      sb.appendCodePoint(ALPHABET.codePointAt(ALPHABET.offsetByCodePoints(0, r.nextInt(points))));
-    }
-    return sb.toString();
+    return dev.rea.core.testing.RandomText.of(r, ALPHABET, max);
   }
 
   /** Short usually, sometimes a few thousand characters. */

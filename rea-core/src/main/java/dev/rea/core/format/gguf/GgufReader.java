@@ -114,7 +114,7 @@ public final class GgufReader implements FormatReader {
   public static final long TENSOR_FLOOR_BYTES = 2 * RetainedBudget.VALUE_OVERHEAD + 8L * MAX_DIMS;
 
   /** A list as wide as a warning can name: 2^31-1 entries of the widest index (for sizing). */
-  private static final List<Integer> WIDEST_INDICES =
+  static final List<Integer> WIDEST_INDICES =
       new AbstractList<>() {
         @Override
         public Integer get(int i) {

@@ -46,17 +46,7 @@ class GgufRecordSharesTest {
     for (int k = 0; k < 100_000; k++) {
       many.add(Integer.MAX_VALUE - k);
     }
-    List<Integer> widestIndices = new java.util.AbstractList<>() {
-      @Override
-      public Integer get(int i) {
-        return Integer.MAX_VALUE;
-      }
-
-      @Override
-      public int size() {
-        return Integer.MAX_VALUE;
-      }
-    };
+    List<Integer> widestIndices = GgufReader.WIDEST_INDICES;
     for (long id : new long[] {31, 32, 33, 36, 37, 38}) {
       GgmlType t = GgmlTypes.of(id);
       assertThat(t.kind()).isEqualTo(GgmlType.Kind.REMOVED);
