@@ -33,6 +33,13 @@ final class Keys {
               + " with whoever should trust your Evidence)");
       err.flush();
     }
+    if (err != null && !ring.problems().isEmpty()) {
+      // Skipped trusted keys and unsafe permissions: the user should hear of them.
+      for (String problem : ring.problems()) {
+        err.println("rea: warning: " + problem);
+      }
+      err.flush();
+    }
     return ring;
   }
 }

@@ -190,4 +190,17 @@ class CliUsabilityTest {
     assertThat(r.status()).isEqualTo(3);
     assertThat(r.err()).contains("ends past the end of the file").contains("incomplete download");
   }
+
+  @Test
+  void problemsWithTrustedKeysAreWarnedAbout() throws Exception {
+    Path home = dir.resolve("warn-home");
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+    assertThat(CliRunner.runWithHome(home, "inspect-model-artifact", model.toString(), "--json").status())
+        .isZero();
+    Path trusted = Files.createDirectories(home.resolve("trusted"));
+    Files.writeString(trusted.resolve("colleague.pem"), "not a key");
+    CliRunner.Result r = CliRunner.runWithHome(home, "inspect-model-artifact", model.toString(), "--json");
+    assertThat(r.status()).isZero();
+    assertThat(r.err()).contains("rea: warning: colleague.pem");
+  }
 }

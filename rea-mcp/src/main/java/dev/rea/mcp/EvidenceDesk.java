@@ -57,6 +57,9 @@ final class EvidenceDesk {
   synchronized KeyRing ring() throws ReaException {
     if (ring == null) {
       ring = KeyRing.open(home.get());
+      for (String problem : ring.problems()) {
+        Log.warn("key ring: " + problem);
+      }
     }
     return ring;
   }
