@@ -47,12 +47,13 @@ import picocli.CommandLine.Option;
       "    '{\"kind\":\"model-artifact\",\"collection\":\"tensors\",",
       "      \"types\":[\"Q8_0\"],\"fields\":[\"name\",\"shape\"]}'",
       "",
-      "View: collection tensors|metadata|types; filters names, keys, types, indices,",
-      "storage_validation (they intersect; omitted = all, [] = none); fields (index is always",
-      "kept); offset (counts matches); limit (1-256, default 32).",
+      "View: collection tensors|metadata|types; filters names, keys, types,",
+      "indices, storage_validation (they intersect; omitted = all, [] = none);",
+      "fields (index is always kept); offset (counts matches); limit (1-256,",
+      "default 32).",
       "",
-      "Exit status: 0 page answered, 2 invalid input (bad view, rejected evidence), 3 evidence",
-      "file unavailable, 4 execution failure."
+      "Exit status: 0 page answered, 2 invalid input (bad view, rejected",
+      "evidence), 3 evidence file unavailable, 4 execution failure."
     })
 public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
