@@ -6,7 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.lang.ref.SoftReference;
+import java.lang.ref.WeakReference;
 import org.erdtman.jcs.JsonCanonicalizer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Evidence identity (CONTRACT section 5): the RFC 8785 (JSON Canonicalization Scheme) form of a
@@ -26,8 +29,26 @@ public final class EvidenceIds {
    * canonicalized by the RFC's reference implementation.
    */
   public static byte[] canonicalBytes(EvidenceRecord record) {
+    Canonical last = lastCanonical;
+    if (last != null && last.of.get() == record) {
+      byte[] bytes = last.bytes.get();
+      if (bytes != null) {
+        return bytes.clone();
+      }
+    }
     return canonicalize(EvidenceJson.recordBytes(record, false));
   }
+
+  /**
+   * The canonical form {@link #withId} computed last, for the record it returned: signing that
+   * record (the next step of every inspection that is delivered whole) needs the same bytes, and
+   * canonicalizing a large record twice costs as much as the inspection. Keyed by identity (a
+   * record is immutable; a copy is canonicalized afresh); the record is held weakly and the bytes
+   * softly, so the entry never keeps either alive.
+   */
+  private record Canonical(WeakReference<EvidenceRecord> of, SoftReference<byte[]> bytes) {}
+
+  private static volatile @Nullable Canonical lastCanonical;
 
   /** @return RFC 8785 canonical UTF-8 bytes of arbitrary JSON text */
   public static byte[] canonicalize(byte[] jsonUtf8) {
@@ -50,7 +71,10 @@ public final class EvidenceIds {
 
   /** @return the record with its evidence ID filled in */
   public static EvidenceRecord withId(EvidenceRecord record) {
-    return record.withEvidenceId(compute(record));
+    byte[] canonical = canonicalBytes(record);
+    EvidenceRecord withId = record.withEvidenceId(idOfCanonical(canonical));
+    lastCanonical = new Canonical(new WeakReference<>(withId), new SoftReference<>(canonical));
+    return withId;
   }
 
   /** @return lowercase hex SHA-256 of the bytes */

@@ -93,4 +93,29 @@ class EvidenceIdsTest {
     // The canonical form is a fixed point of canonicalisation.
     assertThat(EvidenceIds.canonicalize(canonical)).isEqualTo(canonical);
   }
+
+  @Test
+  void theCanonicalFormRememberedForSigningIsTheOneComputedAfresh() {
+    EvidenceRecord a = EvidenceIds.withId(TestRecords.small());
+    EvidenceRecord b = EvidenceIds.withId(TestRecords.manyTensors(300));
+    // b was identified last: its canonical form is remembered, a's is computed again.
+    for (EvidenceRecord r : new EvidenceRecord[] {a, b, b}) {
+      byte[] remembered = EvidenceIds.canonicalBytes(r);
+      byte[] fresh = EvidenceIds.canonicalize(EvidenceJson.recordBytes(r, false));
+      assertThat(remembered).isEqualTo(fresh);
+      assertThat(EvidenceIds.idOfCanonical(remembered)).isEqualTo(r.evidenceId());
+    }
+    // Each caller gets its own array: changing one does not change what the next one gets.
+    byte[] first = EvidenceIds.canonicalBytes(b);
+    first[0] = 'X';
+    assertThat(EvidenceIds.canonicalBytes(b)[0]).isEqualTo((byte) '{');
+    // Another record with equal content but another identity (here: a changed status) is
+    // canonicalized from its own fields, never served b's bytes.
+    EvidenceRecord changed =
+        new EvidenceRecord(b.schema(), b.evidenceId(), b.operation(), EvidenceRecord.STATUS_PARTIAL,
+            b.observedAt(), b.request(), b.subject(), b.artifact(), b.formatFacts(), b.metadata(),
+            b.tensors(), b.types(), b.totals(), b.coverage(), b.limitations(), b.warnings(),
+            b.authentication());
+    assertThat(EvidenceIds.compute(changed)).isNotEqualTo(b.evidenceId());
+  }
 }
