@@ -2,7 +2,6 @@ package dev.rea.bench.corpus;
 
 import dev.rea.bench.corpus.Vocabularies.Vocab;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,7 +167,7 @@ public final class BenchCorpus {
   }
 
   private static Entry gguf(Item item, GgufFileWriter w, Path file) throws IOException {
-    GgufFileWriter.Written r = w.write(file, 0);
+    GgufFileWriter.Written r = w.write(file);
     return new Entry(item, file, r.fileSize(), r.headerLength(), r.tensors());
   }
 
@@ -431,14 +430,5 @@ public final class BenchCorpus {
     w.tensor("output_norm.weight", GgufFileWriter.F32, embd);
     w.tensor("output.weight", GgufFileWriter.F16, embd, vocab);
     return w;
-  }
-
-  /** Extends (never shrinks) a file to {@code size} bytes, leaving a hole. */
-  static void extend(Path file, long size) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      if (f.length() < size) {
-        f.setLength(size);
-      }
-    }
   }
 }

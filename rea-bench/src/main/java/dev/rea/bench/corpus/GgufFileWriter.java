@@ -168,12 +168,8 @@ final class GgufFileWriter {
   /** Sizes of a written file. */
   record Written(Path path, long headerLength, long dataOffset, long fileSize, int tensors) {}
 
-  /**
-   * Writes the file (replacing it) and sizes it to the end of the last tensor.
-   *
-   * @param dataAtLeast the data section is extended to at least this many bytes (0 for none)
-   */
-  Written write(Path path, long dataAtLeast) throws IOException {
+  /** Writes the file (replacing it) and sizes it to the end of the last tensor. */
+  Written write(Path path) throws IOException {
     Files.deleteIfExists(path);
     long headerLength;
     long dataEnd = 0;
@@ -206,7 +202,7 @@ final class GgufFileWriter {
       }
     }
     long dataOffset = align(headerLength);
-    long size = dataOffset + Math.max(dataEnd, dataAtLeast);
+    long size = dataOffset + dataEnd;
     try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
       f.setLength(size);
     }
