@@ -151,7 +151,7 @@ final class CompactReport {
       for (String col : columns) {
         String whole = row.has(col) ? cellText(row.get(col)) : "";
         cut |= whole.length() > MAX_CELL_CHARS;
-        cells[i++] = cut(whole);
+        cells[i++] = TextTable.cut(whole, MAX_CELL_CHARS);
       }
       rows.add(cells);
     }
@@ -228,14 +228,7 @@ final class CompactReport {
 
   /** A JSON value as a table cell, cut to {@link #MAX_CELL_CHARS}. */
   private static String cell(JsonNode v) {
-    return cut(cellText(v));
-  }
-
-  private static String cut(String clean) {
-    if (clean.length() > MAX_CELL_CHARS) {
-      return clean.substring(0, MAX_CELL_CHARS - 3) + "...";
-    }
-    return clean;
+    return TextTable.cut(cellText(v), MAX_CELL_CHARS);
   }
 
   /** A JSON value as printable text: strings bare, string arrays as [a, b], others compact. */

@@ -167,9 +167,11 @@ final class HumanReport {
     out.println("Metadata (" + rows.size() + (rows.size() == 1 ? " key)" : " keys)"));
     List<String[]> table = new ArrayList<>();
     int shown = Math.min(rows.size(), MAX_METADATA_ROWS);
+    boolean cut = false;
     for (int i = 0; i < shown; i++) {
       MetadataRow m = rows.get(i);
       table.add(new String[] {TerminalText.printable(m.key()), typeText(m), valueText(m.type(), m.value())});
+      cut |= longString(m.value());
     }
     if (rows.isEmpty()) {
       out.println("  none");
@@ -177,10 +179,6 @@ final class HumanReport {
     TextTable.print(out, List.of(), table);
     if (rows.size() > shown) {
       out.println("  ... " + (rows.size() - shown) + " more keys (use --json for all)");
-    }
-    boolean cut = false;
-    for (int i = 0; i < shown && !cut; i++) {
-      cut = longString(rows.get(i).value());
     }
     if (cut) {
       out.println(
@@ -330,7 +328,7 @@ final class HumanReport {
         case '\\' -> sb.append("\\\\");
         default -> {
           if (TerminalText.unsafe(c)) {
-            sb.append(String.format("\\u%04x", (int) c));
+            TerminalText.appendEscape(sb, c);
           } else {
             sb.append(c);
           }
@@ -346,11 +344,7 @@ final class HumanReport {
 
   /** Escapes what a terminal would obey (so columns stay aligned), then cuts to {@code max}. */
   private static String shorten(String s, int max) {
-    String clean = TerminalText.printable(s);
-    if (clean.length() > max) {
-      return clean.substring(0, Math.max(0, max - 3)) + "...";
-    }
-    return clean;
+    return TextTable.cut(TerminalText.printable(s), max);
   }
 
   private static String shape(List<Long> dims) {

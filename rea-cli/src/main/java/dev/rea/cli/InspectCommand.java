@@ -271,18 +271,18 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       }
       return 0;
     } catch (ReaException e) {
-      int status = Failures.report(signPartial(e, ring), json, out, err, maxTensorRows);
+      int status = Failures.report(signPartial(e, ring, err), json, out, err, maxTensorRows);
       return signals == null ? status : signals.exitStatus(status);
     }
   }
 
   /** Signs the partial Evidence of a JSON failure when a key is at hand (best effort). */
-  private ReaException signPartial(ReaException e, KeyRing[] ring) {
+  private ReaException signPartial(ReaException e, KeyRing[] ring, PrintWriter err) {
     if (!json || e.partialEvidence() == null) {
       return e;
     }
     try {
-      KeyRing r = ring[0] != null ? ring[0] : Keys.ring(env);
+      KeyRing r = ring[0] != null ? ring[0] : Keys.ring(env, err);
       return e.withPartialEvidence(new EvidenceSigner(r).sign(e.partialEvidence()));
     } catch (ReaException | RuntimeException signingFailed) {
       return e;

@@ -12,16 +12,12 @@ final class Keys {
 
   /**
    * Opens (creating on first use) the key ring of {@code $REA_HOME}, else {@code
-   * $XDG_CONFIG_HOME/rea}, else {@code ~/.config/rea}.
+   * $XDG_CONFIG_HOME/rea}, else {@code ~/.config/rea}, saying on {@code err} (when given) that a
+   * new key pair was created and what is wrong with the ring (skipped keys, wide permissions).
    *
    * @throws ReaException {@code execution_failure} / {@code io_error} when the home directory or
    *     key cannot be created or read
    */
-  static KeyRing ring(Map<String, String> env) throws ReaException {
-    return ring(env, null);
-  }
-
-  /** As {@link #ring(Map)}, saying on {@code err} (when given) that a new key pair was created. */
   static KeyRing ring(Map<String, String> env, java.io.PrintWriter err) throws ReaException {
     KeyRing ring = KeyRing.open(ReaHome.resolve(env, Path.of(System.getProperty("user.home"))));
     if (ring.created() && err != null) {

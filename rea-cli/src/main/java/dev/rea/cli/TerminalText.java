@@ -45,7 +45,8 @@ final class TerminalText {
     return sb == null ? s : sb.toString();
   }
 
-  private static void appendEscape(StringBuilder sb, char c) {
+  /** Appends {@code c} as {@code \}{@code uXXXX} (four lowercase hex digits). */
+  static void appendEscape(StringBuilder sb, char c) {
     sb.append("\\u");
     String hex = Integer.toHexString(c);
     sb.append("0".repeat(4 - hex.length())).append(hex);

@@ -30,6 +30,14 @@ final class TextTable {
     }
   }
 
+  /**
+   * @return {@code text} when it has at most {@code max} characters, else its first {@code max -
+   *     3} characters and "..."
+   */
+  static String cut(String text, int max) {
+    return text.length() > max ? text.substring(0, Math.max(0, max - 3)) + "..." : text;
+  }
+
   private static String line(String[] cells, int[] width) {
     StringBuilder sb = new StringBuilder();
     for (int c = 0; c < cells.length; c++) {
