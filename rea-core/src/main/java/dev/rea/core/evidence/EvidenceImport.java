@@ -56,8 +56,6 @@ import tools.jackson.core.JsonToken;
  * and the byte offset in the input. Thread-safe (no mutable state).
  */
 public final class EvidenceImport {
-  /** Default largest accepted input: 64 MiB ({@link Limits#DEFAULT_EVIDENCE_INPUT_BYTES}). */
-  public static final long DEFAULT_MAX_INPUT_BYTES = Limits.DEFAULT_EVIDENCE_INPUT_BYTES;
 
   private final Limits limits;
   private final long maxInputBytes;

@@ -183,15 +183,6 @@ public final class GgmlType {
     return b.bitLength() > 63 ? LENGTH_OVERFLOW : b.longValue();
   }
 
-  /** @return the smallest released layout's bytes per {@link #boundElements()}, or 0 */
-  public long boundBytes() {
-    return boundBytes;
-  }
-
-  /** @return elements per {@link #boundBytes()} of the smallest released layout, or 0 */
-  public long boundElements() {
-    return boundElements;
-  }
 
   /**
    * Returned by {@link #byteLength(long)} when the layout is unknown. It is -1 (2^64-1 unsigned),

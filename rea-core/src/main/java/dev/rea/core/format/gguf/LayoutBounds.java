@@ -31,6 +31,18 @@ final class LayoutBounds {
 
   private LayoutBounds() {}
 
+  /** @return true when some nonempty tensor has no known length but a lower bound on it */
+  private static boolean anyBound(List<GgufReader.TensorDecl> decls) {
+    for (GgufReader.TensorDecl d : decls) {
+      if (d.elements != 0
+          && d.byteLength == GgmlType.UNKNOWN_LENGTH
+          && d.type.minByteLength(d.elements) != GgmlType.UNKNOWN_LENGTH) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Adds the warnings for {@code decls} (ranges already checked by the reader's rules).
    *
@@ -39,6 +51,9 @@ final class LayoutBounds {
    */
   static void warnings(
       List<GgufReader.TensorDecl> decls, long room, long dataOffset, List<Warning> out) {
+    if (!anyBound(decls)) {
+      return; // every length is known (the reader has checked those ranges) or wholly unknown
+    }
     List<String> shortOnes = new ArrayList<>();
     int shortCount = 0;
     int n = 0;

@@ -1106,7 +1106,6 @@ final class HeaderParse {
     return n;
   }
 
-  /** @return the index of the first lone surrogate in {@code c[off, end)}, or -1 */
   /**
    * Receives a string in chunks and remembers whether it holds a lone surrogate (the same test
    * as {@link #findLoneSurrogate}, carried across chunk boundaries).
@@ -1152,6 +1151,10 @@ final class HeaderParse {
     }
   }
 
+  /**
+   * @return the index of the first lone surrogate in {@code c[off, end)}, or -1 (the reference
+   *     {@link SurrogateCheck} is tested against)
+   */
   static int findLoneSurrogate(char[] c, int off, int end) {
     for (int i = off; i < end; i++) {
       char ch = c[i];
