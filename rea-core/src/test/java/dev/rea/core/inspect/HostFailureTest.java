@@ -316,18 +316,7 @@ class HostFailureTest {
 
     // Unreadable: the tests may run as root, who reads anything, so the seam denies the open.
     Path p = write("unreadable.gguf", gguf());
-    FileAccess denied =
-        new FileAccess() {
-          @Override
-          public FileSnapshot stat(Path path) throws IOException {
-            return FileAccess.system().stat(path);
-          }
-
-          @Override
-          public SeekableByteChannel open(Path path) throws IOException {
-            throw new AccessDeniedException(path.toString());
-          }
-        };
+    FileAccess denied = dev.rea.core.testing.FaultyFileAccess.deniedOpen();
     ReaException unreadable =
         catchThrowableOfType(ReaException.class, () -> inspector(denied).inspect(p, HashMode.HEADER));
     assertThat(unreadable.constraint()).isEqualTo(Constraint.PERMISSION_DENIED);

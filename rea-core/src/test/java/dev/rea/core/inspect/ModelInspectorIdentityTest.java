@@ -19,7 +19,6 @@ import dev.rea.core.testing.FaultyFileAccess;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -345,18 +344,7 @@ class ModelInspectorIdentityTest {
               assertThat(e.code().exitStatus()).isEqualTo(2);
             });
     Path p = file(64);
-    FileAccess denied =
-        new FileAccess() {
-          @Override
-          public FileSnapshot stat(Path path) throws IOException {
-            return FileAccess.system().stat(path);
-          }
-
-          @Override
-          public SeekableByteChannel open(Path path) throws IOException {
-            throw new AccessDeniedException(path.toString());
-          }
-        };
+    FileAccess denied = dev.rea.core.testing.FaultyFileAccess.deniedOpen();
     assertThatThrownBy(() -> inspector(denied).inspect(p, HashMode.HEADER))
         .isInstanceOfSatisfying(
             ReaException.class,

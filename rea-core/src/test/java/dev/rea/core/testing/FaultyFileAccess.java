@@ -25,6 +25,25 @@ public final class FaultyFileAccess extends TrapFileAccess {
     this.failure = failure;
   }
 
+  /**
+   * @return the system's file access, except that every open is refused as EACCES (tests may run
+   *     as root, who can read anything, so a permission failure has to come from the seam)
+   */
+  public static FileAccess deniedOpen() {
+    return new FileAccess() {
+      @Override
+      public dev.rea.core.io.FileSnapshot stat(java.nio.file.Path path) throws IOException {
+        return FileAccess.system().stat(path);
+      }
+
+      @Override
+      public java.nio.channels.SeekableByteChannel open(java.nio.file.Path path)
+          throws IOException {
+        throw new java.nio.file.AccessDeniedException(path.toString());
+      }
+    };
+  }
+
   /** @return an EIO failure, as the JDK reports it on Linux */
   public static IOException eio() {
     return new IOException("Input/output error");
