@@ -13,7 +13,6 @@ import dev.rea.core.testing.HookedFileAccess;
 import dev.rea.core.testing.HostileFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.RandomAccessFile;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -168,18 +167,9 @@ class HostileCliTest {
       throws Exception {
     assumeThat(Path.of("/proc/self/fdinfo")).as("needs Linux /proc").exists();
     long elements = 1L << 34; // F32: 64 GiB of tensor data, all a hole
-    GgufBuilder.Built built =
-        GgufBuilder.v3()
-            .kv("general.architecture", GgufBuilder.str("llama"))
-            .tensor("huge.weight", 0, elements)
-            .data(GgufBuilder.Data.PADDING_ONLY)
-            .build();
     Path p = dir.resolve("sparse-64g.gguf");
-    Files.write(p, built.bytes());
+    GgufBuilder.Built built = dev.rea.core.testing.HostileFiles.sparseF32Gguf(p, "huge.weight", elements);
     long size = built.dataOffset() + elements * 4;
-    try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
-      raf.setLength(size);
-    }
     Path home = Files.createDirectories(dir.resolve("home"));
     Path stdout = dir.resolve("child.out");
     Path stderr = dir.resolve("child.err");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rea.core.evidence.EvidenceIds;
 import dev.rea.core.format.gguf.GgufBuilder;
 import dev.rea.core.format.gguf.GgufTesting;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -187,18 +186,9 @@ class InspectCommandTest {
   @Test
   void fullHashOfASparseFileLargerThanTwoGibMatchesSha256sum() throws Exception {
     long elements = (1L << 29) + 64; // F32: 2 GiB + 256 bytes of tensor data
-    GgufBuilder.Built built =
-        GgufBuilder.v3()
-            .kv("general.architecture", GgufBuilder.str("llama"))
-            .tensor("big.weight", 0, elements)
-            .data(GgufBuilder.Data.PADDING_ONLY)
-            .build();
     Path p = dir.resolve("sparse.gguf");
-    Files.write(p, built.bytes());
+    GgufBuilder.Built built = dev.rea.core.testing.HostileFiles.sparseF32Gguf(p, "big.weight", elements);
     long size = built.dataOffset() + elements * 4;
-    try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
-      raf.setLength(size);
-    }
     assertThat(Files.size(p)).isGreaterThan(1L << 31);
     CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString(), "--hash", "full", "--json");
     assertThat(r.status()).isEqualTo(0);

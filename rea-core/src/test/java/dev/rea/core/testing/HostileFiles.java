@@ -58,4 +58,27 @@ public final class HostileFiles {
         .tensor("norm.weight", "F32", 1024)
         .build();
   }
+
+  /**
+   * Writes a GGUF with one F32 tensor of {@code elements} elements whose data is a hole: the
+   * header, then the file extended (sparse) to the end of the tensor.
+   *
+   * @return what was built (the header bytes and offsets); the file's size is {@code
+   *     dataOffset() + 4 * elements}
+   */
+  public static GgufBuilder.Built sparseF32Gguf(java.nio.file.Path p, String tensor, long elements)
+      throws java.io.IOException {
+    GgufBuilder.Built built =
+        GgufBuilder.v3()
+            .kv("general.architecture", str("llama"))
+            .tensor(tensor, 0, elements)
+            .data(GgufBuilder.Data.PADDING_ONLY)
+            .build();
+    java.nio.file.Files.write(p, built.bytes());
+    long size = built.dataOffset() + elements * 4;
+    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+      raf.setLength(size);
+    }
+    return built;
+  }
 }
