@@ -181,22 +181,40 @@ public final class EvidenceVerifier {
    * as {@link #check}, which still runs on every record afterwards).
    */
   private void screen(EvidenceImport.AuthenticationClaim claim) throws ReaException {
-    Authentication a = claim.authentication();
+    authenticate(claim.authentication(), claim::reject);
+  }
+
+  /** Builds the refusal of one {@code authentication} member ("" for the object itself). */
+  private interface Refusal {
+    ReaException at(String member, String reason);
+  }
+
+  /** The trusted key a record names and its signature's bytes. */
+  private record Trusted(PublicKey key, byte[] signature) {}
+
+  /**
+   * What {@code authentication} alone decides, in order: signed at all, the scheme, the key_id's
+   * spelling, a trusted key, a canonical 64-byte signature.
+   */
+  private Trusted authenticate(@Nullable Authentication a, Refusal refuse) throws ReaException {
     if (a == null) {
-      throw claim.reject("", NOT_SIGNED);
+      throw refuse.at("", NOT_SIGNED);
     }
     if (!EvidenceSigner.SCHEME.equals(a.scheme())) {
-      throw claim.reject("scheme", BAD_SCHEME);
+      throw refuse.at("scheme", BAD_SCHEME);
     }
     if (!RecordChecks.EVIDENCE_ID.matcher(a.keyId()).matches()) {
-      throw claim.reject("key_id", "key_id must be sha256: and 64 lowercase hex digits");
+      throw refuse.at("key_id", "key_id must be sha256: and 64 lowercase hex digits");
     }
-    if (ring.trustedKey(a.keyId()) == null) {
-      throw claim.reject("key_id", untrusted(a.keyId()));
+    PublicKey key = ring.trustedKey(a.keyId());
+    if (key == null) {
+      throw refuse.at("key_id", untrusted(a.keyId()));
     }
-    if (signatureBytes(a.signature()) == null) {
-      throw claim.reject("signature", BAD_SIGNATURE);
+    byte[] sig = signatureBytes(a.signature());
+    if (sig == null) {
+      throw refuse.at("signature", BAD_SIGNATURE);
     }
+    return new Trusted(key, sig);
   }
 
   private static final String NOT_SIGNED = "the record is not signed";
@@ -234,22 +252,15 @@ public final class EvidenceVerifier {
           prefix + "evidence_id",
           "evidence_id " + r.evidenceId() + " does not match the content (" + id + ")");
     }
+    // RecordChecks has checked the key_id's spelling already; the rest is the screen's rules.
     Authentication a = r.authentication();
-    if (a == null) {
-      throw RecordChecks.reject(prefix + "authentication", NOT_SIGNED);
-    }
-    if (!EvidenceSigner.SCHEME.equals(a.scheme())) {
-      throw RecordChecks.reject(prefix + "authentication.scheme", BAD_SCHEME);
-    }
-    PublicKey key = ring.trustedKey(a.keyId());
-    if (key == null) {
-      throw RecordChecks.reject(prefix + "authentication.key_id", untrusted(a.keyId()));
-    }
-    byte[] sig = signatureBytes(a.signature());
-    if (sig == null) {
-      throw RecordChecks.reject(prefix + "authentication.signature", BAD_SIGNATURE);
-    }
-    if (!KeyRing.verify(key, canonical, sig)) {
+    Trusted trusted =
+        authenticate(
+            a,
+            (member, why) ->
+                RecordChecks.reject(
+                    prefix + "authentication" + (member.isEmpty() ? "" : "." + member), why));
+    if (!KeyRing.verify(trusted.key(), canonical, trusted.signature())) {
       throw RecordChecks.reject(
           prefix + "authentication.signature",
           "the signature does not verify with key " + a.keyId());
