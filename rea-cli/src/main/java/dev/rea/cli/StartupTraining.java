@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 
 /**
  * Runs the usual command paths once so the {@code ./rea} launcher can record the classes they
- * load in a class-data sharing archive ({@code -XX:ArchiveClassesAtExit}); later runs map that
+ * load ({@code -XX:DumpLoadedClassList}) and dump them into a static class-data sharing archive
+ * ({@code -Xshare:dump}); later runs map that
  * archive ({@code -XX:SharedArchiveFile}) and start faster. Inspects a tiny GGUF and a tiny
  * safetensors file it writes (readable report, {@code --json} with signing, {@code --hash full},
  * a summary with a view, a failure), all inside a temporary directory that also serves as
