@@ -79,9 +79,8 @@ public final class PipelinedDigest extends MessageDigest implements AutoCloseabl
 
   /**
    * From now on, hash on the worker thread. Bytes given before were already hashed, in order.
-   * (REA hashes a header on the caller's thread, where a second thread competes with the JIT
-   * compiler of a starting JVM, and the rest of a file on the worker, where reading and hashing
-   * then overlap.)
+   * ({@code ModelInspector} constructs its digest threaded; with {@code -Drea.digest.thread=rest}
+   * it hashes the header on the caller's thread and calls this for the rest of the file.)
    */
   public void useThread() {
     threaded = true;
