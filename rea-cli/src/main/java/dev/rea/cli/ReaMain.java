@@ -36,6 +36,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
 
   /** Entry point. */
   public static void main(String[] args) {
+    Prewarm.startFor(args);
     PrintWriter out =
         new PrintWriter(
             new OutputStreamWriter(
