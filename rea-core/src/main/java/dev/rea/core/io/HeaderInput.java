@@ -573,7 +573,7 @@ public final class HeaderInput {
           break;
         }
         int end = start + (int) len;
-        if (!Utf8.isShortAsciiOrTwoByte(b, start, end)) {
+        if (!Utf8.isShortWellFormed(b, start, end)) {
           int r = Utf8.scan(b, start, end);
           if (r != Utf8.VALID) {
             pos = p + 8;

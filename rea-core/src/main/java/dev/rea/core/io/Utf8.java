@@ -32,16 +32,17 @@ public final class Utf8 {
     int i = off;
     int wordLimit = b.length - 8;
     while (i < end) {
-      // Fast path, 8 bytes at a time: ASCII and complete two-byte sequences (Latin text, the
-      // byte-level BPE marker U+0120 ...). The word may extend past end (never past the array):
-      // those bytes are masked to zero, which reads as ASCII.
+      // Fast path, 8 bytes at a time: ASCII and complete two- and three-byte sequences (Latin
+      // text, the byte-level BPE marker U+0120, SentencePiece's U+2581, most CJK ...). The word
+      // may extend past end (never past the array): those bytes are masked to zero, which reads
+      // as ASCII.
       while (i <= wordLimit) {
         int n = end - i;
         long w = (long) LONG_LE.get(b, i);
         if (n < 8) {
           w &= -1L >>> (8 * (8 - n));
         }
-        if ((w & HIGH_BITS) != 0 && !asciiOrTwoByte(w)) {
+        if ((w & HIGH_BITS) != 0 && !wordOfShortSequences(w)) {
           break;
         }
         if (n <= 8) {
@@ -106,33 +107,53 @@ public final class Utf8 {
   }
 
   private static final long LOW_5_BITS = 0x1E1E1E1E1E1E1E1EL;
+  private static final long LOW_NIBBLE = 0x0F0F0F0F0F0F0F0FL;
+  private static final long NIBBLE_D = 0x0D0D0D0D0D0D0D0DL;
   private static final long SEVEN_F = 0x7F7F7F7F7F7F7F7FL;
 
   /**
    * @param w eight bytes, little-endian
-   * @return true when they are only ASCII bytes and complete two-byte sequences C2..DF 80..BF,
-   *     none cut at either end of the word
+   * @return true when they are only ASCII bytes, complete two-byte sequences C2..DF 80..BF and
+   *     complete three-byte sequences E1..EC or EE..EF followed by two bytes 80..BF, none cut at
+   *     either end of the word. False leaves the word to the byte-wise path: E0 and ED leads
+   *     (whose second byte has a narrower range), four-byte sequences and anything ill formed.
    */
-  private static boolean asciiOrTwoByte(long w) {
+  private static boolean wordOfShortSequences(long w) {
     long high = w & HIGH_BITS;
-    // Lead bytes 11xxxxxx: bit 6 set (moved up to bit 7); continuation bytes 10xxxxxx.
-    long lead = high & (w << 1);
-    long cont = high & ~(w << 1);
-    // Every lead followed by a continuation inside the word, every continuation led.
-    if ((lead << 8) != cont || (lead & 0x8000000000000000L) != 0) {
+    // Bits 6, 5 and 4 of each byte, moved up to bit 7.
+    long b6 = (w << 1) & HIGH_BITS;
+    long b5 = (w << 2) & HIGH_BITS;
+    long b4 = (w << 3) & HIGH_BITS;
+    long lead = high & b6;
+    long cont = high & ~b6;
+    long lead2 = lead & ~b5;
+    long lead3 = lead & b5 & ~b4;
+    // F0..FF, and leads whose continuation bytes would lie past the word.
+    if ((lead & b5 & b4) != 0
+        || (lead2 & 0x8000000000000000L) != 0
+        || (lead3 & 0x8080000000000000L) != 0) {
       return false;
     }
-    // Leads are C2..DF: bit 5 clear (not E0..FF) and some of bits 1-4 set (not C0, C1).
+    // Every lead followed by exactly its continuation bytes, every continuation led.
+    if ((((lead2 | lead3) << 8) | (lead3 << 16)) != cont) {
+      return false;
+    }
+    // Two-byte leads are C2..DF: some of bits 1-4 set (not C0, C1). Three-byte leads are not E0
+    // (low nibble 0) or ED (low nibble D). Per byte, (nibble + 7F) sets bit 7 iff the nibble is
+    // not zero; no carry crosses into the next byte.
     long notC0C1 = ((w & LOW_5_BITS) + SEVEN_F) & HIGH_BITS;
-    return ((w << 2) & lead) == 0 && (lead & ~notC0C1) == 0;
+    long notE0 = ((w & LOW_NIBBLE) + SEVEN_F) & HIGH_BITS;
+    long notED = (((w ^ NIBBLE_D) & LOW_NIBBLE) + SEVEN_F) & HIGH_BITS;
+    return (lead2 & ~notC0C1) == 0 && (lead3 & ~(notE0 & notED)) == 0;
   }
 
   /**
    * A quick positive test for short strings: true when {@code b[off, end)} is at most 8 bytes of
-   * ASCII and complete two-byte sequences, judged from one 8-byte word (which must lie within the
-   * array). False means "not decided here": call {@link #scan}.
+   * ASCII and complete two- and three-byte sequences (three-byte ones not led by E0 or ED),
+   * judged from one 8-byte word (which must lie within the array). False means "not decided
+   * here": call {@link #scan}.
    */
-  public static boolean isShortAsciiOrTwoByte(byte[] b, int off, int end) {
+  public static boolean isShortWellFormed(byte[] b, int off, int end) {
     int n = end - off;
     if (n > 8 || off > b.length - 8) {
       return false;
@@ -141,7 +162,7 @@ public final class Utf8 {
     if (n < 8) {
       w &= -1L >>> (8 * (8 - n));
     }
-    return (w & HIGH_BITS) == 0 || asciiOrTwoByte(w);
+    return (w & HIGH_BITS) == 0 || wordOfShortSequences(w);
   }
 
   /** @return true when the whole range is well-formed UTF-8 */

@@ -89,7 +89,7 @@ class Utf8ScanTest {
 
   private static void check(byte[] b, int off, int end, int v) {
     int want = reference(b, off, end);
-    if (Utf8.isShortAsciiOrTwoByte(b, off, end) && want != Utf8.VALID) {
+    if (Utf8.isShortWellFormed(b, off, end) && want != Utf8.VALID) {
       throw new AssertionError("quick test accepted invalid value " + Integer.toHexString(v));
     }
     int got = Utf8.scan(b, off, end);
@@ -106,7 +106,8 @@ class Utf8ScanTest {
     byte[] alphabet = {
       'a', 'b', 'c', 0, 0x7F, (byte) 0xC4, (byte) 0xA0, (byte) 0xC3, (byte) 0xA9, (byte) 0x80, (byte) 0xBF, (byte) 0xC0, (byte) 0xC2, (byte) 0xDF, (byte) 0xE0,
       (byte) 0xA0, (byte) 0xED, (byte) 0x9F, (byte) 0xEF, (byte) 0xF0, (byte) 0x90, (byte) 0xF4,
-      (byte) 0x8F, (byte) 0xF5, (byte) 0xFF
+      (byte) 0x8F, (byte) 0xF5, (byte) 0xFF, (byte) 0xE2, (byte) 0x96, (byte) 0x81, (byte) 0xE6,
+      (byte) 0xEC, (byte) 0xEE, (byte) 0xE1
     };
     int quickAccepted = 0;
     for (int t = 0; t < 400_000; t++) {
@@ -119,7 +120,7 @@ class Utf8ScanTest {
       int end = Math.min(b.length, off + len);
       int want = reference(b, off, end);
       assertThat(Utf8.scan(b, off, end)).isEqualTo(want);
-      if (Utf8.isShortAsciiOrTwoByte(b, off, end)) {
+      if (Utf8.isShortWellFormed(b, off, end)) {
         assertThat(want).isEqualTo(Utf8.VALID);
         quickAccepted++;
       }
@@ -130,12 +131,73 @@ class Utf8ScanTest {
   @Test
   void quickTestAcceptsShortLatinText() {
     byte[] b = "Ġthe\u0000\u0000\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
-    assertThat(Utf8.isShortAsciiOrTwoByte(b, 0, 5)).isTrue();
-    assertThat(Utf8.isShortAsciiOrTwoByte(b, 0, 1)).isFalse(); // cut after the lead byte
-    assertThat(Utf8.isShortAsciiOrTwoByte(b, 1, 5)).isFalse(); // starts with a continuation
+    assertThat(Utf8.isShortWellFormed(b, 0, 5)).isTrue();
+    assertThat(Utf8.isShortWellFormed(b, 0, 1)).isFalse(); // cut after the lead byte
+    assertThat(Utf8.isShortWellFormed(b, 1, 5)).isFalse(); // starts with a continuation
     byte[] cjk = "日本\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
-    assertThat(Utf8.isShortAsciiOrTwoByte(cjk, 0, 6)).isFalse(); // 3-byte: not decided here
+    assertThat(Utf8.isShortWellFormed(cjk, 0, 6)).isTrue();
+    assertThat(Utf8.isShortWellFormed(cjk, 0, 5)).isFalse(); // cut inside the second character
     assertThat(Utf8.scan(cjk, 0, 6)).isEqualTo(Utf8.VALID);
+    byte[] piece = "\u2581the\u0000\u0000\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
+    assertThat(Utf8.isShortWellFormed(piece, 0, 6)).isTrue(); // SentencePiece's U+2581 + "the"
+    // E0 and ED leads (Hangul syllables from U+D000) and four-byte sequences: not decided here.
+    byte[] hangul = "\uD55C\u0000\u0000\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
+    assertThat(Utf8.isShortWellFormed(hangul, 0, 3)).isFalse();
+    assertThat(Utf8.scan(hangul, 0, 3)).isEqualTo(Utf8.VALID);
+    byte[] e0 = "\u0915\u0000\u0000\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
+    assertThat(Utf8.isShortWellFormed(e0, 0, 3)).isFalse();
+    byte[] emoji = "\uD83D\uDE00\u0000\u0000\u0000\u0000".getBytes(StandardCharsets.UTF_8);
+    assertThat(Utf8.isShortWellFormed(emoji, 0, 4)).isFalse();
+    // An encoded surrogate (ED A0 80) and an overlong (E0 80 80) are still refused.
+    byte[] bad = {(byte) 0xED, (byte) 0xA0, (byte) 0x80, 0, 0, 0, 0, 0};
+    assertThat(Utf8.isShortWellFormed(bad, 0, 3)).isFalse();
+    assertThat(Utf8.scan(bad, 0, 3)).isEqualTo(0);
+    byte[] overlong = {(byte) 0xE0, (byte) 0x80, (byte) 0x80, 0, 0, 0, 0, 0};
+    assertThat(Utf8.scan(overlong, 0, 3)).isEqualTo(0);
+  }
+
+  /**
+   * Mostly well-formed text of 1- to 4-byte characters (so that whole words take the fast path),
+   * with an occasional byte replaced, dropped or cut off, against the reference.
+   */
+  @Test
+  void mostlyValidMultibyteTextMatchesTheReference() {
+    Random r = new Random(2581);
+    int[] starts = {0x20, 0x80, 0x800, 0x1000, 0x2581, 0x4E00, 0xAC00, 0xD000, 0xE000, 0xFFF0};
+    int quickThreeByte = 0;
+    for (int t = 0; t < 200_000; t++) {
+      StringBuilder text = new StringBuilder();
+      int chars = r.nextInt(12);
+      for (int c = 0; c < chars; c++) {
+        int kind = r.nextInt(12);
+        if (kind == 0) {
+          text.appendCodePoint(0x10000 + r.nextInt(0x100000));
+        } else {
+          int start = starts[r.nextInt(starts.length)];
+          text.appendCodePoint(Math.min(0xFFFF, start + r.nextInt(0x200)));
+        }
+      }
+      byte[] valid = text.toString().getBytes(StandardCharsets.UTF_8);
+      byte[] b = java.util.Arrays.copyOf(valid, valid.length + 8);
+      int end = valid.length;
+      switch (r.nextInt(6)) {
+        case 0 -> { if (end > 0) b[r.nextInt(end)] = (byte) r.nextInt(256); }
+        case 1 -> { if (end > 0) end = r.nextInt(end); }
+        default -> { }
+      }
+      int want = reference(b, 0, end);
+      assertThat(Utf8.scan(b, 0, end)).as("bytes %s", java.util.HexFormat.of().formatHex(b, 0, end)).isEqualTo(want);
+      if (Utf8.isShortWellFormed(b, 0, end)) {
+        assertThat(want).isEqualTo(Utf8.VALID);
+        for (int k = 0; k < end; k++) {
+          if ((b[k] & 0xF0) == 0xE0) {
+            quickThreeByte++;
+            break;
+          }
+        }
+      }
+    }
+    assertThat(quickThreeByte).as("inputs with three-byte characters the quick test decided").isGreaterThan(1000);
   }
 
   @Test
