@@ -72,7 +72,9 @@ public final class EvidenceLoader {
 
   /**
    * When a file given as Evidence is a model file (a common slip), says so: the error keeps its
-   * code and constraint, and its message tells what the file is and what to do instead.
+   * code, constraint, field, offset and diagnostics (adding {@code detected}), and its message
+   * tells what the file is and what to do instead. Reads the file's first {@code PROBE_BYTES}
+   * again, on this failure path only.
    */
   private static ReaException withModelHint(ReaException e, Path path) {
     if (e.constraint() != dev.rea.core.error.Constraint.EVIDENCE_REJECTED) {
@@ -84,16 +86,21 @@ public final class EvidenceLoader {
       n = in.readNBytes(head, 0, head.length);
       dev.rea.core.detect.DetectedFormat f =
           dev.rea.core.detect.FormatDetector.detect(head, n, java.nio.file.Files.size(path));
-      return ReaException.builder(
-              e.constraint(),
-              "this is a "
-                  + (f == dev.rea.core.detect.DetectedFormat.GGUF ? "GGUF" : "safetensors")
-                  + " model file, not saved Evidence: inspect it with inspect-model-artifact (save"
-                  + " its Evidence with --evidence_output FILE and query that file)")
-          .field(e.field())
-          .diagnostic("detected", f.wire())
-          .cause(e)
-          .build();
+      ReaException.Builder hinted =
+          ReaException.builder(
+                  e.constraint(),
+                  "this is a "
+                      + (f == dev.rea.core.detect.DetectedFormat.GGUF ? "GGUF" : "safetensors")
+                      + " model file, not saved Evidence: inspect it with inspect-model-artifact"
+                      + " (save its Evidence with --evidence_output FILE and query that file)")
+              .field(e.field())
+              .path(e.path())
+              .cause(e);
+      if (e.offset() != null) {
+        hinted.offset(e.offset());
+      }
+      e.diagnostics().forEach(hinted::diagnostic);
+      return hinted.diagnostic("detected", f.wire()).build();
     } catch (java.io.IOException | ReaException notAModel) {
       return e;
     }

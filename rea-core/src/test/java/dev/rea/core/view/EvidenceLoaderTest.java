@@ -95,4 +95,32 @@ class EvidenceLoaderTest {
           assertThat(e.diagnostics()).containsEntry("limit_bytes", "5");
         });
   }
+
+  @Test
+  void aModelFileGivenAsEvidenceKeepsTheErrorsDetailsAndSaysWhatItIs() throws Exception {
+    KeyRing ring = KeyRing.open(tmp.resolve("home"));
+    EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
+    Path model =
+        dev.rea.core.format.gguf.GgufTesting.resourceFile(
+            tmp, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+    // The error without the hint: the same bytes given to the loader directly.
+    ReaException plain = null;
+    try {
+      loader.load(Files.readAllBytes(model));
+    } catch (ReaException e) {
+      plain = e;
+    }
+    assertThat(plain).isNotNull();
+    ReaException original = plain;
+    assertThatThrownBy(() -> loader.loadFile(model))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(original.constraint());
+          assertThat(e.getMessage()).contains("this is a GGUF model file, not saved Evidence");
+          assertThat(e.field()).isEqualTo(original.field());
+          assertThat(e.offset()).isEqualTo(original.offset());
+          assertThat(e.diagnostics()).containsAllEntriesOf(original.diagnostics());
+          assertThat(e.diagnostics()).containsEntry("detected", "gguf");
+          assertThat(e.path()).isEqualTo(model.toString());
+        });
+  }
 }
