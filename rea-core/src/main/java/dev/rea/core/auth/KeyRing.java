@@ -189,7 +189,12 @@ public final class KeyRing {
           .build();
     } catch (IOException e) {
       throw ReaException.builder(
-              Constraint.IO_ERROR, "the REA home " + dir + " could not be used: " + describe(e))
+              Constraint.IO_ERROR,
+              "the REA home "
+                  + dir
+                  + " could not be used: "
+                  + describe(e)
+                  + " (set REA_HOME to a writable directory for the signing keys)")
           .path(dir.toString())
           .diagnostic("reason", describe(e))
           .diagnostic("exception", e.getClass().getName())

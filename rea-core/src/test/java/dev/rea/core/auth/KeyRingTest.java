@@ -123,6 +123,19 @@ class KeyRingTest {
   }
 
   @Test
+  void aHomeThatCannotBeCreatedSaysHowToChooseAnother() throws Exception {
+    Path file = Files.writeString(tmp.resolve("a-file"), "x");
+    Path home = file.resolve("rea");
+    assertThatThrownBy(() -> KeyRing.open(home))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+          assertThat(e.getMessage())
+              .contains("the REA home " + home + " could not be used")
+              .contains("set REA_HOME to a writable directory");
+        });
+  }
+
+  @Test
   void malformedKeyFileIsAHostFailureNamingThePath() throws Exception {
     Path home = Files.createDirectories(tmp.resolve("bad"));
     Files.writeString(home.resolve(KeyRing.KEY_FILE), "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
