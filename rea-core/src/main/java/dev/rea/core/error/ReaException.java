@@ -136,7 +136,16 @@ public final class ReaException extends Exception {
 
   /** @return a builder initialised with this failure's fields */
   public Builder toBuilder() {
-    Builder b = new Builder(constraint, getMessage());
+    return toBuilder(getMessage());
+  }
+
+  /**
+   * @param message the new message
+   * @return a builder initialised with this failure's fields (path, offset, field, diagnostics,
+   *     partial Evidence, cause) and the given message
+   */
+  public Builder toBuilder(String message) {
+    Builder b = new Builder(constraint, message);
     b.path = path;
     b.offset = offset;
     b.field = field;

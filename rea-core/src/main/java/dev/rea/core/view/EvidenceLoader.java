@@ -86,21 +86,14 @@ public final class EvidenceLoader {
       n = in.readNBytes(head, 0, head.length);
       dev.rea.core.detect.DetectedFormat f =
           dev.rea.core.detect.FormatDetector.detect(head, n, java.nio.file.Files.size(path));
-      ReaException.Builder hinted =
-          ReaException.builder(
-                  e.constraint(),
-                  "this is a "
-                      + (f == dev.rea.core.detect.DetectedFormat.GGUF ? "GGUF" : "safetensors")
-                      + " model file, not saved Evidence: inspect it with inspect-model-artifact"
-                      + " (save its Evidence with --evidence_output FILE and query that file)")
-              .field(e.field())
-              .path(e.path())
-              .cause(e);
-      if (e.offset() != null) {
-        hinted.offset(e.offset());
-      }
-      e.diagnostics().forEach(hinted::diagnostic);
-      return hinted.diagnostic("detected", f.wire()).build();
+      return e.toBuilder(
+              "this is a "
+                  + (f == dev.rea.core.detect.DetectedFormat.GGUF ? "GGUF" : "safetensors")
+                  + " model file, not saved Evidence: inspect it with inspect-model-artifact"
+                  + " (save its Evidence with --evidence_output FILE and query that file)")
+          .diagnostic("detected", f.wire())
+          .cause(e)
+          .build();
     } catch (java.io.IOException | ReaException notAModel) {
       return e;
     }
