@@ -118,8 +118,13 @@ final class LayoutBounds {
             + (count == 1 ? " tensor" : " tensors")
             + " of a type whose layout is not established cannot end within the file under"
             + " any released layout of its type (the file may be truncated): "
-            + String.join("; ", named)
-            + (count > named.size() ? "; and " + (count - named.size()) + " more" : ""));
+            + listed(count, named));
+  }
+
+  /** The named entries of a warning, then how many of its {@code count} were left unnamed. */
+  private static String listed(int count, List<String> named) {
+    return String.join("; ", named)
+        + (count > named.size() ? "; and " + (count - named.size()) + " more" : "");
   }
 
   /** One named tensor of the {@value #OVERLAP} warning. */
@@ -147,8 +152,7 @@ final class LayoutBounds {
             + (count == 1 ? " tensor starts" : " tensors start")
             + " inside the storage a tensor of unestablished layout needs under every"
             + " released layout of its type: "
-            + String.join("; ", named)
-            + (count > named.size() ? "; and " + (count - named.size()) + " more" : ""));
+            + listed(count, named));
   }
 
   /** Widest type label: {@code AMBIGUOUS_} and ten digits (ggml names are shorter). */
