@@ -22,7 +22,6 @@ import dev.rea.core.testing.FaultyFileAccess;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -253,18 +252,7 @@ class HostFailureTest {
   void emfileAndEioAtOpenAreExecutionFailuresWithPathAndReason() throws Exception {
     Path p = write("emfile.gguf", gguf());
     for (String reason : new String[] {"Too many open files", "Input/output error"}) {
-      FileAccess failing =
-          new FileAccess() {
-            @Override
-            public FileSnapshot stat(Path path) throws IOException {
-              return FileAccess.system().stat(path);
-            }
-
-            @Override
-            public SeekableByteChannel open(Path path) throws IOException {
-              throw new FileSystemException(path.toString(), null, reason);
-            }
-          };
+      FileAccess failing = dev.rea.core.testing.FaultyFileAccess.failingOpen(reason);
       ReaException e =
           catchThrowableOfType(ReaException.class, () -> inspector(failing).inspect(p, HashMode.HEADER));
       assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);

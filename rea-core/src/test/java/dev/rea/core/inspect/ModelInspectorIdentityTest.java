@@ -13,12 +13,10 @@ import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.io.Cancellation;
 import dev.rea.core.io.FileAccess;
-import dev.rea.core.io.FileSnapshot;
 import dev.rea.core.io.HeaderInput;
 import dev.rea.core.testing.FaultyFileAccess;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -352,18 +350,7 @@ class ModelInspectorIdentityTest {
               assertThat(e.constraint()).isEqualTo(Constraint.PERMISSION_DENIED);
               assertThat(e.code().exitStatus()).isEqualTo(3);
             });
-    FileAccess tooMany =
-        new FileAccess() {
-          @Override
-          public FileSnapshot stat(Path path) throws IOException {
-            return FileAccess.system().stat(path);
-          }
-
-          @Override
-          public SeekableByteChannel open(Path path) throws IOException {
-            throw new java.nio.file.FileSystemException(path.toString(), null, "Too many open files");
-          }
-        };
+    FileAccess tooMany = dev.rea.core.testing.FaultyFileAccess.failingOpen("Too many open files");
     assertThatThrownBy(() -> inspector(tooMany).inspect(p, HashMode.HEADER))
         .isInstanceOfSatisfying(
             ReaException.class,

@@ -76,26 +76,25 @@ class RecordBoundPropertyTest {
 
   @Test
   void ggufRecordsStayWithinTheBytesCharged() {
-    Tally t = new Tally();
-    for (int k = 0; k < CASES; k++) {
-      long seed = 0x6767_7566L * 31 + k;
-      Random r = new Random(seed);
-      byte[] file = gguf(r);
-      check(seed, file, path(r, ".gguf"), r, t);
-    }
-    report("GGUF", t);
+    runCases("GGUF", 0x6767_7566L, RecordBoundPropertyTest::gguf, ".gguf");
   }
 
   @Test
   void safetensorsRecordsStayWithinTheBytesCharged() {
+    runCases("safetensors", 0x5354_4e53L, RecordBoundPropertyTest::safetensors, ".safetensors");
+  }
+
+  /** {@value #CASES} files from {@code make}, case k seeded with {@code seedBase * 31 + k}. */
+  private void runCases(
+      String format, long seedBase, java.util.function.Function<Random, byte[]> make, String ext) {
     Tally t = new Tally();
     for (int k = 0; k < CASES; k++) {
-      long seed = 0x5354_4e53L * 31 + k;
+      long seed = seedBase * 31 + k;
       Random r = new Random(seed);
-      byte[] file = safetensors(r);
-      check(seed, file, path(r, ".safetensors"), r, t);
+      byte[] file = make.apply(r);
+      check(seed, file, path(r, ext), r, t);
     }
-    report("safetensors", t);
+    report(format, t);
   }
 
   /** A path with escaped characters in its name (no NUL or slash, which paths cannot hold). */

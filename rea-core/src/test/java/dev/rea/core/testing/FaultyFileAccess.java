@@ -30,6 +30,23 @@ public final class FaultyFileAccess extends TrapFileAccess {
    *     as root, who can read anything, so a permission failure has to come from the seam)
    */
   public static FileAccess deniedOpen() {
+    return failingOpen(path -> new java.nio.file.AccessDeniedException(path.toString()));
+  }
+
+  /**
+   * @param reason the operating system's reason, e.g. {@code "Too many open files"}
+   * @return the system's file access, except that every open fails with that reason
+   */
+  public static FileAccess failingOpen(String reason) {
+    return failingOpen(path -> new java.nio.file.FileSystemException(path.toString(), null, reason));
+  }
+
+  /**
+   * @param failure the exception an open of a path throws
+   * @return the system's file access (stat included), except that every open throws
+   */
+  public static FileAccess failingOpen(
+      java.util.function.Function<java.nio.file.Path, IOException> failure) {
     return new FileAccess() {
       @Override
       public dev.rea.core.io.FileSnapshot stat(java.nio.file.Path path) throws IOException {
@@ -39,7 +56,7 @@ public final class FaultyFileAccess extends TrapFileAccess {
       @Override
       public java.nio.channels.SeekableByteChannel open(java.nio.file.Path path)
           throws IOException {
-        throw new java.nio.file.AccessDeniedException(path.toString());
+        throw failure.apply(path);
       }
     };
   }
