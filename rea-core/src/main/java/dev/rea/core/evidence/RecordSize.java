@@ -69,15 +69,31 @@ public final class RecordSize {
 
   private RecordSize() {}
 
-  /** @return decimal digits of {@code v} read as unsigned */
+  /**
+   * {@code POWERS_OF_TEN[i]} is 10^(i+1), for i from 0 to 17 (10 to 10^18): a value below 10^(i+1)
+   * and at least 10^i has i + 1 digits.
+   */
+  private static final long[] POWERS_OF_TEN = new long[18];
+
+  static {
+    long p = 1;
+    for (int i = 0; i < POWERS_OF_TEN.length; i++) {
+      p *= 10;
+      POWERS_OF_TEN[i] = p;
+    }
+  }
+
+  /**
+   * @return decimal digits of {@code v} read as unsigned (1 to 20). Counted by comparisons with
+   *     the powers of ten, not by division: it runs for every number of every row charged.
+   */
   public static int digits(long v) {
     if (v < 0) {
       // 2^63 to 2^64-1: 19 digits below 10^19, 20 from there.
       return Long.compareUnsigned(v, TEN_TO_19) < 0 ? 19 : U64_DIGITS;
     }
     int n = 1;
-    while (v >= 10) {
-      v /= 10;
+    while (n <= POWERS_OF_TEN.length && v >= POWERS_OF_TEN[n - 1]) {
       n++;
     }
     return n;

@@ -177,6 +177,22 @@ class RecordSizeTest {
     assertThat(RecordSize.digits(Long.MIN_VALUE)).isEqualTo(19); // 9223372036854775808
     assertThat(RecordSize.digits(Long.parseUnsignedLong("9999999999999999999"))).isEqualTo(19);
     assertThat(RecordSize.digits(Long.parseUnsignedLong("10000000000000000000"))).isEqualTo(20);
+    // Every power of ten up to 10^18 and its neighbours, against the decimal text.
+    for (long p = 1; ; p *= 10) {
+      for (long v : new long[] {p - 1, p, p + 1}) {
+        assertThat(RecordSize.digits(v))
+            .as("digits of %d", v)
+            .isEqualTo(Long.toUnsignedString(v).length());
+      }
+      if (p > Long.MAX_VALUE / 10) {
+        break;
+      }
+    }
+    java.util.SplittableRandom random = new java.util.SplittableRandom(8785);
+    for (int i = 0; i < 100_000; i++) {
+      long v = random.nextLong() >>> random.nextInt(64);
+      assertThat(RecordSize.digits(v)).isEqualTo(Long.toUnsignedString(v).length());
+    }
     assertThat(RecordSize.numberBytes(-5)).isEqualTo(2);
     assertThat(RecordSize.numberBytes(Long.MIN_VALUE)).isEqualTo(20);
     assertThat(RecordSize.unsignedStringBytes(-1L)).isEqualTo(22);

@@ -76,6 +76,8 @@ final class HeaderParse {
   private boolean metadataSeen;
   /** True once a decoded name or key held a surrogate pair (a code point above U+FFFF). */
   private boolean sawSurrogatePair;
+  /** The dtype of the last tensor whose dtype is known, tried first by {@link #readDtype}. */
+  private @Nullable SafetensorsDtype lastDtype;
   private @Nullable List<String[]> metadata;
   private long[] scratch = new long[16];
 
@@ -513,9 +515,14 @@ final class HeaderParse {
     char[] chars = p.getStringCharacters();
     int off = p.getStringOffset();
     int len = p.getStringLength();
-    SafetensorsDtype known = SafetensorsDtype.byName(chars, off, len);
+    // Tensors of one file mostly share a dtype: try the last one found before the table.
+    SafetensorsDtype known =
+        lastDtype != null && lastDtype.spelledBy(chars, off, len)
+            ? lastDtype
+            : SafetensorsDtype.byName(chars, off, len);
     if (known != null) {
       d.dtype = known;
+      lastDtype = known;
       return;
     }
     String text = new String(chars, off, len);

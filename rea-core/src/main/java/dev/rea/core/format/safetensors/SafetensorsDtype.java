@@ -119,19 +119,25 @@ public enum SafetensorsDtype {
    * @return the dtype, or null
    */
   static @Nullable SafetensorsDtype byName(char[] chars, int off, int len) {
-    outer:
     for (SafetensorsDtype d : VALUES) {
-      String n = d.name();
-      if (n.length() != len) {
-        continue;
+      if (d.spelledBy(chars, off, len)) {
+        return d;
       }
-      for (int i = 0; i < len; i++) {
-        if (n.charAt(i) != chars[off + i]) {
-          continue outer;
-        }
-      }
-      return d;
     }
     return null;
+  }
+
+  /** @return true when {@code chars[off, off + len)} is exactly this dtype's name */
+  boolean spelledBy(char[] chars, int off, int len) {
+    String n = name();
+    if (n.length() != len) {
+      return false;
+    }
+    for (int i = 0; i < len; i++) {
+      if (n.charAt(i) != chars[off + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }

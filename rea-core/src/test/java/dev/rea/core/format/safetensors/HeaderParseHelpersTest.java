@@ -101,6 +101,13 @@ class HeaderParseHelpersTest {
     assertThat(SafetensorsDtype.F4.elementsPerUnit()).isEqualTo(2);
     assertThat(SafetensorsDtype.F6_E2M3.elementsPerUnit()).isEqualTo(4);
     assertThat(SafetensorsDtype.F6_E2M3.bytesPerUnit()).isEqualTo(3);
+    // Each name spells its own dtype and no other (HeaderParse tries the last dtype first).
+    for (SafetensorsDtype a : SafetensorsDtype.values()) {
+      for (SafetensorsDtype b : SafetensorsDtype.values()) {
+        char[] c = ("x" + b.name()).toCharArray();
+        assertThat(a.spelledBy(c, 1, c.length - 1)).as(a + " spelled by " + b).isEqualTo(a == b);
+      }
+    }
     for (String bad : new String[] {"f32", "F128", "E8M0", "FP4", "UE8", "", "F32 "}) {
       assertThat(SafetensorsDtype.byName(bad)).as(bad).isNull();
       assertThat(SafetensorsDtype.byName(bad.toCharArray(), 0, bad.length())).isNull();
