@@ -23,10 +23,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * {@code rea inspect-model-artifact PATH}: inspects one GGUF or safetensors file (CONTRACT
@@ -43,36 +42,10 @@ import picocli.CommandLine.Parameters;
  * same view. Options are checked before the file is read. Signing keys come from the REA home
  * directory ({@code $REA_HOME}, else {@code $XDG_CONFIG_HOME/rea}, else {@code ~/.config/rea});
  * a readable report without {@code --evidence_output} needs no key.
+ *
+ * <p>Its picocli model is built by {@link #model} through picocli's API rather than read from
+ * annotations, which costs a starting JVM more ({@link CommandModels}).
  */
-@Command(
-    name = "inspect-model-artifact",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    usageHelpAutoWidth = true,
-    header = "Report what a GGUF or safetensors file declares, from its header alone.",
-    description = {
-      "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and reports "
-          + "every declaration: metadata, tensor directory, types, offsets, derived byte lengths "
-          + "and parameter counts, with what could not be established. Reads only the header "
-          + "unless --hash full is given. Detection is by content, never by file name."},
-    footer = {
-      "",
-      "Examples:",
-      "  rea inspect-model-artifact model.gguf",
-      "  rea inspect-model-artifact model.safetensors --hash full --json",
-      "  rea inspect-model-artifact model.gguf --detail summary \\",
-      "      --evidence_output ev.json --json",
-      "  rea inspect-model-artifact model.gguf --detail summary \\",
-      "      --evidence_output ev.json --json \\",
-      "      --view '{\"collection\":\"tensors\",",
-      "               \"names\":[\"token_embd.weight\"]}'",
-      "",
-      "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable",
-      "(missing, unreadable, rejected or unsupported file), 4 execution failure",
-      "(I/O error, file changed while read), 5 resource exhausted, 130 cancelled",
-      "(SIGINT), 143 terminated (SIGTERM); both print the partial Evidence;",
-      "141 when the reader of stdout went away (| head)."
-    })
 public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
   /** Default of {@code --hash}. */
   static final String DEFAULT_HASH = "header";
@@ -80,67 +53,139 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   /** Default of {@code --max_tensor_rows}. */
   static final int DEFAULT_MAX_TENSOR_ROWS = 40;
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  /** Usage-message header of the command. */
+  static final String HEADER =
+      "Report what a GGUF or safetensors file declares, from its header alone.";
 
-  @Parameters(
-      index = "0",
-      paramLabel = "PATH",
-      description = "The model file. A relative path is resolved against the working directory.")
+  /** Usage-message description of the command. */
+  static final String DESCRIPTION =
+      "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and reports "
+          + "every declaration: metadata, tensor directory, types, offsets, derived byte lengths "
+          + "and parameter counts, with what could not be established. Reads only the header "
+          + "unless --hash full is given. Detection is by content, never by file name.";
+
+  /** Usage-message footer: examples and exit statuses. */
+  static final String[] FOOTER = {
+    "",
+    "Examples:",
+    "  rea inspect-model-artifact model.gguf",
+    "  rea inspect-model-artifact model.safetensors --hash full --json",
+    "  rea inspect-model-artifact model.gguf --detail summary \\",
+    "      --evidence_output ev.json --json",
+    "  rea inspect-model-artifact model.gguf --detail summary \\",
+    "      --evidence_output ev.json --json \\",
+    "      --view '{\"collection\":\"tensors\",",
+    "               \"names\":[\"token_embd.weight\"]}'",
+    "",
+    "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable",
+    "(missing, unreadable, rejected or unsupported file), 4 execution failure",
+    "(I/O error, file changed while read), 5 resource exhausted, 130 cancelled",
+    "(SIGINT), 143 terminated (SIGTERM); both print the partial Evidence;",
+    "141 when the reader of stdout went away (| head)."
+  };
+
+  private CommandSpec spec;
+
+  // The arguments, copied from the parsed model when the command runs (readArguments).
   String path;
-
-  @Option(
-      names = "--json",
-      description =
-          "Print JSON on stdout: the signed Evidence bundle (or the summary with "
-          + "--detail summary), or the error object on failure.")
   boolean json;
-
-  @Option(
-      names = "--hash",
-      paramLabel = "header|full",
-      defaultValue = DEFAULT_HASH,
-      description = {
-        "header (default): read and hash only the header.",
-        "full: also stream the rest of the file through SHA-256 (reads the whole file)."
-      })
   String hash;
-
-  @Option(
-      names = {"--max_tensor_rows", "--max-tensor-rows"},
-      paramLabel = "N",
-      defaultValue = "" + DEFAULT_MAX_TENSOR_ROWS,
-      description =
-          "Tensor rows shown in the readable report (default ${DEFAULT-VALUE}; 0 "
-          + "shows none; --json always has every row).")
   int maxTensorRows;
-
-  @Option(
-      names = "--detail",
-      paramLabel = "complete|summary",
-      description = {
-        "complete (default): the whole Evidence record (a signed bundle with --json).",
-        "summary: counts, headline metadata, chat-template presence and totals, pointing at"
-            + " the complete Evidence by parent_evidence_id (pair it with --evidence_output)."
-      })
   List<String> detail;
-
-  @Option(
-      names = {"--evidence_output", "--evidence-output"},
-      paramLabel = "FILE",
-      description =
-          "Also write the complete Evidence as a signed bundle to FILE, "
-          + "atomically (a temporary file in the same directory, then a rename). "
-          + "Read it back with inspect-analysis-view.")
   String evidenceOutput;
-
-  @Option(
-      names = "--view",
-      paramLabel = "JSON",
-      description =
-          "Answer one page of a view in the same run (see the example below and "
-          + "rea help inspect-analysis-view). Needs --detail summary and "
-          + "--evidence_output; the page is answered from that file.")
   String view;
+
+  /**
+   * The picocli model of {@code inspect-model-artifact}, built without reflection ({@link
+   * CommandModels}); its user object is a new command that reads {@code env}.
+   *
+   * @param env the environment (decides the REA home directory)
+   * @return the model
+   */
+  static CommandSpec model(Map<String, String> env) {
+    InspectCommand command = new InspectCommand();
+    command.environment(env);
+    CommandSpec spec = CommandModels.command("inspect-model-artifact", command);
+    spec.usageMessage().header(HEADER).description(DESCRIPTION).footer(FOOTER);
+    spec.addPositional(
+        PositionalParamSpec.builder()
+            .index("0")
+            .arity("1")
+            .required(true)
+            .paramLabel("PATH")
+            .type(String.class)
+            .description(
+                "The model file. A relative path is resolved against the working directory.")
+            .build());
+    spec.addOption(
+        OptionSpec.builder("--json")
+            .type(boolean.class)
+            .initialValue(false)
+            .description(
+                "Print JSON on stdout: the signed Evidence bundle (or the summary with "
+                    + "--detail summary), or the error object on failure.")
+            .build());
+    spec.addOption(
+        OptionSpec.builder("--hash")
+            .paramLabel("header|full")
+            .type(String.class)
+            .defaultValue(DEFAULT_HASH)
+            .description(
+                "header (default): read and hash only the header.",
+                "full: also stream the rest of the file through SHA-256 (reads the whole file).")
+            .build());
+    spec.addOption(
+        OptionSpec.builder("--max_tensor_rows", "--max-tensor-rows")
+            .paramLabel("N")
+            .type(int.class)
+            .defaultValue("" + DEFAULT_MAX_TENSOR_ROWS)
+            .description(
+                "Tensor rows shown in the readable report (default ${DEFAULT-VALUE}; 0 "
+                    + "shows none; --json always has every row).")
+            .build());
+    spec.addOption(
+        OptionSpec.builder("--detail")
+            .paramLabel("complete|summary")
+            .type(List.class)
+            .auxiliaryTypes(String.class)
+            .description(
+                "complete (default): the whole Evidence record (a signed bundle with --json).",
+                "summary: counts, headline metadata, chat-template presence and totals, pointing"
+                    + " at the complete Evidence by parent_evidence_id (pair it with"
+                    + " --evidence_output).")
+            .build());
+    spec.addOption(
+        OptionSpec.builder("--evidence_output", "--evidence-output")
+            .paramLabel("FILE")
+            .type(String.class)
+            .description(
+                "Also write the complete Evidence as a signed bundle to FILE, "
+                    + "atomically (a temporary file in the same directory, then a rename). "
+                    + "Read it back with inspect-analysis-view.")
+            .build());
+    spec.addOption(
+        OptionSpec.builder("--view")
+            .paramLabel("JSON")
+            .type(String.class)
+            .description(
+                "Answer one page of a view in the same run (see the example below and "
+                    + "rea help inspect-analysis-view). Needs --detail summary and "
+                    + "--evidence_output; the page is answered from that file.")
+            .build());
+    command.spec = CommandModels.finish(spec);
+    return spec;
+  }
+
+  /** Copies the parsed arguments (and the defaults of those not given) from the model. */
+  private void readArguments() {
+    path = spec.positionalParameters().get(0).getValue();
+    json = Boolean.TRUE.equals(spec.findOption("--json").getValue());
+    hash = spec.findOption("--hash").getValue();
+    maxTensorRows = spec.findOption("--max_tensor_rows").<Integer>getValue();
+    detail = spec.findOption("--detail").getValue();
+    evidenceOutput = spec.findOption("--evidence_output").getValue();
+    view = spec.findOption("--view").getValue();
+  }
 
   /** Test seam: the inspector to use. */
   ModelInspector inspector = null;
@@ -154,6 +199,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
 
   @Override
   public Integer call() {
+    readArguments();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {

@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.io.OutputStreamWriter;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The {@code rea} command (CONTRACT section 1). Subcommands print through picocli's
@@ -16,23 +18,34 @@ import picocli.CommandLine.Command;
  * execution_failure, 5 resource_exhausted, 130 cancelled (SIGINT); 143 when SIGTERM cancelled an
  * inspection (the contract names only SIGINT; 128 + 15 is the shell's convention).
  */
-@Command(
-    name = "rea",
-    mixinStandardHelpOptions = true,
-    usageHelpAutoWidth = true,
-    versionProvider = ReaMain.Version.class,
-    description = {
-      "Reports exactly what a GGUF or safetensors model file declares, reading only its "
-          + "header. REA never loads weights, runs Python or uses the network."},
-    footer = {
-      "",
-      "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
-      "4 execution failure, 5 resource exhausted, 130 cancelled (SIGINT),",
-      "143 terminated (SIGTERM), 141 stdout's reader went away (| head).",
-      "Run 'rea help <command>' for a command's options."
-    })
 public final class ReaMain implements java.util.concurrent.Callable<Integer> {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  /** Usage-message description of {@code rea}. */
+  static final String DESCRIPTION =
+      "Reports exactly what a GGUF or safetensors model file declares, reading only its "
+          + "header. REA never loads weights, runs Python or uses the network.";
+
+  /** Usage-message footer of {@code rea}. */
+  static final String[] FOOTER = {
+    "",
+    "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
+    "4 execution failure, 5 resource exhausted, 130 cancelled (SIGINT),",
+    "143 terminated (SIGTERM), 141 stdout's reader went away (| head).",
+    "Run 'rea help <command>' for a command's options."
+  };
+
+  private CommandSpec spec;
+
+  /**
+   * @return the picocli model of {@code rea} without its subcommands, built without reflection
+   *     ({@link CommandModels})
+   */
+  static CommandSpec model() {
+    ReaMain main = new ReaMain();
+    CommandSpec spec = CommandModels.command("rea", main);
+    spec.usageMessage().description(DESCRIPTION).footer(FOOTER);
+    main.spec = CommandModels.finish(spec);
+    return spec;
+  }
 
   /** Entry point. */
   public static void main(String[] args) {
@@ -154,21 +167,31 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   }
 
   /**
-   * The subcommands, by name. Only the one named on the command line gets a picocli model (a
-   * model built by reflection costs start-up time); help and unknown names get them all.
+   * The subcommands, by name, each made from the environment and picocli's factory for annotated
+   * commands. Only the one named on the command line gets a model (a model costs start-up time);
+   * help and unknown names get them all. {@code inspect-model-artifact}, the command run most,
+   * has a model built without reflection ({@link CommandModels}).
    */
-  private static final Map<String, Class<?>> SUBCOMMANDS =
-      orderedMap(
-          "inspect-model-artifact", InspectCommand.class,
-          "inspect-analysis-view", AnalysisViewCommand.class,
-          "mcp", McpCommand.class);
+  private static final Map<String, SubcommandMaker> SUBCOMMANDS = subcommands();
 
-  private static Map<String, Class<?>> orderedMap(Object... pairs) {
-    Map<String, Class<?>> m = new java.util.LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      m.put((String) pairs[i], (Class<?>) pairs[i + 1]);
-    }
-    return java.util.Collections.unmodifiableMap(m);
+  /** Makes one subcommand's command line. */
+  private interface SubcommandMaker {
+    /**
+     * @param env the environment, for commands that read it
+     * @param factory picocli's factory for annotated commands (it hands them the environment)
+     * @return the subcommand's command line
+     */
+    CommandLine make(Map<String, String> env, CommandLine.IFactory factory);
+  }
+
+  private static Map<String, SubcommandMaker> subcommands() {
+    Map<String, SubcommandMaker> m = new LinkedHashMap<>();
+    m.put("inspect-model-artifact", (env, factory) -> new CommandLine(InspectCommand.model(env)));
+    m.put(
+        "inspect-analysis-view",
+        (env, factory) -> new CommandLine(AnalysisViewCommand.class, factory));
+    m.put("mcp", (env, factory) -> new CommandLine(McpCommand.class, factory));
+    return Collections.unmodifiableMap(m);
   }
 
   /**
@@ -190,11 +213,11 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
             return made;
           }
         };
-    CommandLine cmd = new CommandLine(new ReaMain(), factory);
-    Class<?> only = firstArg == null ? null : SUBCOMMANDS.get(firstArg);
-    for (Map.Entry<String, Class<?>> sub : SUBCOMMANDS.entrySet()) {
-      if (only == null || only == sub.getValue()) {
-        cmd.addSubcommand(sub.getKey(), new CommandLine(sub.getValue(), factory));
+    CommandLine cmd = new CommandLine(model(), factory);
+    String only = firstArg != null && SUBCOMMANDS.containsKey(firstArg) ? firstArg : null;
+    for (Map.Entry<String, SubcommandMaker> sub : SUBCOMMANDS.entrySet()) {
+      if (only == null || only.equals(sub.getKey())) {
+        cmd.addSubcommand(sub.getKey(), sub.getValue().make(environment, factory));
       }
     }
     if (only == null) {

@@ -31,6 +31,75 @@ class CliUsabilityTest {
   }
 
   @Test
+  void eachCommandNamesTheBuildToo() {
+    String version = CliRunner.run("--version").out();
+    for (String option : new String[] {"--version", "-V"}) {
+      CliRunner.Result r = CliRunner.run("inspect-model-artifact", option);
+      assertThat(r.status()).isEqualTo(0);
+      assertThat(r.out()).startsWith("rea ").isEqualTo(version);
+    }
+  }
+
+  /**
+   * {@code rea} and {@code inspect-model-artifact} have models built through picocli's API
+   * ({@link CommandModels}), not read from annotations: their usage stays what the annotations
+   * gave, down to the synopsis, the option rows, their order and the standard help options last.
+   */
+  @Test
+  void inspectUsageIsTheOneTheAnnotationsGave() {
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", "--help");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.out())
+        .startsWith(
+            String.join(
+                "\n",
+                "Report what a GGUF or safetensors file declares, from its header alone.",
+                "Usage: rea inspect-model-artifact [-hV] [--json] [--evidence_output=FILE]",
+                "                                  [--hash=header|full] [--max_tensor_rows=N]",
+                "                                  [--view=JSON] [--detail=complete|summary]...",
+                "                                  PATH",
+                "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and"));
+    String[] rows = {
+      "      PATH                 The model file. A relative path is resolved against",
+      "      --json               Print JSON on stdout: the signed Evidence bundle (or",
+      "      --hash=header|full   header (default): read and hash only the header.",
+      "      --max_tensor_rows, --max-tensor-rows=N",
+      "                             40; 0 shows none; --json always has every row).",
+      "      --detail=complete|summary",
+      "      --evidence_output, --evidence-output=FILE",
+      "      --view=JSON          Answer one page of a view in the same run (see the",
+      "  -h, --help               Show this help message and exit.",
+      "  -V, --version            Print version information and exit."
+    };
+    int at = -1;
+    for (String row : rows) {
+      int i = r.out().indexOf(row + "\n");
+      assertThat(i).as(row).isGreaterThan(at);
+      at = i;
+    }
+    CliRunner.Result top = CliRunner.run("--help");
+    assertThat(top.out())
+        .startsWith("Usage: rea [-hV] [COMMAND]\n")
+        .contains("  -h, --help      Show this help message and exit.\n")
+        .contains("  -V, --version   Print version information and exit.\nCommands:\n")
+        .endsWith("Run 'rea help <command>' for a command's options.\n");
+  }
+
+  @Test
+  void aMissingPathIsAUsageError() {
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("Missing required parameter: 'PATH'")
+        .contains("Try 'rea inspect-model-artifact --help'");
+    CliRunner.Result json = CliRunner.run("inspect-model-artifact", "--json");
+    assertThat(json.status()).isEqualTo(2);
+    assertThat(json.json().get("error").get("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(json.json().get("error").get("message").asString())
+        .isEqualTo("Missing required parameter: 'PATH'");
+  }
+
+  @Test
   void helpListsCommandsWithCompleteOneLineSummaries() {
     CliRunner.Result r = CliRunner.run("--help");
     assertThat(r.status()).isEqualTo(0);
