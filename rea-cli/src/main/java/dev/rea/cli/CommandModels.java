@@ -8,8 +8,9 @@ import picocli.CommandLine.Model.OptionSpec;
  * picocli command models built through picocli's programmatic API, for the commands a start-up
  * pays for on every run ({@code rea} itself and {@code rea inspect-model-artifact}). picocli
  * builds an annotated command's model by reflection, and a starting JVM generates a proxy class
- * for each annotation type it reads: 55 to 85 ms for these two commands in a fresh JVM against 34
- * to 46 ms built here (docs/performance.md). The other commands keep their annotations.
+ * for each annotation type it reads: building the command line of {@code rea
+ * inspect-model-artifact} took 55 to 71 ms in a fresh JVM with the start-up archive, 31 to 45 ms
+ * with the models built here (docs/performance.md). The other commands keep their annotations.
  *
  * <p>The help texts are the ones the annotations gave ({@code CliUsabilityTest} checks the
  * synopsis, the option rows and their order), and the standard help options below carry
