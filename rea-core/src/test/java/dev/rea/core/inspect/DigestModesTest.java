@@ -3,6 +3,7 @@ package dev.rea.core.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rea.core.io.PipelinedDigest;
+import dev.rea.core.testing.ChildJvm;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,26 +81,14 @@ class DigestModesTest {
     "false, full"
   })
   void everySettingGivesTheJdksDigests(String setting, String hash) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
+    List<String> options = new ArrayList<>(List.of("-Xmx256m"));
     if (!setting.equals("default")) {
-      cmd.add("-Drea.digest.thread=" + setting);
+      options.add("-Drea.digest.thread=" + setting);
     }
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(DigestModeChild.class.getName());
-    cmd.add(file.toString());
-    cmd.add(hash);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("child timed out: " + out);
-    }
-    assertThat(p.exitValue()).as(out).isZero();
+    ChildJvm.Result run = ChildJvm.run(options, DigestModeChild.class, 120, file.toString(), hash);
+    assertThat(run.exit()).as(run.output()).isZero();
     String expectedFull = hash.equals("full") ? fileSha : "null";
-    assertThat(out)
+    assertThat(run.output())
         .isEqualTo(
             "header_sha256=" + headerSha + " sha256=" + expectedFull + " status=complete");
   }

@@ -13,6 +13,7 @@ import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.inspect.HashMode;
 import dev.rea.core.inspect.ModelInspector;
 import dev.rea.core.inspect.ParsedHeader;
+import dev.rea.core.testing.ChildJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -22,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -158,11 +158,11 @@ class SafetensorsLargeHeaderTest {
       // Heap: 180 MB, of which 164 MB old generation: one 100 MB copy of the header fits, two do
       // not. The control run allocates a second 100 MB array first and must run out of memory,
       // which shows the bound has teeth.
-      Result control = runChild(file, "control");
-      assertThat(control.exit).as(control.output).isEqualTo(HugeHeaderChild.EXIT_OUT_OF_MEMORY);
-      Result run = runChild(file, "inspect");
-      assertThat(run.exit).as(run.output).isEqualTo(0);
-      assertThat(run.output).contains("header_length=100000008 tensors=1 metadata=1");
+      ChildJvm.Result control = runChild(file, "control");
+      assertThat(control.exit()).as(control.output()).isEqualTo(HugeHeaderChild.EXIT_OUT_OF_MEMORY);
+      ChildJvm.Result run = runChild(file, "inspect");
+      assertThat(run.exit()).as(run.output()).isEqualTo(0);
+      assertThat(run.output()).contains("header_length=100000008 tensors=1 metadata=1");
     } finally {
       Files.delete(file);
     }
@@ -201,35 +201,21 @@ class SafetensorsLargeHeaderTest {
       ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
     }
     try {
-      Result run = runChild(file, "inspect");
-      assertThat(run.exit).as(run.output).isEqualTo(0);
-      assertThat(run.output).contains("header_length=" + (8 + jsonLength) + " tensors=1 metadata=0");
+      ChildJvm.Result run = runChild(file, "inspect");
+      assertThat(run.exit()).as(run.output()).isEqualTo(0);
+      assertThat(run.output()).contains("header_length=" + (8 + jsonLength) + " tensors=1 metadata=0");
     } finally {
       Files.delete(file);
     }
   }
 
-  record Result(int exit, String output) {}
-
-  private static Result runChild(Path file, String mode) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>();
-    cmd.add(java);
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-Xmx180m");
-    cmd.add("-Xmn16m");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(HugeHeaderChild.class.getName());
-    cmd.add(file.toString());
-    cmd.add(mode);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(240, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("child timed out: " + out);
-    }
-    return new Result(p.exitValue(), out);
+  private static ChildJvm.Result runChild(Path file, String mode) throws Exception {
+    return ChildJvm.run(
+        List.of("-XX:+UseSerialGC", "-Xmx180m", "-Xmn16m"),
+        HugeHeaderChild.class,
+        240,
+        file.toString(),
+        mode);
   }
 
   /**
