@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "inspect-analysis-view",
     mixinStandardHelpOptions = true,
+    versionProvider = ReaMain.Version.class,
     sortOptions = false,
     usageHelpAutoWidth = true,
     header = "Answer one page of a view from saved Evidence, without the model.",

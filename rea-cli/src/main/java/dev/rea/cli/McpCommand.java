@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "mcp",
     mixinStandardHelpOptions = true,
+    versionProvider = ReaMain.Version.class,
     usageHelpAutoWidth = true,
     header = "Serve REA to agents over MCP (stdio).",
     description = {

@@ -33,10 +33,12 @@ class CliUsabilityTest {
   @Test
   void eachCommandNamesTheBuildToo() {
     String version = CliRunner.run("--version").out();
-    for (String option : new String[] {"--version", "-V"}) {
-      CliRunner.Result r = CliRunner.run("inspect-model-artifact", option);
-      assertThat(r.status()).isEqualTo(0);
-      assertThat(r.out()).startsWith("rea ").isEqualTo(version);
+    for (String command : new String[] {"inspect-model-artifact", "inspect-analysis-view", "mcp"}) {
+      for (String option : new String[] {"--version", "-V"}) {
+        CliRunner.Result r = CliRunner.run(command, option);
+        assertThat(r.status()).as(command).isEqualTo(0);
+        assertThat(r.out()).as(command).startsWith("rea ").isEqualTo(version);
+      }
     }
   }
 
