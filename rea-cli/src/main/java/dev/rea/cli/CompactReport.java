@@ -149,7 +149,7 @@ final class CompactReport {
       String[] cells = new String[columns.size()];
       int i = 0;
       for (String col : columns) {
-        String whole = row.has(col) ? cellText(row.get(col)) : "";
+        String whole = row.has(col) ? cellText(col, row.get(col)) : "";
         cut |= whole.length() > MAX_CELL_CHARS;
         cells[i++] = TextTable.cut(whole, MAX_CELL_CHARS);
       }
@@ -232,6 +232,38 @@ final class CompactReport {
   }
 
   /** A JSON value as printable text: strings bare, string arrays as [a, b], others compact. */
+  /**
+   * Row fields holding an amount (unsigned decimal strings in the JSON; null where the amount
+   * could not be established): shown as the readable report shows them, grouped by thousands,
+   * and {@code unknown} for null.
+   */
+  private static final Set<String> AMOUNTS =
+      Set.of("parameter_count", "offset", "file_offset", "byte_length", "tensor_count");
+
+  private static String cellText(String column, JsonNode v) {
+    if (AMOUNTS.contains(column)) {
+      if (v == null || v.isNull()) {
+        return "unknown";
+      }
+      if (v.isString() && isDecimal(v.asString())) {
+        return Sizes.grouped(new BigInteger(v.asString()));
+      }
+    }
+    return cellText(v);
+  }
+
+  private static boolean isDecimal(String s) {
+    if (s.isEmpty() || s.length() > 40) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static String cellText(JsonNode v) {
     String s;
     if (v == null || v.isNull()) {

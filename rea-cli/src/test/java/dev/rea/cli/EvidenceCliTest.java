@@ -123,7 +123,28 @@ class EvidenceCliTest {
     assertThat(readable.out()).contains("Page of tensors: matches 1 to 2 of 2 (last page)")
         .contains("from Evidence sha256:")
         .containsPattern("INDEX +NAME +TYPE +SHAPE +FILE_OFFSET")
-        .containsPattern("0 +token_embd\\.weight +F16 +\\[8, 32000\\] +724416");
+        .containsPattern("0 +token_embd\\.weight +F16 +\\[8, 32000\\] +724,416");
+  }
+
+  /**
+   * A readable page shows amounts as the readable report does: grouped by thousands, and
+   * "unknown" where the Evidence has null (a Q8_1 tensor's byte length), never "null".
+   */
+  @Test
+  void readablePagesShowAmountsLikeTheReport() throws Exception {
+    Path model = dir.resolve("sample.gguf");
+    Files.write(model, dev.rea.core.format.gguf.SampleMixedGguf.bytes());
+    Path ev = dir.resolve("sample-ev.json");
+    CliRunner.Result written = CliRunner.run("inspect-model-artifact", model.toString(),
+        "--detail", "summary", "--evidence_output", ev.toString());
+    assertThat(written.status()).as(written.err()).isEqualTo(0);
+    CliRunner.Result page = CliRunner.run("inspect-analysis-view", "--source", ev.toString(),
+        "--view", "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"limit\":6}");
+    assertThat(page.status()).as(page.err()).isEqualTo(0);
+    assertThat(page.out())
+        .containsPattern("0 +token_embd\\.weight +F16 +1 +\\[64, 16\\] +1,024 +0 +1,920 +2,048 +consistent")
+        .containsPattern("4 +blk\\.0\\.attn_v\\.weight +Q8_1 +9 +\\[64, 64\\] +4,096 +8,960 +10,880 +unknown +unknown")
+        .doesNotContain("null");
   }
 
   @Test
