@@ -14,14 +14,16 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
   @Override
   public int handleParseException(CommandLine.ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
+    String hint = optionBeforeCommand(ex, args);
+    String message = hint == null ? ex.getMessage() : ex.getMessage() + " (" + hint + ")";
     ReaException error =
-        ReaException.builder(Constraint.BAD_ARGUMENT, ex.getMessage())
+        ReaException.builder(Constraint.BAD_ARGUMENT, message)
             .field(ex.getArgSpec() == null ? null : argName(ex.getArgSpec()))
             .build();
     if (Arrays.asList(args).contains("--json")) {
       Output.printJson(cmd.getOut(), dev.rea.core.evidence.EvidenceJson.errorBytes(error));
     } else {
-      cmd.getErr().println("rea: " + ex.getMessage());
+      cmd.getErr().println("rea: " + message);
       CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());
       if (ex instanceof CommandLine.UnmatchedArgumentException u
           && "inspect-model-artifact".equals(cmd.getCommandName())
@@ -36,6 +38,26 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
               "Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
     }
     return error.code().exitStatus();
+  }
+
+  /**
+   * @return a hint when options were given before the command name ({@code rea --json
+   *     inspect-model-artifact FILE}): {@code rea} itself has only --help and --version; or null
+   */
+  static String optionBeforeCommand(CommandLine.ParameterException ex, String[] args) {
+    CommandLine cmd = ex.getCommandLine();
+    if (!(ex instanceof CommandLine.UnmatchedArgumentException u)
+        || cmd.getParent() != null
+        || u.getUnmatched().isEmpty()
+        || !u.getUnmatched().get(0).startsWith("-")) {
+      return null;
+    }
+    for (String a : args) {
+      if (cmd.getSubcommands().containsKey(a) && !"help".equals(a)) {
+        return "options go after the command name: rea " + a + " ... " + u.getUnmatched().get(0);
+      }
+    }
+    return null;
   }
 
   private static String argName(CommandLine.Model.ArgSpec spec) {

@@ -88,6 +88,22 @@ class CliUsabilityTest {
   }
 
   @Test
+  void anOptionBeforeTheCommandNameSaysWhereOptionsGo() {
+    CliRunner.Result json = CliRunner.run("--json", "inspect-model-artifact", "x.gguf");
+    assertThat(json.status()).isEqualTo(2);
+    assertThat(json.json().get("error").get("message").asString())
+        .isEqualTo(
+            "Unknown option: '--json' (options go after the command name:"
+                + " rea inspect-model-artifact ... --json)");
+    CliRunner.Result readable = CliRunner.run("--hash", "full", "inspect-model-artifact", "x");
+    assertThat(readable.status()).isEqualTo(2);
+    assertThat(readable.err())
+        .contains("options go after the command name: rea inspect-model-artifact ... --hash");
+    // Without a command name there is nothing to point at.
+    assertThat(CliRunner.run("--bogus").err()).doesNotContain("options go after");
+  }
+
+  @Test
   void aMissingPathIsAUsageError() {
     CliRunner.Result r = CliRunner.run("inspect-model-artifact");
     assertThat(r.status()).isEqualTo(2);
