@@ -51,12 +51,11 @@ final class CompactReport {
     facts.add(
         new String[] {
           "totals",
-          Sizes.grouped(new BigInteger(t.get("parameter_count").asString()))
+          amount(t.get("parameter_count"))
               + " parameters (declared), "
               + (t.get("byte_length").isNull()
                   ? "byte total unknown"
-                  : Sizes.grouped(new BigInteger(t.get("byte_length").asString()))
-                      + " bytes of tensor data")
+                  : amount(t.get("byte_length")) + " bytes of tensor data")
         });
     facts.add(new String[] {"chat template", chatTemplateText(s.get("chat_template"))});
     TextTable.print(out, List.of(), facts);
@@ -231,28 +230,23 @@ final class CompactReport {
     return TextTable.cut(cellText(v), MAX_CELL_CHARS);
   }
 
-  /** A JSON value as printable text: strings bare, string arrays as [a, b], others compact. */
   /**
    * Row fields holding an amount (unsigned decimal strings in the JSON; null where the amount
-   * could not be established): shown as the readable report shows them, grouped by thousands,
-   * and {@code unknown} for null.
+   * could not be established): shown by {@link #amount}, as the readable report shows them.
    */
   private static final Set<String> AMOUNTS =
       Set.of("parameter_count", "offset", "file_offset", "byte_length", "tensor_count");
 
   private static String cellText(String column, JsonNode v) {
-    if (AMOUNTS.contains(column)) {
-      if (v == null || v.isNull()) {
-        return "unknown";
-      }
-      if (v.isString() && isDecimal(v.asString())) {
-        return Sizes.grouped(new BigInteger(v.asString()));
-      }
-    }
-    return cellText(v);
+    return AMOUNTS.contains(column) && (v.isNull() || isDecimal(v)) ? amount(v) : cellText(v);
   }
 
-  private static boolean isDecimal(String s) {
+  /** @return true for a string of 1 to 40 decimal digits (an amount, 2^128 and below) */
+  private static boolean isDecimal(JsonNode v) {
+    if (!v.isString()) {
+      return false;
+    }
+    String s = v.asString();
     if (s.isEmpty() || s.length() > 40) {
       return false;
     }
@@ -264,6 +258,17 @@ final class CompactReport {
     return true;
   }
 
+  /**
+   * @param decimalOrNull an unsigned decimal string, or null where the amount is not established
+   * @return the amount grouped by thousands, or {@code unknown}
+   */
+  private static String amount(JsonNode decimalOrNull) {
+    return decimalOrNull.isNull()
+        ? "unknown"
+        : Sizes.grouped(new BigInteger(decimalOrNull.asString()));
+  }
+
+  /** A JSON value as printable text: strings bare, string arrays as [a, b], others compact. */
   private static String cellText(JsonNode v) {
     String s;
     if (v == null || v.isNull()) {

@@ -138,6 +138,7 @@ class EvidenceCliTest {
     CliRunner.Result written = CliRunner.run("inspect-model-artifact", model.toString(),
         "--detail", "summary", "--evidence_output", ev.toString());
     assertThat(written.status()).as(written.err()).isEqualTo(0);
+    assertThat(written.out()).contains("35,520 parameters (declared), byte total unknown");
     CliRunner.Result page = CliRunner.run("inspect-analysis-view", "--source", ev.toString(),
         "--view", "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"limit\":6}");
     assertThat(page.status()).as(page.err()).isEqualTo(0);
