@@ -13,6 +13,7 @@ import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonFactoryBuilder;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.util.JsonRecyclerPools;
 
@@ -159,12 +160,20 @@ public final class SafetensorsReader implements FormatReader {
   }
 
   /**
-   * A Jackson factory for one read. A fresh factory per read keeps no state between inspections:
-   * Jackson's byte-level parser (the one that reports byte offsets and parses the array in place)
-   * requires property-name canonicalization, whose root symbol table lives in the factory and
-   * would otherwise keep names of earlier files.
+   * A Jackson factory for one read: Jackson's byte-level parser (byte offsets, the array parsed in
+   * place) without a property-name symbol table ({@link HeaderJsonFactory} says why), strict RFC
+   * 8259 JSON and every constraint explicit. A fresh factory per read keeps no state between
+   * inspections.
    */
   static JsonFactory factoryFor(Limits limits) {
+    return new HeaderJsonFactory(builderFor(limits));
+  }
+
+  /**
+   * The settings of {@link #factoryFor}, with canonicalization off. Tests build Jackson's own
+   * factory from the same settings (canonicalization on) to compare the two parsers.
+   */
+  static JsonFactoryBuilder builderFor(Limits limits) {
     int nestingLimit = limits.nestingLimit();
     int cap = (int) Math.min(limits.headerCeilingBytes(), MAX_JSON_BYTES);
     // Every limit explicit (never Jackson's static defaults): lengths fit anything a header
@@ -186,12 +195,11 @@ public final class SafetensorsReader implements FormatReader {
                 .maxErrorTokenLength(ERROR_TOKEN_CHARS)
                 .maxRawContentLength(0)
                 .build())
-        // No cross-inspection state: buffers are not pooled (see above for names).
+        // No cross-inspection state: buffers are not pooled.
         .recyclerPool(JsonRecyclerPools.nonRecyclingPool())
-        .enable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
+        // No name table (so nothing to intern, and no hash table for colliding names to flood).
+        .disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
         .disable(TokenStreamFactory.Feature.INTERN_PROPERTY_NAMES)
-        // Hash-flooding names fail fast instead of degrading the symbol table.
-        .enable(TokenStreamFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW)
         // The bytes are UTF-8 (checked before parsing); never guess UTF-16/32.
         .disable(TokenStreamFactory.Feature.CHARSET_DETECTION)
         .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
@@ -212,7 +220,6 @@ public final class SafetensorsReader implements FormatReader {
             JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS,
             JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS,
             JsonReadFeature.ALLOW_MISSING_VALUES,
-            JsonReadFeature.ALLOW_TRAILING_COMMA)
-        .build();
+            JsonReadFeature.ALLOW_TRAILING_COMMA);
   }
 }
