@@ -251,7 +251,7 @@ class HostileCliTest {
     try {
       assertThat(child.waitFor(150, TimeUnit.SECONDS)).isTrue();
       String err = Files.readString(stderr);
-      assumeThat(child.exitValue()).as("the Evidence fit in 48 MiB after all; stderr: %s", err).isNotZero();
+      // If this fails with status 0, the Evidence fit in 48 MiB after all: raise the tensor count.
       assertThat(child.exitValue()).as("stderr: %s", err).isEqualTo(5);
       JsonNode e = CliRunner.JSON.readTree(Files.readString(stdout)).get("error");
       assertThat(e.get("code").asString()).isEqualTo("resource_exhausted");
