@@ -33,11 +33,10 @@ public final class EvidenceSigner {
    * @return the record with {@code evidence_id} and {@code authentication} set
    */
   public EvidenceRecord sign(EvidenceRecord record) {
-    byte[] canonical = EvidenceIds.canonicalBytes(record);
-    String id = EvidenceIds.idOfCanonical(canonical);
-    String signature = Base64.getEncoder().encodeToString(ring.sign(canonical));
+    EvidenceIds.Identity identity = EvidenceIds.identity(record);
+    String signature = Base64.getEncoder().encodeToString(ring.sign(identity.canonical()));
     return record
-        .withEvidenceId(id)
+        .withEvidenceId(identity.evidenceId())
         .withAuthentication(new Authentication(SCHEME, ring.keyId(), signature));
   }
 

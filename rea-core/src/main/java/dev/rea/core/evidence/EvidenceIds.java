@@ -29,24 +29,44 @@ public final class EvidenceIds {
    * canonicalized by the RFC's reference implementation.
    */
   public static byte[] canonicalBytes(EvidenceRecord record) {
+    return identity(record).canonical();
+  }
+
+  /**
+   * A record's canonical bytes and the evidence ID computed from them.
+   *
+   * @param canonical the RFC 8785 canonical UTF-8 bytes ({@link #canonicalBytes}); the caller's
+   *     own copy
+   * @param evidenceId {@code "sha256:" + hex(SHA-256(canonical))}
+   */
+  public record Identity(byte[] canonical, String evidenceId) {}
+
+  /**
+   * The canonical bytes of the record and their evidence ID. For the record {@link #withId}
+   * returned last, both are the ones it computed (no second canonicalization or SHA-256 of a
+   * canonical form that is megabytes long for a large header); for any other record they are
+   * computed afresh. The record's own {@code evidence_id} field is never trusted.
+   */
+  public static Identity identity(EvidenceRecord record) {
     Canonical last = lastCanonical;
     if (last != null && last.of.get() == record) {
       byte[] bytes = last.bytes.get();
       if (bytes != null) {
-        return bytes.clone();
+        return new Identity(bytes.clone(), last.id);
       }
     }
-    return canonicalize(EvidenceJson.recordBytes(record, false));
+    byte[] canonical = canonicalize(EvidenceJson.recordBytes(record, false));
+    return new Identity(canonical, idOfCanonical(canonical));
   }
 
   /**
-   * The canonical form {@link #withId} computed last, for the record it returned: signing that
-   * record (the next step of every inspection that is delivered whole) needs the same bytes, and
-   * canonicalizing a large record twice costs as much as the inspection. Keyed by identity (a
-   * record is immutable; a copy is canonicalized afresh); the record is held weakly and the bytes
-   * softly, so the entry never keeps either alive.
+   * The canonical form and evidence ID {@link #withId} computed last, for the record it returned:
+   * signing that record (the next step of every inspection that is delivered whole) needs the
+   * same bytes and ID, and canonicalizing and hashing a large record twice costs as much as the
+   * inspection. Keyed by identity (a record is immutable; a copy is canonicalized afresh); the
+   * record is held weakly and the bytes softly, so the entry never keeps either alive.
    */
-  private record Canonical(WeakReference<EvidenceRecord> of, SoftReference<byte[]> bytes) {}
+  private record Canonical(WeakReference<EvidenceRecord> of, SoftReference<byte[]> bytes, String id) {}
 
   private static volatile @Nullable Canonical lastCanonical;
 
@@ -66,14 +86,16 @@ public final class EvidenceIds {
 
   /** @return the evidence ID of the record (its own {@code evidence_id} field is ignored) */
   public static String compute(EvidenceRecord record) {
-    return idOfCanonical(canonicalBytes(record));
+    return identity(record).evidenceId();
   }
 
   /** @return the record with its evidence ID filled in */
   public static EvidenceRecord withId(EvidenceRecord record) {
-    byte[] canonical = canonicalBytes(record);
-    EvidenceRecord withId = record.withEvidenceId(idOfCanonical(canonical));
-    lastCanonical = new Canonical(new WeakReference<>(withId), new SoftReference<>(canonical));
+    Identity identity = identity(record);
+    EvidenceRecord withId = record.withEvidenceId(identity.evidenceId());
+    lastCanonical =
+        new Canonical(
+            new WeakReference<>(withId), new SoftReference<>(identity.canonical()), identity.evidenceId());
     return withId;
   }
 

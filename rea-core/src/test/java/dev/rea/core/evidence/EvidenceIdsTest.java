@@ -104,7 +104,15 @@ class EvidenceIdsTest {
       byte[] fresh = EvidenceIds.canonicalize(EvidenceJson.recordBytes(r, false));
       assertThat(remembered).isEqualTo(fresh);
       assertThat(EvidenceIds.idOfCanonical(remembered)).isEqualTo(r.evidenceId());
+      EvidenceIds.Identity identity = EvidenceIds.identity(r);
+      assertThat(identity.canonical()).isEqualTo(fresh);
+      assertThat(identity.evidenceId()).isEqualTo("sha256:" + EvidenceIds.sha256Hex(fresh));
     }
+    // A record's own evidence_id is never taken for its identity: a copy with a forged ID gets
+    // the ID of its content.
+    EvidenceRecord forged = b.withEvidenceId("sha256:" + "0".repeat(64));
+    assertThat(EvidenceIds.identity(forged).evidenceId()).isEqualTo(b.evidenceId());
+    assertThat(EvidenceIds.compute(forged)).isEqualTo(b.evidenceId());
     // Each caller gets its own array: changing one does not change what the next one gets.
     byte[] first = EvidenceIds.canonicalBytes(b);
     first[0] = 'X';
