@@ -1,15 +1,21 @@
 package dev.rea.core.evidence;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.lang.ref.SoftReference;
 import java.lang.ref.WeakReference;
 import org.erdtman.jcs.JsonCanonicalizer;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * Evidence identity (CONTRACT section 5): the RFC 8785 (JSON Canonicalization Scheme) form of a
@@ -55,8 +61,138 @@ public final class EvidenceIds {
         return new Identity(bytes.clone(), last.id);
       }
     }
-    byte[] canonical = canonicalize(EvidenceJson.recordBytes(record, false));
+    byte[] canonical = canonicalForm(record);
     return new Identity(canonical, idOfCanonical(canonical));
+  }
+
+  /**
+   * Records with at least this many tensor rows are canonicalized in two parts at once, on two
+   * threads; smaller ones in one piece. A 20,439-tensor record's canonical form is about 5 MB.
+   */
+  static final int SPLIT_TENSORS = 2_000;
+
+  /** The canonical form of the record (without identity), in parts when it is worth it. */
+  static byte[] canonicalForm(EvidenceRecord record) {
+    String placeholder =
+        "rea-tensors-"
+            + Long.toHexString(ThreadLocalRandom.current().nextLong())
+            + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    return canonicalForm(
+        record, SPLIT_TENSORS, Runtime.getRuntime().availableProcessors(), placeholder);
+  }
+
+  /**
+   * The record's canonical form, every part of it written by the reference canonicalizer.
+   *
+   * <p>RFC 8785 orders an object's members by name alone and writes an array as its canonical
+   * elements joined by commas. So with enough rows and processors, the record is canonicalized
+   * with the string {@code placeholder} in place of its {@code tensors} array, while a second
+   * thread canonicalizes the second half of the rows as an array and this one the first half;
+   * the two arrays' elements then replace {@code "tensors":"<placeholder>"}. Unless that text
+   * occurs exactly once in the record's canonical form (a value of the record could contain it),
+   * the record is canonicalized whole instead. The result is byte for byte the library's
+   * canonical form of the whole record ({@code EvidenceIdsTest}).
+   *
+   * @param placeholder a string of ASCII letters, digits and {@code '-'} (written unescaped)
+   * @throws OutOfMemoryError (or any error or runtime exception) from the second thread, as is
+   */
+  static byte[] canonicalForm(
+      EvidenceRecord record, int splitAt, int processors, String placeholder) {
+    List<TensorRow> rows = record.tensors();
+    if (rows.size() < Math.max(2, splitAt) || processors < 2) {
+      return canonicalize(EvidenceJson.recordBytes(record, false));
+    }
+    int half = rows.size() / 2;
+    CompletableFuture<byte[]> second = new CompletableFuture<>();
+    Thread worker =
+        new Thread(
+            () -> {
+              try {
+                second.complete(canonicalize(rowsBytes(rows.subList(half, rows.size()))));
+              } catch (Throwable t) {
+                second.completeExceptionally(t);
+              }
+            },
+            "rea-canonical");
+    worker.setDaemon(true);
+    worker.start();
+    byte[] skeleton;
+    byte[] first;
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+      try (JsonGenerator g = EvidenceJson.generator(out)) {
+        EvidenceJson.writeRecord(g, record, false, placeholder);
+      }
+      skeleton = canonicalize(out.toByteArray());
+      first = canonicalize(rowsBytes(rows.subList(0, half)));
+    } finally {
+      // Whatever happened here, the worker's result (or failure) is awaited: no thread outlives
+      // the call.
+      awaitQuietly(second);
+    }
+    byte[] rest = resultOf(second);
+    byte[] marker = ("\"tensors\":\"" + placeholder + "\"").getBytes(StandardCharsets.US_ASCII);
+    int at = indexOf(skeleton, marker, 0);
+    if (at < 0 || indexOf(skeleton, marker, at + 1) >= 0) {
+      return canonicalize(EvidenceJson.recordBytes(record, false));
+    }
+    // "tensors":[<first's elements>,<rest's elements>] ; each part is "[...]" (never empty here).
+    int head = at + marker.length - placeholder.length() - 2;
+    int tail = skeleton.length - at - marker.length;
+    byte[] joined = new byte[head + first.length + rest.length - 1 + tail];
+    System.arraycopy(skeleton, 0, joined, 0, head);
+    System.arraycopy(first, 0, joined, head, first.length - 1);
+    int p = head + first.length - 1;
+    joined[p++] = ',';
+    System.arraycopy(rest, 1, joined, p, rest.length - 1);
+    p += rest.length - 1;
+    System.arraycopy(skeleton, at + marker.length, joined, p, tail);
+    return joined;
+  }
+
+  private static byte[] rowsBytes(List<TensorRow> rows) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+    try (JsonGenerator g = EvidenceJson.generator(out)) {
+      EvidenceJson.writeTensorRows(g, rows);
+    }
+    return out.toByteArray();
+  }
+
+  private static void awaitQuietly(CompletableFuture<byte[]> f) {
+    try {
+      f.join();
+    } catch (RuntimeException ignored) {
+      // Reported by resultOf.
+    }
+  }
+
+  /** The worker's bytes, or its failure rethrown as it was (an error stays an error). */
+  private static byte[] resultOf(CompletableFuture<byte[]> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      throw e;
+    }
+  }
+
+  private static int indexOf(byte[] in, byte[] what, int from) {
+    outer:
+    for (int i = from; i <= in.length - what.length; i++) {
+      for (int k = 0; k < what.length; k++) {
+        if (in[i + k] != what[k]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   /**

@@ -91,6 +91,15 @@ public final class EvidenceJson {
    * @param withIdentity include {@code evidence_id} and {@code authentication}
    */
   public static void writeRecord(JsonGenerator g, EvidenceRecord r, boolean withIdentity) {
+    writeRecord(g, r, withIdentity, null);
+  }
+
+  /**
+   * Writes one record; with a placeholder, the {@code tensors} property holds that string instead
+   * of the tensor rows ({@link EvidenceIds} canonicalizes the rows apart and puts them there).
+   */
+  static void writeRecord(
+      JsonGenerator g, EvidenceRecord r, boolean withIdentity, @Nullable String tensorsPlaceholder) {
     g.writeStartObject();
     g.writeStringProperty("schema", r.schema());
     if (withIdentity) {
@@ -127,11 +136,11 @@ public final class EvidenceJson {
     g.writeEndArray();
 
     g.writeName("tensors");
-    g.writeStartArray();
-    for (TensorRow row : r.tensors()) {
-      writeTensorRow(g, row);
+    if (tensorsPlaceholder != null) {
+      g.writeString(tensorsPlaceholder);
+    } else {
+      writeTensorRows(g, r.tensors());
     }
-    g.writeEndArray();
 
     g.writeName("types");
     g.writeStartArray();
@@ -181,6 +190,15 @@ public final class EvidenceJson {
       g.writeEndObject();
     }
     g.writeEndObject();
+  }
+
+  /** Writes a JSON array of tensor rows. */
+  static void writeTensorRows(JsonGenerator g, List<TensorRow> rows) {
+    g.writeStartArray();
+    for (TensorRow row : rows) {
+      writeTensorRow(g, row);
+    }
+    g.writeEndArray();
   }
 
   /** Writes the {@code "artifact"} property. */

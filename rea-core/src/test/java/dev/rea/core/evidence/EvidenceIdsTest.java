@@ -126,4 +126,54 @@ class EvidenceIdsTest {
             b.authentication());
     assertThat(EvidenceIds.compute(changed)).isNotEqualTo(b.evidenceId());
   }
+
+  private static final String NAME_CHARS = "ab.z_09 \"\\\u0000\u001f\u007f\u00e9\u2028\ud83d\ude00";
+
+  /** A record of {@code n} tensors with names drawn from quotes, escapes and astral characters. */
+  private static EvidenceRecord randomRecord(long seed) {
+    java.util.Random r = new java.util.Random(seed);
+    int n = 2 + r.nextInt(60);
+    java.util.List<TensorRow> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      StringBuilder name = new StringBuilder();
+      for (int k = r.nextInt(10); k > 0; k--) {
+        name.appendCodePoint(NAME_CHARS.codePointAt(NAME_CHARS.offsetByCodePoints(0, r.nextInt(NAME_CHARS.codePointCount(0, NAME_CHARS.length())))));
+      }
+      rows.add(i % 5 == 4
+          ? TestRecords.ambiguous(i, name.toString(), 17, 64L * i, 4, 2)
+          : TestRecords.f32(i, name.toString(), 64L * i, 1 + r.nextInt(9), 2));
+    }
+    EvidenceRecord small = TestRecords.small();
+    return TestRecords.gguf(small.metadata(), rows, small.limitations(), small.warnings());
+  }
+
+  @Test
+  void theRecordCanonicalizedInPartsIsTheLibrarysCanonicalFormOfTheWholeRecord() {
+    org.quicktheories.QuickTheory.qt()
+        .withExamples(300)
+        .forAll(org.quicktheories.generators.SourceDSL.longs().all())
+        .checkAssert(
+            seed -> {
+              EvidenceRecord r = randomRecord(seed);
+              byte[] whole = EvidenceIds.canonicalize(EvidenceJson.recordBytes(r, false));
+              assertThat(EvidenceIds.canonicalForm(r, 2, 2, "rea-tensors-0f"))
+                  .as("seed %d", seed)
+                  .isEqualTo(whole);
+            });
+    EvidenceRecord large = TestRecords.manyTensors(EvidenceIds.SPLIT_TENSORS + 1);
+    assertThat(EvidenceIds.canonicalForm(large))
+        .isEqualTo(EvidenceIds.canonicalize(EvidenceJson.recordBytes(large, false)));
+    assertThat(EvidenceIds.idOfCanonical(EvidenceIds.canonicalForm(large))).isEqualTo(large.evidenceId());
+  }
+
+  @Test
+  void aPlaceholderNotFoundAsWrittenFallsBackToTheWholeRecord() {
+    EvidenceRecord r = randomRecord(7);
+    byte[] whole = EvidenceIds.canonicalize(EvidenceJson.recordBytes(r, false));
+    // A quote is escaped in the canonical form, so the marker is not found as written.
+    assertThat(EvidenceIds.canonicalForm(r, 2, 2, "x\"y")).isEqualTo(whole);
+    // One processor, or fewer rows than the split point: one piece.
+    assertThat(EvidenceIds.canonicalForm(r, 2, 1, "p")).isEqualTo(whole);
+    assertThat(EvidenceIds.canonicalForm(r, r.tensors().size() + 1, 2, "p")).isEqualTo(whole);
+  }
 }
