@@ -1,5 +1,6 @@
 package dev.rea.mcp;
 
+import dev.rea.core.io.JacksonReasons;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -122,7 +123,7 @@ final class LineScanner {
       feeder.feedInput(buf, off, off + len);
       pump();
     } catch (JacksonException e) {
-      failure = e.getOriginalMessage();
+      failure = JacksonReasons.of(e);
     }
   }
 
@@ -133,7 +134,7 @@ final class LineScanner {
         feeder.endOfInput();
         pump();
       } catch (JacksonException e) {
-        failure = e.getOriginalMessage();
+        failure = JacksonReasons.of(e);
       }
     }
     if (failure == null && sawToken && depth != 0) {

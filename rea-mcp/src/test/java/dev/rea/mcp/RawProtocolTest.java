@@ -164,6 +164,8 @@ class RawProtocolTest {
           assertThat(before).as("answers to " + line).hasSize(1);
           JsonNode e = before.get(0);
           assertThat(e.path("error").path("code").asInt()).as(line).isEqualTo((Integer) c[1]);
+          // Jackson's own location descriptions stay out of the message.
+          assertThat(e.path("error").path("message").asString()).as(line).doesNotContain("[Source");
           if (c[2] == null) {
             assertThat(e.get("id").isNull()).as(line).isTrue();
           } else {

@@ -183,11 +183,7 @@ public final class StrictJson implements AutoCloseable {
 
   private static ReaException fromJackson(Constraint constraint, String what, JacksonException e) {
     long offset = e.getLocation() == null ? -1 : e.getLocation().getByteOffset();
-    String reason = e.getOriginalMessage();
-    if (reason == null) {
-      reason = e.getClass().getSimpleName();
-    }
-    reason = ReaException.truncateForMessage(reason.replace('\n', ' '));
+    String reason = ReaException.truncateForMessage(JacksonReasons.of(e));
     return failure(constraint, what, "malformed JSON: " + reason, null, offset);
   }
 

@@ -61,7 +61,9 @@ class EvidenceImportTest {
     reject(TEXT + " {}", null, "content follows");
     reject("[1]", null, "top-level value must be an object");
     reject("", null, "empty");
-    reject(TEXT.substring(0, TEXT.length() - 1), null, "malformed JSON");
+    assertThat(reject(TEXT.substring(0, TEXT.length() - 1), null, "malformed JSON").getMessage())
+        .contains("malformed JSON: Unexpected end-of-input: expected close marker for Object")
+        .doesNotContain("[Source");
     byte[] bom = ("\uFEFF" + TEXT).getBytes(StandardCharsets.UTF_8);
     reject(bom, null, "byte order mark");
     byte[] nul = TEXT.getBytes(StandardCharsets.UTF_8).clone();

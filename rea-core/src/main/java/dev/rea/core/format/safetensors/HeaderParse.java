@@ -14,6 +14,7 @@ import dev.rea.core.inspect.Derivations;
 import dev.rea.core.inspect.ParsedHeader;
 import dev.rea.core.inspect.ReadContext;
 import dev.rea.core.evidence.RecordSize;
+import dev.rea.core.io.JacksonReasons;
 import dev.rea.core.io.JsonText;
 import dev.rea.core.io.RetainedBudget;
 import dev.rea.core.io.Utf8;
@@ -1036,7 +1037,6 @@ final class HeaderParse {
   private ReaException translate(JacksonException e) {
     String field = where();
     long at = errorOffset(e);
-    String why = e.getOriginalMessage();
     return ReaException.builder(
             Constraint.FILE_FORMAT_REJECTED,
             "invalid JSON in the header at offset "
@@ -1044,7 +1044,7 @@ final class HeaderParse {
                 + " ("
                 + field
                 + "): "
-                + ReaException.truncateForMessage(why == null ? e.getClass().getSimpleName() : why))
+                + ReaException.truncateForMessage(JacksonReasons.of(e)))
         .field(field)
         .offset(at)
         .cause(e)
