@@ -106,16 +106,53 @@ public final class RetainedBudget {
     used += bytes;
   }
 
+  /**
+   * Charges bytes that are held only for a while, never retained: the keys of an unknown
+   * object's members, kept until the object has been checked for duplicate keys. Give them back
+   * with {@link #release} when the object ends. The budget thus bounds what is held at any one
+   * time, not the sum over the whole header.
+   *
+   * @param what the member being held (its field path), for the error
+   * @param offset absolute file offset of that member, for the error
+   * @throws ReaException {@code retained_budget}, as {@link #charge(long, String, long)}, worded
+   *     "holding ... while its object is checked for duplicate keys"
+   */
+  public void chargeHeld(long bytes, String what, long offset) throws ReaException {
+    if (bytes < 0 || bytes > limit - used) {
+      throw refusal("holding ", " while its object is checked for duplicate keys", bytes, 0, what,
+          offset);
+    }
+    used += bytes;
+  }
+
+  /**
+   * Gives back bytes charged with {@link #chargeHeld} once they are no longer held.
+   *
+   * @throws IllegalArgumentException if {@code bytes} is negative or more than {@link #used()}
+   */
+  public void release(long bytes) {
+    if (bytes < 0 || bytes > used) {
+      throw new IllegalArgumentException("cannot release " + bytes + " of " + used + " bytes");
+    }
+    used -= bytes;
+  }
+
   private ReaException refusal(long bytes, long prior, String what, @Nullable Long offset) {
+    return refusal("retaining ", "", bytes, prior, what, offset);
+  }
+
+  private ReaException refusal(
+      String verb, String purpose, long bytes, long prior, String what, @Nullable Long offset) {
     long requested = prior + Math.max(bytes, 0);
     long others = used - prior;
     long over = used + Math.max(bytes, 0) - limit;
     ReaException.Builder b =
         ReaException.builder(
                 Constraint.RETAINED_BUDGET,
-                "retaining "
+                verb
                     + what
                     + (offset == null ? "" : " (offset " + offset + ")")
+                    + purpose
                     + " would exceed the retained representation budget of "
                     + limit
                     + " bytes ("

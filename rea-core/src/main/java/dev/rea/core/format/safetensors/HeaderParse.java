@@ -661,6 +661,8 @@ final class HeaderParse {
         {
           enter();
           HashSet<String> keys = null;
+          // The keys are held only until the object ends (nothing of it is retained).
+          long held = 0;
           while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
             String k = p.currentName();
             nested.add(k);
@@ -668,7 +670,8 @@ final class HeaderParse {
             if (klen < 0) {
               throw loneSurrogate("key");
             }
-            charge(klen + OVERHEAD);
+            hold(klen + OVERHEAD);
+            held += klen + OVERHEAD;
             if (keys == null) {
               keys = new HashSet<>();
             }
@@ -678,6 +681,7 @@ final class HeaderParse {
             skipValue(p.nextToken());
             nested.remove(nested.size() - 1);
           }
+          budget.release(held);
           exit();
           break;
         }
@@ -974,6 +978,14 @@ final class HeaderParse {
       budget.charge(bytes, where(), tokenOffset()); // throws retained_budget
     }
     budget.charge(bytes, "", 0);
+  }
+
+  /** As {@link #charge}, for bytes held only until {@link RetainedBudget#release}. */
+  private void hold(long bytes) throws ReaException {
+    if (bytes > budget.limit() - budget.used()) {
+      budget.chargeHeld(bytes, where(), tokenOffset()); // throws retained_budget
+    }
+    budget.chargeHeld(bytes, "", 0);
   }
 
   private long tokenOffset() {
