@@ -9,11 +9,13 @@ import dev.rea.core.inspect.ParsedHeader;
 import org.junit.jupiter.api.Test;
 
 /**
- * The keys of an unknown field's object are held only while that object is checked for duplicate
- * keys: the retained budget bounds what is held at once (one object's keys), not the sum of every
- * unknown object in the header, and a refusal says that the keys were being held, not retained.
+ * Two charges against the retained budget that follow memory rather than JSON size. The keys of
+ * an unknown field's object are held only while that object is checked for duplicate keys: the
+ * budget bounds what is held at once (one object's keys), not the sum of every unknown object in
+ * the header, and a refusal says that the keys were being held, not retained. And each shape
+ * dimension costs the heap floor of a retained value.
  */
-class SafetensorsUnknownKeysBudgetTest {
+class SafetensorsBudgetChargesTest {
   private static final Limits SMALL = Limits.builder().retainedBudgetBytes(256 * 1024).build();
 
   /** {@code "x":{"k0":0,...}} with {@code keys} members. */
@@ -63,5 +65,36 @@ class SafetensorsUnknownKeysBudgetTest {
     // The offset is that of the key the budget ran out on.
     String key = e.field().substring("tensors[\"t0\"][\"x\"][".length(), e.field().length() - 1);
     assertThat(e.offset()).isEqualTo(SafetensorsBuilder.offsetOf(json, key + ":0"));
+  }
+
+  /**
+   * Each shape dimension is charged the heap floor of a retained value (64 bytes), so a shape of
+   * many small dimensions, cheap in the header, is refused before the record and the
+   * canonicalizer's tree of it outgrow the budget: 5,000 dimensions of 1 (10 KB of JSON) under a
+   * 256 KiB budget.
+   */
+  @Test
+  void aShapeOfManySmallDimensionsIsChargedTheHeapFloorPerDimension() {
+    int dims = 5000;
+    String json =
+        "{\"a\":{\"dtype\":\"U8\",\"shape\":[" + "1,".repeat(dims - 1) + "1],\"data_offsets\":[0,1]}}";
+    ReaException e = SafetensorsReads.reject(SafetensorsBuilder.file(json, 1), SMALL);
+    assertThat(e.constraint()).isEqualTo(Constraint.RETAINED_BUDGET);
+    assertThat(e.field()).startsWith("tensors[\"a\"].shape[");
+    int at = Integer.parseInt(e.field().substring("tensors[\"a\"].shape[".length(), e.field().length() - 1));
+    // 256 KiB / 64 = 4,096 dimensions at most, less what the record's fixed part takes.
+    assertThat(at).isBetween(3000, 4096);
+    // A tenth of them fits.
+    String fits =
+        "{\"a\":{\"dtype\":\"U8\",\"shape\":[" + "1,".repeat(dims / 10 - 1) + "1],\"data_offsets\":[0,1]}}";
+    assertThat(catchShape(fits)).isEqualTo(dims / 10);
+  }
+
+  private static int catchShape(String json) {
+    try {
+      return SafetensorsReads.read(SafetensorsBuilder.file(json, 1), SMALL).tensors().get(0).shape().size();
+    } catch (ReaException e) {
+      throw new AssertionError(e);
+    }
   }
 }
