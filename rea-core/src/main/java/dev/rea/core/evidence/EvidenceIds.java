@@ -7,10 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.lang.ref.SoftReference;
 import java.lang.ref.WeakReference;
 import org.erdtman.jcs.JsonCanonicalizer;
@@ -66,10 +68,19 @@ public final class EvidenceIds {
   }
 
   /**
-   * Records with at least this many tensor rows are canonicalized in two parts at once, on two
-   * threads; smaller ones in one piece. A 20,439-tensor record's canonical form is about 5 MB.
+   * Records with at least this many tensor rows are canonicalized in parts (below: in one piece).
+   * A 20,439-tensor record's canonical form is about 5 MB.
    */
   static final int SPLIT_TENSORS = 2_000;
+
+  /**
+   * Tensor rows per part: the canonicalizer's tree of one part stays small (a few MB), where the
+   * tree of a whole 100,000-row record took hundreds of MB.
+   */
+  static final int PART_ROWS = 1_024;
+
+  /** Threads that canonicalize parts at once, the calling one included. */
+  static final int MAX_THREADS = 4;
 
   /** The canonical form of the record (without identity), in parts when it is worth it. */
   static byte[] canonicalForm(EvidenceRecord record) {
@@ -77,75 +88,113 @@ public final class EvidenceIds {
         "rea-tensors-"
             + Long.toHexString(ThreadLocalRandom.current().nextLong())
             + Long.toHexString(ThreadLocalRandom.current().nextLong());
-    return canonicalForm(
-        record, SPLIT_TENSORS, Runtime.getRuntime().availableProcessors(), placeholder);
+    int threads = Math.max(1, Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()));
+    return canonicalForm(record, SPLIT_TENSORS, PART_ROWS, threads, placeholder);
   }
 
   /**
    * The record's canonical form, every part of it written by the reference canonicalizer.
    *
    * <p>RFC 8785 orders an object's members by name alone and writes an array as its canonical
-   * elements joined by commas. So with enough rows and processors, the record is canonicalized
-   * with the string {@code placeholder} in place of its {@code tensors} array, while a second
-   * thread canonicalizes the second half of the rows as an array and this one the first half;
-   * the two arrays' elements then replace {@code "tensors":"<placeholder>"}. Unless that text
-   * occurs exactly once in the record's canonical form (a value of the record could contain it),
-   * the record is canonicalized whole instead. The result is byte for byte the library's
-   * canonical form of the whole record ({@code EvidenceIdsTest}).
+   * elements joined by commas. So a record with at least {@code splitAt} tensor rows is
+   * canonicalized with the string {@code placeholder} in place of its {@code tensors} array, its
+   * rows are canonicalized as arrays of {@code partRows} rows (on up to {@code threads} threads,
+   * this one included, each taking the next part), and the parts' elements, in order, replace
+   * {@code "tensors":"<placeholder>"}. Unless that text occurs exactly once in the record's
+   * canonical form (a value of the record could contain it), the record is canonicalized whole
+   * instead. The result is byte for byte the library's canonical form of the whole record
+   * ({@code EvidenceIdsTest}); only one part's tree per thread is alive at a time.
    *
    * @param placeholder a string of ASCII letters, digits and {@code '-'} (written unescaped)
-   * @throws OutOfMemoryError (or any error or runtime exception) from the second thread, as is
+   * @throws OutOfMemoryError (or any error or runtime exception) from any of the threads, as is
    */
   static byte[] canonicalForm(
-      EvidenceRecord record, int splitAt, int processors, String placeholder) {
+      EvidenceRecord record, int splitAt, int partRows, int threads, String placeholder) {
     List<TensorRow> rows = record.tensors();
-    if (rows.size() < Math.max(2, splitAt) || processors < 2) {
+    if (rows.size() < Math.max(2, splitAt)) {
       return canonicalize(EvidenceJson.recordBytes(record, false));
     }
-    int half = rows.size() / 2;
-    CompletableFuture<byte[]> second = new CompletableFuture<>();
-    Thread worker =
-        new Thread(
-            () -> {
-              try {
-                second.complete(canonicalize(rowsBytes(rows.subList(half, rows.size()))));
-              } catch (Throwable t) {
-                second.completeExceptionally(t);
-              }
-            },
-            "rea-canonical");
-    worker.setDaemon(true);
-    worker.start();
+    int parts = (rows.size() + partRows - 1) / partRows;
+    byte[][] done = new byte[parts][];
+    AtomicInteger next = new AtomicInteger();
+    Runnable work =
+        () -> {
+          for (int i = next.getAndIncrement(); i < parts; i = next.getAndIncrement()) {
+            try {
+              done[i] =
+                  canonicalize(
+                      rowsBytes(rows.subList(i * partRows, Math.min(rows.size(), (i + 1) * partRows))));
+            } catch (RuntimeException | Error e) {
+              next.set(parts); // the others stop taking parts
+              throw e;
+            }
+          }
+        };
+    List<CompletableFuture<Void>> workers = new ArrayList<>();
+    for (int t = 1; t < Math.min(threads, parts); t++) {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      Thread worker =
+          new Thread(
+              () -> {
+                try {
+                  work.run();
+                  f.complete(null);
+                } catch (Throwable e) {
+                  f.completeExceptionally(e);
+                }
+              },
+              "rea-canonical-" + t);
+      worker.setDaemon(true);
+      worker.start();
+      workers.add(f);
+    }
     byte[] skeleton;
-    byte[] first;
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
       try (JsonGenerator g = EvidenceJson.generator(out)) {
         EvidenceJson.writeRecord(g, record, false, placeholder);
       }
       skeleton = canonicalize(out.toByteArray());
-      first = canonicalize(rowsBytes(rows.subList(0, half)));
+      work.run();
+    } catch (RuntimeException | Error e) {
+      next.set(parts);
+      throw e;
     } finally {
-      // Whatever happened here, the worker's result (or failure) is awaited: no thread outlives
-      // the call.
-      awaitQuietly(second);
+      // Whatever happened here, every worker is awaited: no thread outlives the call.
+      for (CompletableFuture<Void> f : workers) {
+        awaitQuietly(f);
+      }
     }
-    byte[] rest = resultOf(second);
+    for (CompletableFuture<Void> f : workers) {
+      rethrowFailure(f);
+    }
     byte[] marker = ("\"tensors\":\"" + placeholder + "\"").getBytes(StandardCharsets.US_ASCII);
     int at = indexOf(skeleton, marker, 0);
     if (at < 0 || indexOf(skeleton, marker, at + 1) >= 0) {
       return canonicalize(EvidenceJson.recordBytes(record, false));
     }
-    // "tensors":[<first's elements>,<rest's elements>] ; each part is "[...]" (never empty here).
+    // "tensors":[<part 0's elements>,<part 1's elements>,...]; each part is "[...]", never empty.
     int head = at + marker.length - placeholder.length() - 2;
     int tail = skeleton.length - at - marker.length;
-    byte[] joined = new byte[head + first.length + rest.length - 1 + tail];
+    long length = head + 2L + (parts - 1) + tail;
+    for (byte[] part : done) {
+      length += part.length - 2;
+    }
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new OutOfMemoryError("canonical form of " + length + " bytes");
+    }
+    byte[] joined = new byte[(int) length];
     System.arraycopy(skeleton, 0, joined, 0, head);
-    System.arraycopy(first, 0, joined, head, first.length - 1);
-    int p = head + first.length - 1;
-    joined[p++] = ',';
-    System.arraycopy(rest, 1, joined, p, rest.length - 1);
-    p += rest.length - 1;
+    int p = head;
+    joined[p++] = '[';
+    for (int i = 0; i < parts; i++) {
+      if (i > 0) {
+        joined[p++] = ',';
+      }
+      System.arraycopy(done[i], 1, joined, p, done[i].length - 2);
+      p += done[i].length - 2;
+    }
+    joined[p++] = ']';
     System.arraycopy(skeleton, at + marker.length, joined, p, tail);
     return joined;
   }
@@ -158,18 +207,18 @@ public final class EvidenceIds {
     return out.toByteArray();
   }
 
-  private static void awaitQuietly(CompletableFuture<byte[]> f) {
+  private static void awaitQuietly(CompletableFuture<Void> f) {
     try {
       f.join();
     } catch (RuntimeException ignored) {
-      // Reported by resultOf.
+      // Reported by rethrowFailure.
     }
   }
 
-  /** The worker's bytes, or its failure rethrown as it was (an error stays an error). */
-  private static byte[] resultOf(CompletableFuture<byte[]> f) {
+  /** A worker's failure rethrown as it was (an error stays an error). */
+  private static void rethrowFailure(CompletableFuture<Void> f) {
     try {
-      return f.join();
+      f.join();
     } catch (CompletionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof Error err) {

@@ -156,8 +156,10 @@ class EvidenceIdsTest {
             seed -> {
               EvidenceRecord r = randomRecord(seed);
               byte[] whole = EvidenceIds.canonicalize(EvidenceJson.recordBytes(r, false));
-              assertThat(EvidenceIds.canonicalForm(r, 2, 2, "rea-tensors-0f"))
-                  .as("seed %d", seed)
+              int partRows = 1 + (int) Math.floorMod(seed, 9L);
+              int threads = 1 + (int) Math.floorMod(seed >>> 8, 3L);
+              assertThat(EvidenceIds.canonicalForm(r, 2, partRows, threads, "rea-tensors-0f"))
+                  .as("seed %d, %d rows per part, %d threads", seed, partRows, threads)
                   .isEqualTo(whole);
             });
     EvidenceRecord large = TestRecords.manyTensors(EvidenceIds.SPLIT_TENSORS + 1);
@@ -171,9 +173,8 @@ class EvidenceIdsTest {
     EvidenceRecord r = randomRecord(7);
     byte[] whole = EvidenceIds.canonicalize(EvidenceJson.recordBytes(r, false));
     // A quote is escaped in the canonical form, so the marker is not found as written.
-    assertThat(EvidenceIds.canonicalForm(r, 2, 2, "x\"y")).isEqualTo(whole);
-    // One processor, or fewer rows than the split point: one piece.
-    assertThat(EvidenceIds.canonicalForm(r, 2, 1, "p")).isEqualTo(whole);
-    assertThat(EvidenceIds.canonicalForm(r, r.tensors().size() + 1, 2, "p")).isEqualTo(whole);
+    assertThat(EvidenceIds.canonicalForm(r, 2, 3, 2, "x\"y")).isEqualTo(whole);
+    // Fewer rows than the split point: one piece.
+    assertThat(EvidenceIds.canonicalForm(r, r.tensors().size() + 1, 3, 2, "p")).isEqualTo(whole);
   }
 }
