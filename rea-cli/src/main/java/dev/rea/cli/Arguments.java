@@ -95,6 +95,59 @@ final class Arguments {
     }
   }
 
+  /** What Evidence written by REA begins with: a bundle or a record, compact JSON. */
+  private static final byte[] EVIDENCE_START =
+      "{\"schema\":\"rea.".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * Refuses to replace an existing file that is not Evidence REA wrote: the output may replace
+   * an earlier Evidence file (running the same inspection again) or an empty file, never a model
+   * or anything else, which would be lost. Evidence REA writes begins with {@code
+   * {"schema":"rea.} ({@code rea.bundle.v1} or {@code rea.evidence.v1}); a model is named as
+   * such ({@link dev.rea.core.detect.FormatDetector}). A file that cannot be read is left to the
+   * write, which reports it.
+   *
+   * @throws ReaException {@code bad_argument} naming the option
+   */
+  static void replacesOnlyEvidence(Path output, String field) throws ReaException {
+    if (!java.nio.file.Files.isRegularFile(output)) {
+      return;
+    }
+    byte[] head = new byte[dev.rea.core.detect.FormatDetector.PROBE_BYTES];
+    int n;
+    long size;
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(output)) {
+      size = java.nio.file.Files.size(output);
+      n = in.readNBytes(head, 0, head.length);
+    } catch (java.io.IOException | SecurityException e) {
+      return;
+    }
+    if (size == 0
+        || (n >= EVIDENCE_START.length
+            && java.util.Arrays.equals(
+                head, 0, EVIDENCE_START.length, EVIDENCE_START, 0, EVIDENCE_START.length))) {
+      return;
+    }
+    String what;
+    try {
+      what =
+          dev.rea.core.detect.FormatDetector.detect(head, n, size)
+                  == dev.rea.core.detect.DetectedFormat.GGUF
+              ? "is a GGUF model file"
+              : "is a safetensors model file";
+    } catch (ReaException notAModel) {
+      what = "is not Evidence that REA wrote";
+    }
+    throw badOutput(
+        field,
+        output,
+        output
+            + " already exists and "
+            + what
+            + "; --evidence_output replaces only an earlier Evidence file (or an empty file):"
+            + " choose another file name, or remove that file first");
+  }
+
   private static ReaException badOutput(String field, Path p, String problem) {
     return ReaException.builder(Constraint.BAD_ARGUMENT, field + ": " + problem)
         .field(field)

@@ -161,6 +161,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
             .description(
                 "Also write the complete Evidence as a signed bundle to FILE, "
                     + "atomically (a temporary file in the same directory, then a rename). "
+                    + "An existing FILE is replaced only if it is earlier Evidence (or empty). "
                     + "Read it back with inspect-analysis-view.")
             .build());
     spec.addOption(
@@ -254,6 +255,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       Path selected = Arguments.resolve(path);
       if (output != null) {
         Arguments.notTheInput(output, selected, "--evidence_output");
+        Arguments.replacesOnlyEvidence(output, "--evidence_output");
       }
       ModelInspector ins = inspector != null ? inspector : ModelInspector.standard();
       boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();

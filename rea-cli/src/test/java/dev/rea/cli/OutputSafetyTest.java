@@ -104,6 +104,47 @@ class OutputSafetyTest {
   }
 
   @Test
+  void evidenceOutputNeverReplacesAModelOrAnyOtherFileButDoesReplaceEarlierEvidence()
+      throws Exception {
+    Path model = sample();
+    Path otherModel = dir.resolve("other.gguf");
+    Files.copy(model, otherModel);
+    Path safetensors = dir.resolve("w.safetensors");
+    byte[] json = "{\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}".getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer st = java.nio.ByteBuffer.allocate(8 + json.length + 1).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    st.putLong(json.length).put(json);
+    Files.write(safetensors, st.array());
+    Path notes = dir.resolve("notes.txt");
+    Files.writeString(notes, "my notes\n");
+    String[][] cases = {
+      {otherModel.toString(), "already exists and is a GGUF model file"},
+      {safetensors.toString(), "already exists and is a safetensors model file"},
+      {notes.toString(), "already exists and is not Evidence that REA wrote"},
+    };
+    for (String[] c : cases) {
+      byte[] before = Files.readAllBytes(Path.of(c[0]));
+      CliRunner.Result r =
+          CliRunner.run(
+              "inspect-model-artifact", model.toString(), "--detail", "summary", "--evidence_output", c[0], "--json");
+      assertThat(r.status()).as(c[0]).isEqualTo(2);
+      assertThat(r.json().get("error").get("constraint").asString()).isEqualTo("bad_argument");
+      assertThat(r.json().get("error").get("details").get("field").asString()).isEqualTo("--evidence_output");
+      assertThat(r.json().get("error").get("message").asString()).contains(c[1]);
+      assertThat(Files.readAllBytes(Path.of(c[0]))).as(c[0]).isEqualTo(before);
+    }
+    // Earlier Evidence (and an empty file) is replaced: running the inspection again works.
+    Path evidence = dir.resolve("ev.json");
+    Files.createFile(evidence);
+    for (int run = 0; run < 2; run++) {
+      CliRunner.Result r =
+          CliRunner.run(
+              "inspect-model-artifact", model.toString(), "--detail", "summary", "--evidence_output", evidence.toString(), "--json");
+      assertThat(r.status()).as(r.out()).isEqualTo(0);
+      assertThat(Files.readString(evidence)).startsWith("{\"schema\":\"rea.bundle.v1\"");
+    }
+  }
+
+  @Test
   void aPathLongerThanPathMaxIsRefusedWithoutEchoingIt() {
     String longPath = "/" + "q".repeat(50_000);
     CliRunner.Result r = CliRunner.run("inspect-model-artifact", longPath, "--json");
