@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What a person meets first: usage errors, version, help, key creation and the hints given for
@@ -182,6 +183,38 @@ class CliUsabilityTest {
         .contains("evidence_rejected")
         .contains("this is a GGUF model file, not saved Evidence")
         .contains("inspect-model-artifact");
+  }
+
+  @Test
+  void aSummaryOrPageGivenAsEvidenceGetsAHintToUseTheSavedEvidence() throws Exception {
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+    Path evidence = dir.resolve("ev.json");
+    CliRunner.Result summary =
+        CliRunner.run(
+            "inspect-model-artifact", model.toString(), "--detail", "summary", "--evidence_output",
+            evidence.toString(), "--view", "{\"collection\":\"tensors\",\"limit\":1}", "--json");
+    assertThat(summary.status()).as(summary.out()).isZero();
+    Path summaryFile = Files.writeString(dir.resolve("summary.json"), summary.out());
+    CliRunner.Result page =
+        CliRunner.run("inspect-analysis-view", "--source", evidence.toString(), "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"limit\":1}", "--json");
+    assertThat(page.status()).as(page.out()).isZero();
+    Path pageFile = Files.writeString(dir.resolve("page.json"), page.out());
+    for (Object[] c : new Object[][] {{summaryFile, "summary"}, {pageFile, "page"}}) {
+      CliRunner.Result r =
+          CliRunner.run("inspect-analysis-view", "--source", c[0].toString(), "--view",
+              "{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}", "--json");
+      assertThat(r.status()).isEqualTo(2);
+      JsonNode e = r.json().get("error");
+      assertThat(e.get("constraint").asString()).isEqualTo("evidence_rejected");
+      assertThat(e.get("message").asString())
+          .startsWith("this is a " + c[1] + " printed by inspect-model-artifact, not saved Evidence")
+          .contains("--evidence_output");
+      assertThat(e.get("details").get("diagnostics").get("detected").asString())
+          .isEqualTo("model-artifact-" + c[1]);
+    }
+    // The saved Evidence itself is answered.
+    assertThat(page.json().get("kind").asString()).isEqualTo("model-artifact-page");
   }
 
   @Test

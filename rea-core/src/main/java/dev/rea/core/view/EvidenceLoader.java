@@ -71,7 +71,8 @@ public final class EvidenceLoader {
   }
 
   /**
-   * When a file given as Evidence is a model file (a common slip), says so: the error keeps its
+   * When a file given as Evidence is a model file, or a summary or page printed by {@code
+   * inspect-model-artifact} (common slips), says so: the error keeps its
    * code, constraint, field, offset and diagnostics (adding {@code detected}), and its message
    * tells what the file is and what to do instead. Reads the file's first {@code PROBE_BYTES}
    * again, on this failure path only.
@@ -84,6 +85,21 @@ public final class EvidenceLoader {
     int n = 0;
     try (java.io.InputStream in = java.nio.file.Files.newInputStream(path)) {
       n = in.readNBytes(head, 0, head.length);
+      String start = new String(head, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1).strip();
+      for (String kind : new String[] {"summary", "page"}) {
+        if (start.startsWith("{\"kind\":\"model-artifact-" + kind + "\"")) {
+          return e.toBuilder(
+                  "this is a "
+                      + kind
+                      + " printed by inspect-model-artifact, not saved Evidence: query the"
+                      + " complete Evidence that --evidence_output FILE wrote (the "
+                      + kind
+                      + "'s parent_evidence_id names it)")
+              .diagnostic("detected", "model-artifact-" + kind)
+              .cause(e)
+              .build();
+        }
+      }
       dev.rea.core.detect.DetectedFormat f =
           dev.rea.core.detect.FormatDetector.detect(head, n, java.nio.file.Files.size(path));
       return e.toBuilder(
