@@ -98,7 +98,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     try {
       ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
       Path file = Arguments.resolve(source, "--source");
-      KeyRing ring = Keys.ring(env, err);
+      KeyRing ring = Keys.readingRing(env, err);
       EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
       IndexedEvidence ev = EvidenceLoader.select(loader.loadFile(file), evidenceId);
       ViewPage page = ViewPages.answer(ev, selection, SourceKind.EVIDENCE_FILE);

@@ -19,7 +19,7 @@ final class Keys {
    *     key cannot be created or read
    */
   static KeyRing ring(Map<String, String> env, java.io.PrintWriter err) throws ReaException {
-    KeyRing ring = KeyRing.open(ReaHome.resolve(env, Path.of(System.getProperty("user.home"))));
+    KeyRing ring = KeyRing.open(home(env));
     if (ring.created() && err != null) {
       err.println(
           "rea: created a signing key pair in "
@@ -29,13 +29,35 @@ final class Keys {
               + " with whoever should trust your Evidence)");
       err.flush();
     }
+    warnAbout(ring, err);
+    return ring;
+  }
+
+  /**
+   * Opens the same key ring for verifying only ({@link KeyRing#openForReading}): nothing is
+   * created or written, so a command that only reads Evidence leaves no key pair behind. Problems
+   * with the ring are said on {@code err} as for {@link #ring}.
+   *
+   * @throws ReaException {@code execution_failure} / {@code io_error} when an existing key file
+   *     or directory cannot be read
+   */
+  static KeyRing readingRing(Map<String, String> env, java.io.PrintWriter err) throws ReaException {
+    KeyRing ring = KeyRing.openForReading(home(env));
+    warnAbout(ring, err);
+    return ring;
+  }
+
+  /** Skipped trusted keys and unsafe permissions: the user should hear of them. */
+  private static void warnAbout(KeyRing ring, java.io.PrintWriter err) {
     if (err != null && !ring.problems().isEmpty()) {
-      // Skipped trusted keys and unsafe permissions: the user should hear of them.
       for (String problem : ring.problems()) {
         err.println("rea: warning: " + problem);
       }
       err.flush();
     }
-    return ring;
+  }
+
+  private static Path home(Map<String, String> env) {
+    return ReaHome.resolve(env, Path.of(System.getProperty("user.home")));
   }
 }

@@ -200,12 +200,18 @@ class EvidenceCliTest {
     assertError(refused, 2, "evidence_rejected", "records[0].authentication.key_id");
     assertThat(refused.json().get("error").get("message").asString()).contains("not trusted")
         .contains(other.resolve("trusted").toString());
+    // Reading Evidence creates nothing in the reader's home: no key pair, not even the directory.
+    assertThat(refused.err()).doesNotContain("created a signing key");
+    assertThat(other).doesNotExist();
     Files.createDirectories(other.resolve("trusted"));
     Files.copy(CliRunner.HOME.resolve(KeyRing.PUBLIC_KEY_FILE), other.resolve("trusted").resolve("colleague.pem"));
     CliRunner.Result trusted = CliRunner.runWithHome(other, "inspect-analysis-view", "--source",
         ev.toString(), "--view", view, "--json");
     assertThat(trusted.status()).as(trusted.out()).isEqualTo(0);
     assertThat(trusted.json().get("total_matches").asInt()).isEqualTo(2);
+    try (var files = Files.list(other)) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactly("trusted");
+    }
   }
 
   @Test

@@ -113,17 +113,17 @@ public final class KeyRing {
           "-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]*)-----END \\1-----");
 
   private final Path home;
-  private final PrivateKey privateKey;
-  private final PublicKey publicKey;
+  private final @Nullable PrivateKey privateKey;
+  private final @Nullable PublicKey publicKey;
   private final boolean created;
-  private final String keyId;
+  private final @Nullable String keyId;
   private final Map<String, PublicKey> trusted;
   private final List<String> problems;
 
   private KeyRing(
       Path home,
-      PrivateKey privateKey,
-      PublicKey publicKey,
+      @Nullable PrivateKey privateKey,
+      @Nullable PublicKey publicKey,
       Map<String, PublicKey> trusted,
       List<String> problems,
       boolean created) {
@@ -131,9 +131,11 @@ public final class KeyRing {
     this.created = created;
     this.privateKey = privateKey;
     this.publicKey = publicKey;
-    this.keyId = keyIdOf(publicKey);
+    this.keyId = publicKey == null ? null : keyIdOf(publicKey);
     Map<String, PublicKey> all = new LinkedHashMap<>();
-    all.put(keyId, publicKey);
+    if (publicKey != null) {
+      all.put(keyId, publicKey);
+    }
     all.putAll(trusted);
     this.trusted = Collections.unmodifiableMap(all);
     this.problems = List.copyOf(problems);
@@ -203,6 +205,72 @@ public final class KeyRing {
     }
   }
 
+  /**
+   * Opens the key ring in {@code home} for verifying only, writing nothing: the provider's key
+   * pair when it exists (never created here), and the trusted keys when {@code trusted/} exists.
+   * A ring opened this way without a key pair trusts only {@code trusted/} and cannot sign
+   * ({@link #canSign()}). For commands that only read Evidence, so that reading creates no keys.
+   *
+   * @param home the REA home directory ({@link ReaHome#resolve})
+   * @throws ReaException {@code execution_failure} / {@code io_error} as {@link #open}, when an
+   *     existing key file cannot be used or a directory cannot be read
+   */
+  public static KeyRing openForReading(Path home) throws ReaException {
+    Objects.requireNonNull(home, "home");
+    Path dir = home.toAbsolutePath().normalize();
+    Path keyFile = dir.resolve(KEY_FILE);
+    try {
+      List<String> problems = new ArrayList<>();
+      if (!Files.isDirectory(dir)) {
+        return new KeyRing(dir, null, null, Map.of(), problems, false);
+      }
+      reportWidePermissions(dir, "the REA home", "replace the signing key and add trusted keys",
+          problems);
+      KeyPair pair = null;
+      if (Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
+        pair = readKeyFile(keyFile);
+        reportWidePermissions(keyFile, "the signing key file", null, problems);
+      }
+      Path trustedDir = dir.resolve(TRUSTED_DIR);
+      if (Files.isDirectory(trustedDir)) {
+        reportWidePermissions(trustedDir, "the trusted-key directory", "add trusted keys",
+            problems);
+      }
+      Map<String, PublicKey> trusted = readTrusted(trustedDir, problems);
+      return pair == null
+          ? new KeyRing(dir, null, null, trusted, problems, false)
+          : new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, false);
+    } catch (KeyFileException e) {
+      throw ReaException.builder(
+              Constraint.IO_ERROR,
+              "the signing key file " + keyFile + " cannot be used: " + e.reason)
+          .path(keyFile.toString())
+          .diagnostic("path", keyFile.toString())
+          .diagnostic("reason", e.reason)
+          .diagnostic("exception", e.getClass().getName())
+          .cause(e)
+          .build();
+    } catch (IOException e) {
+      throw ReaException.builder(
+              Constraint.IO_ERROR, "the REA home " + dir + " could not be read: " + describe(e))
+          .path(dir.toString())
+          .diagnostic("reason", describe(e))
+          .diagnostic("exception", e.getClass().getName())
+          .cause(e)
+          .build();
+    }
+  }
+
+  /** @return true unless this ring was opened for reading in a home without a key pair */
+  public boolean canSign() {
+    return privateKey != null;
+  }
+
+  private IllegalStateException noKey() {
+    return new IllegalStateException(
+        "no signing key: the key ring of " + home + " was opened for reading and has no key pair");
+  }
+
   /** @return true when {@link #open} created this key pair (first use of the home directory) */
   public boolean created() {
     return created;
@@ -213,13 +281,25 @@ public final class KeyRing {
     return home;
   }
 
-  /** @return the provider's key ID, {@code sha256:<hex>} */
+  /**
+   * @return the provider's key ID, {@code sha256:<hex>}
+   * @throws IllegalStateException when the ring has no key pair ({@link #canSign()})
+   */
   public String keyId() {
+    if (keyId == null) {
+      throw noKey();
+    }
     return keyId;
   }
 
-  /** @return the provider's public key */
+  /**
+   * @return the provider's public key
+   * @throws IllegalStateException when the ring has no key pair ({@link #canSign()})
+   */
   public PublicKey publicKey() {
+    if (publicKey == null) {
+      throw noKey();
+    }
     return publicKey;
   }
 
@@ -249,8 +329,12 @@ public final class KeyRing {
    * Signs bytes with the provider's private key.
    *
    * @return the 64-byte Ed25519 signature
+   * @throws IllegalStateException when the ring has no key pair ({@link #canSign()})
    */
   public byte[] sign(byte[] message) {
+    if (privateKey == null) {
+      throw noKey();
+    }
     try {
       Signature s = Signature.getInstance(ALGORITHM);
       s.initSign(privateKey);

@@ -53,6 +53,39 @@ class KeyRingTest {
   }
 
   @Test
+  void openingForReadingWritesNothingAndSignsOnlyWithAnExistingKeyPair() throws Exception {
+    Path home = tmp.resolve("reader").resolve("rea");
+    KeyRing empty = KeyRing.openForReading(home);
+    assertThat(home).doesNotExist();
+    assertThat(empty.canSign()).isFalse();
+    assertThat(empty.trustedKeyIds()).isEmpty();
+    assertThatThrownBy(() -> empty.sign(new byte[] {1})).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(empty::keyId).isInstanceOf(IllegalStateException.class);
+
+    // A colleague's public key in trusted/ is trusted, still without a key pair of the reader's.
+    KeyRing colleague = KeyRing.open(tmp.resolve("colleague"));
+    Files.createDirectories(home.resolve(KeyRing.TRUSTED_DIR));
+    Files.writeString(home.resolve(KeyRing.TRUSTED_DIR).resolve("c.pem"),
+        KeyRing.publicKeyPem(colleague.publicKey()));
+    KeyRing trusting = KeyRing.openForReading(home);
+    assertThat(trusting.canSign()).isFalse();
+    assertThat(trusting.trustedKeyIds()).containsExactly(colleague.keyId());
+    try (var files = Files.list(home)) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactly(KeyRing.TRUSTED_DIR);
+    }
+
+    // With a key pair (made by open), reading finds it, trusts it first and can sign.
+    KeyRing own = KeyRing.open(home);
+    KeyRing reading = KeyRing.openForReading(home);
+    assertThat(reading.canSign()).isTrue();
+    assertThat(reading.created()).isFalse();
+    assertThat(reading.keyId()).isEqualTo(own.keyId());
+    assertThat(reading.trustedKeyIds()).containsExactly(own.keyId(), colleague.keyId());
+    byte[] m = "m".getBytes(StandardCharsets.UTF_8);
+    assertThat(KeyRing.verify(own.publicKey(), m, reading.sign(m))).isTrue();
+  }
+
+  @Test
   void keyPairIsCreatedOnFirstUseOwnerOnlyAndReusedAfterwards() throws Exception {
     Path home = tmp.resolve("a").resolve("rea");
     KeyRing ring = KeyRing.open(home);
