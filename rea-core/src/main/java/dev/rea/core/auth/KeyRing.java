@@ -180,15 +180,7 @@ public final class KeyRing {
       Map<String, PublicKey> trusted = readTrusted(trustedDir, problems);
       return new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, created);
     } catch (KeyFileException e) {
-      throw ReaException.builder(
-              Constraint.IO_ERROR,
-              "the signing key file " + keyFile + " cannot be used: " + e.reason)
-          .path(keyFile.toString())
-          .diagnostic("path", keyFile.toString())
-          .diagnostic("reason", e.reason)
-          .diagnostic("exception", e.getClass().getName())
-          .cause(e)
-          .build();
+      throw unusableKeyFile(keyFile, e);
     } catch (IOException e) {
       throw ReaException.builder(
               Constraint.IO_ERROR,
@@ -241,15 +233,7 @@ public final class KeyRing {
           ? new KeyRing(dir, null, null, trusted, problems, false)
           : new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, false);
     } catch (KeyFileException e) {
-      throw ReaException.builder(
-              Constraint.IO_ERROR,
-              "the signing key file " + keyFile + " cannot be used: " + e.reason)
-          .path(keyFile.toString())
-          .diagnostic("path", keyFile.toString())
-          .diagnostic("reason", e.reason)
-          .diagnostic("exception", e.getClass().getName())
-          .cause(e)
-          .build();
+      throw unusableKeyFile(keyFile, e);
     } catch (IOException e) {
       throw ReaException.builder(
               Constraint.IO_ERROR, "the REA home " + dir + " could not be read: " + describe(e))
@@ -259,6 +243,17 @@ public final class KeyRing {
           .cause(e)
           .build();
     }
+  }
+
+  private static ReaException unusableKeyFile(Path keyFile, KeyFileException e) {
+    return ReaException.builder(
+            Constraint.IO_ERROR, "the signing key file " + keyFile + " cannot be used: " + e.reason)
+        .path(keyFile.toString())
+        .diagnostic("path", keyFile.toString())
+        .diagnostic("reason", e.reason)
+        .diagnostic("exception", e.getClass().getName())
+        .cause(e)
+        .build();
   }
 
   /** @return true unless this ring was opened for reading in a home without a key pair */
