@@ -120,9 +120,11 @@ final class CompactReport {
         "Page of "
             + p.get("collection").asString()
             + ": "
-            + (n == 0 ? "no rows" : "matches " + (offset + 1) + " to " + (offset + n))
-            + " of "
-            + Sizes.grouped(total)
+            + (total == 0
+                ? "no rows match"
+                : (n == 0 ? "no rows" : "matches " + (offset + 1) + " to " + (offset + n))
+                    + " of "
+                    + Sizes.grouped(total))
             + (p.get("next_offset").isNull()
                 ? " (last page)"
                 : " (next page: offset " + p.get("next_offset").asInt() + ")"));

@@ -236,7 +236,8 @@ final class HumanReport {
       out.println(
           "  ... "
               + (tensors.size() - shown)
-              + " more tensors not shown (--max_tensor_rows N, or --json for all)");
+              + (tensors.size() - shown == 1 ? " more tensor" : " more tensors")
+              + " not shown (--max_tensor_rows N, or --json for all)");
     }
   }
 

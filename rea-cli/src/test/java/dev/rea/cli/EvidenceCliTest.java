@@ -124,6 +124,11 @@ class EvidenceCliTest {
         .contains("from Evidence sha256:")
         .containsPattern("INDEX +NAME +TYPE +SHAPE +FILE_OFFSET")
         .containsPattern("0 +token_embd\\.weight +F16 +\\[8, 32000\\] +724,416");
+    CliRunner.Result none = CliRunner.run("inspect-analysis-view", "--source",
+        dir.resolve("ev-0.json").toString(), "--view",
+        "{\"kind\":\"model-artifact\",\"collection\":\"metadata\",\"keys\":[\"no.such.key\"]}");
+    assertThat(none.status()).as(none.out()).isEqualTo(0);
+    assertThat(none.out()).contains("Page of metadata: no rows match (last page)");
   }
 
   /**

@@ -54,6 +54,9 @@ class InspectCommandTest {
         CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max_tensor_rows", "5");
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.out()).contains("... 7 more tensors not shown").doesNotContain("output_norm.weight");
+    CliRunner.Result one =
+        CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max_tensor_rows", "11");
+    assertThat(one.out()).contains("... 1 more tensor not shown (");
   }
 
   @Test

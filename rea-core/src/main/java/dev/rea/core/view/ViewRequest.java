@@ -166,6 +166,54 @@ public record ViewRequest(
     return field.equals("index") || fields == null || fields.contains(field);
   }
 
+  /** The properties a view object may have, in the order the documentation lists them. */
+  static final List<String> PROPERTIES =
+      List.of(
+          "kind", "collection", "names", "keys", "types", "indices", "storage_validation", "fields",
+          "offset", "limit");
+
+  /**
+   * @return {@code " (did you mean \"p\"?)"} for the one property {@code name} is closest to
+   *     (case ignored, at most two edits away), else {@code "; a view
+   *     has ..."} listing them all
+   */
+  static String suggestion(String name) {
+    String best = null;
+    int bestDistance = 3;
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    for (String p : PROPERTIES) {
+      int d = lower.length() > 40 ? 3 : editDistance(lower, p);
+      if (d < bestDistance) {
+        best = p;
+        bestDistance = d;
+      }
+    }
+    if (best != null) {
+      return " (did you mean \"" + best + "\"?)";
+    }
+    return "; a view has " + String.join(", ", PROPERTIES);
+  }
+
+  /** Levenshtein distance of two short strings (callers bound their length). */
+  private static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
   private static ReaException bad(String field, String reason) {
     return ReaException.builder(Constraint.BAD_VIEW, "bad view: " + reason + " (view." + field + ")")
         .field("view." + field)
@@ -259,7 +307,10 @@ public record ViewRequest(
           default:
             throw j.error(
                 "view." + ReaException.truncateForMessage(name),
-                "unknown view property \"" + ReaException.truncateForMessage(name) + "\"");
+                "unknown view property \""
+                    + ReaException.truncateForMessage(name)
+                    + "\""
+                    + suggestion(name));
         }
       }
       if (mode == Mode.ANALYSIS && kind == null) {

@@ -220,6 +220,24 @@ class ViewPagesTest {
             assertThat(e.field()).isEqualTo(c[1]);
           });
     }
+    // An unknown property names the closest known one, or lists them all.
+    String[][] typos = {
+      {"name", " (did you mean \"names\"?)"},
+      {"Collection", " (did you mean \"collection\"?)"},
+      {"limt", " (did you mean \"limit\"?)"},
+      {"storage", "; a view has kind, collection, names, keys, types, indices, storage_validation,"
+          + " fields, offset, limit"},
+    };
+    for (String[] t : typos) {
+      String view = "{\"collection\":\"tensors\",\"" + t[0] + "\":1}";
+      assertThatThrownBy(() -> ViewRequest.parse(view, ViewRequest.Mode.INLINE))
+          .as(t[0])
+          .isInstanceOfSatisfying(ReaException.class, e -> {
+            assertThat(e.constraint()).isEqualTo(Constraint.BAD_VIEW);
+            assertThat(e.field()).isEqualTo("view." + t[0]);
+            assertThat(e.getMessage()).contains("unknown view property \"" + t[0] + "\"" + t[1]);
+          });
+    }
     assertThatThrownBy(() -> ViewRequest.parse(
             "{\"collection\":\"tensors\",\"collection\":\"types\"}", ViewRequest.Mode.INLINE))
         .isInstanceOfSatisfying(ReaException.class, e -> {
