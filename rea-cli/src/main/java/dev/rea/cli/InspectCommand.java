@@ -236,7 +236,11 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
           throw ReaException.builder(
                   Constraint.CONFLICTING_CHOICES,
                   "--view selects rows for summary delivery; complete detail and a selection are"
-                      + " conflicting choices (use --detail summary)")
+                      + " conflicting choices (use --detail summary"
+                      + (evidenceOutput == null
+                          ? ", with --evidence_output FILE for the complete Evidence the page"
+                              + " points at)"
+                          : ")"))
               .field("--view")
               .build();
         }

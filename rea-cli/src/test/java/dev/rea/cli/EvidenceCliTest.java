@@ -162,6 +162,12 @@ class EvidenceCliTest {
         2, "conflicting_choices", "--view");
     assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "complete", "--view", v,
         "--evidence_output", ev, "--json"), 2, "conflicting_choices", "--view");
+    // Without --evidence_output either, one message names both requirements.
+    CliRunner.Result both = CliRunner.run("inspect-model-artifact", missing, "--view", v, "--json");
+    assertError(both, 2, "conflicting_choices", "--view");
+    assertThat(both.json().get("error").get("message").asString())
+        .endsWith("(use --detail summary, with --evidence_output FILE for the complete Evidence the"
+            + " page points at)");
     assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--detail", "complete",
         "--json"), 2, "conflicting_choices", "--detail");
     assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--view", v, "--json"),
