@@ -154,47 +154,7 @@ public final class KeyRing {
    *     diagnostics)
    */
   public static KeyRing open(Path home) throws ReaException {
-    Objects.requireNonNull(home, "home");
-    Path dir = home.toAbsolutePath().normalize();
-    Path keyFile = dir.resolve(KEY_FILE);
-    try {
-      createPrivateDirectory(dir);
-      List<String> problems = new ArrayList<>();
-      reportWidePermissions(dir, "the REA home", "replace the signing key and add trusted keys",
-          problems);
-      KeyPair pair;
-      boolean created = false;
-      if (Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
-        pair = readKeyFile(keyFile);
-      } else {
-        pair = createKeyFile(dir, keyFile);
-        created = true;
-      }
-      reportWidePermissions(keyFile, "the signing key file", null, problems);
-      exportPublicKey(dir, pair.getPublic());
-      Path trustedDir = dir.resolve(TRUSTED_DIR);
-      if (Files.isDirectory(trustedDir)) {
-        reportWidePermissions(trustedDir, "the trusted-key directory", "add trusted keys",
-            problems);
-      }
-      Map<String, PublicKey> trusted = readTrusted(trustedDir, problems);
-      return new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, created);
-    } catch (KeyFileException e) {
-      throw unusableKeyFile(keyFile, e);
-    } catch (IOException e) {
-      throw ReaException.builder(
-              Constraint.IO_ERROR,
-              "the REA home "
-                  + dir
-                  + " could not be used: "
-                  + describe(e)
-                  + " (set REA_HOME to a writable directory for the signing keys)")
-          .path(dir.toString())
-          .diagnostic("reason", describe(e))
-          .diagnostic("exception", e.getClass().getName())
-          .cause(e)
-          .build();
-    }
+    return open(home, true);
   }
 
   /**
@@ -204,24 +164,43 @@ public final class KeyRing {
    * ({@link #canSign()}). For commands that only read Evidence, so that reading creates no keys.
    *
    * @param home the REA home directory ({@link ReaHome#resolve})
-   * @throws ReaException {@code execution_failure} / {@code io_error} as {@link #open}, when an
+   * @throws ReaException {@code execution_failure} / {@code io_error} as {@link #open(Path)}, when an
    *     existing key file cannot be used or a directory cannot be read
    */
   public static KeyRing openForReading(Path home) throws ReaException {
+    return open(home, false);
+  }
+
+  /**
+   * Both ways of opening: with {@code write}, the home directory and the key pair are created
+   * when missing and the public key is exported; without it, nothing is created or written.
+   */
+  private static KeyRing open(Path home, boolean write) throws ReaException {
     Objects.requireNonNull(home, "home");
     Path dir = home.toAbsolutePath().normalize();
     Path keyFile = dir.resolve(KEY_FILE);
     try {
       List<String> problems = new ArrayList<>();
-      if (!Files.isDirectory(dir)) {
+      if (write) {
+        createPrivateDirectory(dir);
+      } else if (!Files.isDirectory(dir)) {
         return new KeyRing(dir, null, null, Map.of(), problems, false);
       }
       reportWidePermissions(dir, "the REA home", "replace the signing key and add trusted keys",
           problems);
       KeyPair pair = null;
+      boolean created = false;
       if (Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
         pair = readKeyFile(keyFile);
+      } else if (write) {
+        pair = createKeyFile(dir, keyFile);
+        created = true;
+      }
+      if (pair != null) {
         reportWidePermissions(keyFile, "the signing key file", null, problems);
+        if (write) {
+          exportPublicKey(dir, pair.getPublic());
+        }
       }
       Path trustedDir = dir.resolve(TRUSTED_DIR);
       if (Files.isDirectory(trustedDir)) {
@@ -231,29 +210,33 @@ public final class KeyRing {
       Map<String, PublicKey> trusted = readTrusted(trustedDir, problems);
       return pair == null
           ? new KeyRing(dir, null, null, trusted, problems, false)
-          : new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, false);
+          : new KeyRing(dir, pair.getPrivate(), pair.getPublic(), trusted, problems, created);
     } catch (KeyFileException e) {
-      throw unusableKeyFile(keyFile, e);
+      throw ReaException.builder(
+              Constraint.IO_ERROR,
+              "the signing key file " + keyFile + " cannot be used: " + e.reason)
+          .path(keyFile.toString())
+          .diagnostic("path", keyFile.toString())
+          .diagnostic("reason", e.reason)
+          .diagnostic("exception", e.getClass().getName())
+          .cause(e)
+          .build();
     } catch (IOException e) {
       throw ReaException.builder(
-              Constraint.IO_ERROR, "the REA home " + dir + " could not be read: " + describe(e))
+              Constraint.IO_ERROR,
+              "the REA home "
+                  + dir
+                  + (write
+                      ? " could not be used: "
+                          + describe(e)
+                          + " (set REA_HOME to a writable directory for the signing keys)"
+                      : " could not be read: " + describe(e)))
           .path(dir.toString())
           .diagnostic("reason", describe(e))
           .diagnostic("exception", e.getClass().getName())
           .cause(e)
           .build();
     }
-  }
-
-  private static ReaException unusableKeyFile(Path keyFile, KeyFileException e) {
-    return ReaException.builder(
-            Constraint.IO_ERROR, "the signing key file " + keyFile + " cannot be used: " + e.reason)
-        .path(keyFile.toString())
-        .diagnostic("path", keyFile.toString())
-        .diagnostic("reason", e.reason)
-        .diagnostic("exception", e.getClass().getName())
-        .cause(e)
-        .build();
   }
 
   /** @return true unless this ring was opened for reading in a home without a key pair */
