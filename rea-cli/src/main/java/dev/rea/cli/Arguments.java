@@ -96,8 +96,7 @@ final class Arguments {
   }
 
   /** What Evidence written by REA begins with: a bundle or a record, compact JSON. */
-  private static final byte[] EVIDENCE_START =
-      "{\"schema\":\"rea.".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final String EVIDENCE_START = "{\"schema\":\"rea.";
 
   /**
    * Refuses to replace an existing file that is not Evidence REA wrote: the output may replace
@@ -113,37 +112,24 @@ final class Arguments {
     if (!java.nio.file.Files.isRegularFile(output)) {
       return;
     }
-    byte[] head = new byte[dev.rea.core.detect.FormatDetector.PROBE_BYTES];
-    int n;
-    long size;
-    try (java.io.InputStream in = java.nio.file.Files.newInputStream(output)) {
-      size = java.nio.file.Files.size(output);
-      n = in.readNBytes(head, 0, head.length);
+    dev.rea.core.detect.FormatDetector.Probe probe;
+    try {
+      probe = dev.rea.core.detect.FormatDetector.probe(output);
     } catch (java.io.IOException | SecurityException e) {
       return;
     }
-    if (size == 0
-        || (n >= EVIDENCE_START.length
-            && java.util.Arrays.equals(
-                head, 0, EVIDENCE_START.length, EVIDENCE_START, 0, EVIDENCE_START.length))) {
+    if (probe.size() == 0 || probe.text().startsWith(EVIDENCE_START)) {
       return;
     }
-    String what;
-    try {
-      what =
-          dev.rea.core.detect.FormatDetector.detect(head, n, size)
-                  == dev.rea.core.detect.DetectedFormat.GGUF
-              ? "is a GGUF model file"
-              : "is a safetensors model file";
-    } catch (ReaException notAModel) {
-      what = "is not Evidence that REA wrote";
-    }
+    dev.rea.core.detect.DetectedFormat model = probe.model();
     throw badOutput(
         field,
         output,
         output
             + " already exists and "
-            + what
+            + (model == null
+                ? "is not Evidence that REA wrote"
+                : "is a " + model.displayName() + " model file")
             + "; --evidence_output replaces only an earlier Evidence file (or an empty file):"
             + " choose another file name, or remove that file first");
   }

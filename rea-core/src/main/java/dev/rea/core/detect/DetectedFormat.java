@@ -2,13 +2,20 @@ package dev.rea.core.detect;
 
 /** The model formats REA inspects. {@link #wire()} is the {@code artifact.format} spelling. */
 public enum DetectedFormat {
-  GGUF("gguf"),
-  SAFETENSORS("safetensors");
+  GGUF("gguf", "GGUF"),
+  SAFETENSORS("safetensors", "safetensors");
 
   private final String wire;
+  private final String displayName;
 
-  DetectedFormat(String wire) {
+  DetectedFormat(String wire, String displayName) {
     this.wire = wire;
+    this.displayName = displayName;
+  }
+
+  /** @return the name in messages: {@code "GGUF"} or {@code "safetensors"} */
+  public String displayName() {
+    return displayName;
   }
 
   /** @return {@code "gguf"} or {@code "safetensors"} */

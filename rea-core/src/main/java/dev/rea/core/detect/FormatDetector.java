@@ -2,9 +2,14 @@ package dev.rea.core.detect;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Detects a file's format from its leading bytes, never from its name (specification, first
@@ -31,6 +36,42 @@ public final class FormatDetector {
   private static final String LFS_PREFIX = "version https://git-lfs.github.com/spec/";
 
   private FormatDetector() {}
+
+  /**
+   * A file's first {@link #PROBE_BYTES} bytes (fewer for a short file) and its size, for saying
+   * in a message what a file is; never for reading it.
+   *
+   * @param head the bytes read ({@code length} of them are valid)
+   * @param size the file size in bytes
+   */
+  public record Probe(byte[] head, int length, long size) {
+    /** @return the model format the bytes show ({@link #detect}), or null when not a model */
+    public @Nullable DetectedFormat model() {
+      try {
+        return detect(head, length, size);
+      } catch (ReaException notAModel) {
+        return null;
+      }
+    }
+
+    /** @return the bytes as text, one character per byte (ISO-8859-1) */
+    public String text() {
+      return new String(head, 0, length, StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  /**
+   * Reads a file's first {@link #PROBE_BYTES} bytes and its size.
+   *
+   * @throws IOException when the file cannot be opened or read
+   */
+  public static Probe probe(Path file) throws IOException {
+    byte[] head = new byte[PROBE_BYTES];
+    try (InputStream in = Files.newInputStream(file)) {
+      int n = in.readNBytes(head, 0, head.length);
+      return new Probe(head, n, Files.size(file));
+    }
+  }
 
   /**
    * @param head the file's first bytes (at most {@link #PROBE_BYTES}; fewer for a short file)

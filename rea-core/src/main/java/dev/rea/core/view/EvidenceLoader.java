@@ -81,38 +81,39 @@ public final class EvidenceLoader {
     if (e.constraint() != dev.rea.core.error.Constraint.EVIDENCE_REJECTED) {
       return e;
     }
-    byte[] head = new byte[dev.rea.core.detect.FormatDetector.PROBE_BYTES];
-    int n = 0;
-    try (java.io.InputStream in = java.nio.file.Files.newInputStream(path)) {
-      n = in.readNBytes(head, 0, head.length);
-      String start = new String(head, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1).strip();
-      for (String kind : new String[] {"summary", "page"}) {
-        if (start.startsWith("{\"kind\":\"model-artifact-" + kind + "\"")) {
-          return e.toBuilder(
-                  "this is a "
-                      + kind
-                      + " printed by inspect-model-artifact, not saved Evidence: query the"
-                      + " complete Evidence that --evidence_output FILE wrote (the "
-                      + kind
-                      + "'s parent_evidence_id names it)")
-              .diagnostic("detected", "model-artifact-" + kind)
-              .cause(e)
-              .build();
-        }
-      }
-      dev.rea.core.detect.DetectedFormat f =
-          dev.rea.core.detect.FormatDetector.detect(head, n, java.nio.file.Files.size(path));
-      return e.toBuilder(
-              "this is a "
-                  + (f == dev.rea.core.detect.DetectedFormat.GGUF ? "GGUF" : "safetensors")
-                  + " model file, not saved Evidence: inspect it with inspect-model-artifact"
-                  + " (save its Evidence with --evidence_output FILE and query that file)")
-          .diagnostic("detected", f.wire())
-          .cause(e)
-          .build();
-    } catch (java.io.IOException | ReaException notAModel) {
+    dev.rea.core.detect.FormatDetector.Probe probe;
+    try {
+      probe = dev.rea.core.detect.FormatDetector.probe(path);
+    } catch (java.io.IOException unreadable) {
       return e;
     }
+    String start = probe.text().strip();
+    for (String kind : new String[] {"summary", "page"}) {
+      if (start.startsWith("{\"kind\":\"model-artifact-" + kind + "\"")) {
+        return e.toBuilder(
+                "this is a "
+                    + kind
+                    + " printed by inspect-model-artifact, not saved Evidence: query the"
+                    + " complete Evidence that --evidence_output FILE wrote (the "
+                    + kind
+                    + "'s parent_evidence_id names it)")
+            .diagnostic("detected", "model-artifact-" + kind)
+            .cause(e)
+            .build();
+      }
+    }
+    dev.rea.core.detect.DetectedFormat f = probe.model();
+    if (f == null) {
+      return e;
+    }
+    return e.toBuilder(
+            "this is a "
+                + f.displayName()
+                + " model file, not saved Evidence: inspect it with inspect-model-artifact"
+                + " (save its Evidence with --evidence_output FILE and query that file)")
+        .diagnostic("detected", f.wire())
+        .cause(e)
+        .build();
   }
 
   /**

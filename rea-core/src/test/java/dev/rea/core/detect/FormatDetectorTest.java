@@ -120,4 +120,29 @@ class FormatDetectorTest {
     assertThat(e.field()).isEqualTo("magic");
     assertThat(e.offset()).isEqualTo(0L);
   }
+
+  @org.junit.jupiter.api.Test
+  void aProbeReadsAtMostTheProbeBytesAndNamesModelsOnly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path gguf = dir.resolve("m.gguf");
+    byte[] big = new byte[FormatDetector.PROBE_BYTES + 100];
+    big[0] = 'G';
+    big[1] = 'G';
+    big[2] = 'U';
+    big[3] = 'F';
+    java.nio.file.Files.write(gguf, big);
+    FormatDetector.Probe p = FormatDetector.probe(gguf);
+    assertThat(p.length()).isEqualTo(FormatDetector.PROBE_BYTES);
+    assertThat(p.size()).isEqualTo(big.length);
+    assertThat(p.model()).isEqualTo(DetectedFormat.GGUF);
+    assertThat(p.model().displayName()).isEqualTo("GGUF");
+
+    java.nio.file.Path text = java.nio.file.Files.writeString(dir.resolve("t.txt"), "  {\"kind\":1}\u00e9");
+    FormatDetector.Probe t = FormatDetector.probe(text);
+    assertThat(t.length()).isEqualTo(14);
+    assertThat(t.model()).isNull();
+    // One character per byte: the two UTF-8 bytes of U+00E9 are two characters.
+    assertThat(t.text()).isEqualTo("  {\"kind\":1}\u00c3\u00a9");
+    assertThat(DetectedFormat.SAFETENSORS.displayName()).isEqualTo("safetensors");
+  }
 }
