@@ -11,6 +11,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The benchmark corpus of issue 7: deterministic (fixed seeds), sparse files shaped like real
@@ -230,24 +231,49 @@ public final class BenchCorpus {
         .string("tokenizer.chat_template", LLAMA3_TEMPLATE)
         .u32("general.quantization_version", 2);
     int big = mix == Q4_K_M ? GgufFileWriter.Q4_K : GgufFileWriter.Q5_K;
+    // Q4_K_M keeps attn_v and ffn_down in Q6_K for about half of the blocks.
+    IntUnaryOperator six =
+        b ->
+            mix == Q4_K_M && (b < blocks / 8 || b % 3 == 2 || b >= blocks - blocks / 8)
+                ? GgufFileWriter.Q6_K
+                : big;
+    return llamaTensors(w, vocab, blocks, embd, kvDim, ffn, big, six, GgufFileWriter.Q6_K);
+  }
+
+  /**
+   * Adds the llama tensor set: {@code token_embd} (type {@code big}), per block the two norms in
+   * F32, {@code attn_v} and {@code ffn_down} in {@code six.applyAsInt(block)} and the other five
+   * matrices in {@code big}, then {@code output_norm} (F32) and {@code output} ({@code output}).
+   * Dimensions are in elements, innermost first, as GGUF writes them.
+   *
+   * @return {@code w}
+   */
+  private static GgufFileWriter llamaTensors(
+      GgufFileWriter w,
+      int vocab,
+      int blocks,
+      int embd,
+      int kvDim,
+      int ffn,
+      int big,
+      IntUnaryOperator six,
+      int output) {
     w.tensor("token_embd.weight", big, embd, vocab);
     for (int b = 0; b < blocks; b++) {
       String p = "blk." + b + ".";
-      // Q4_K_M keeps attn_v and ffn_down in Q6_K for about half of the blocks.
-      boolean more = mix == Q4_K_M && (b < blocks / 8 || b % 3 == 2 || b >= blocks - blocks / 8);
-      int six = more ? GgufFileWriter.Q6_K : big;
+      int v = six.applyAsInt(b);
       w.tensor(p + "attn_norm.weight", GgufFileWriter.F32, embd);
       w.tensor(p + "attn_q.weight", big, embd, embd);
       w.tensor(p + "attn_k.weight", big, embd, kvDim);
-      w.tensor(p + "attn_v.weight", six, embd, kvDim);
+      w.tensor(p + "attn_v.weight", v, embd, kvDim);
       w.tensor(p + "attn_output.weight", big, embd, embd);
       w.tensor(p + "ffn_gate.weight", big, embd, ffn);
       w.tensor(p + "ffn_up.weight", big, embd, ffn);
-      w.tensor(p + "ffn_down.weight", six, ffn, embd);
+      w.tensor(p + "ffn_down.weight", v, ffn, embd);
       w.tensor(p + "ffn_norm.weight", GgufFileWriter.F32, embd);
     }
     w.tensor("output_norm.weight", GgufFileWriter.F32, embd);
-    w.tensor("output.weight", GgufFileWriter.Q6_K, embd, vocab);
+    w.tensor("output.weight", output, embd, vocab);
     return w;
   }
 
@@ -414,21 +440,8 @@ public final class BenchCorpus {
         .strings("tokenizer.ggml.tokens", v.tokens())
         .f32s("tokenizer.ggml.scores", v.scores())
         .i32s("tokenizer.ggml.token_type", v.types());
-    w.tensor("token_embd.weight", GgufFileWriter.F16, embd, vocab);
-    for (int b = 0; b < blocks; b++) {
-      String p = "blk." + b + ".";
-      w.tensor(p + "attn_norm.weight", GgufFileWriter.F32, embd);
-      w.tensor(p + "attn_q.weight", GgufFileWriter.F16, embd, embd);
-      w.tensor(p + "attn_k.weight", GgufFileWriter.F16, embd, kvDim);
-      w.tensor(p + "attn_v.weight", GgufFileWriter.F16, embd, kvDim);
-      w.tensor(p + "attn_output.weight", GgufFileWriter.F16, embd, embd);
-      w.tensor(p + "ffn_gate.weight", GgufFileWriter.F16, embd, ffn);
-      w.tensor(p + "ffn_up.weight", GgufFileWriter.F16, embd, ffn);
-      w.tensor(p + "ffn_down.weight", GgufFileWriter.F16, ffn, embd);
-      w.tensor(p + "ffn_norm.weight", GgufFileWriter.F32, embd);
-    }
-    w.tensor("output_norm.weight", GgufFileWriter.F32, embd);
-    w.tensor("output.weight", GgufFileWriter.F16, embd, vocab);
-    return w;
+    return llamaTensors(
+        w, vocab, blocks, embd, kvDim, ffn, GgufFileWriter.F16, b -> GgufFileWriter.F16,
+        GgufFileWriter.F16);
   }
 }
