@@ -27,7 +27,7 @@ final class CompactReport {
   static void printSummary(PrintWriter out, byte[] summaryJson, @Nullable Path evidenceFile) {
     JsonNode s = JSON.readTree(summaryJson);
     JsonNode a = s.get("artifact");
-    out.println("Summary of " + a.get("path").asString());
+    out.println("Summary of " + TerminalText.printable(a.get("path").asString()));
     List<String[]> facts = new ArrayList<>();
     facts.add(new String[] {"format", formatText(a.get("format").asString(), s.get("format_facts"))});
     facts.add(new String[] {"file size", bytes(a.get("file_size"))});
@@ -65,7 +65,10 @@ final class CompactReport {
     out.println("Headline metadata (" + headline.size() + ")");
     List<String[]> rows = new ArrayList<>();
     for (JsonNode h : headline) {
-      rows.add(new String[] {h.get("key").asString(), h.get("type").asString(), cell(h.get("value"))});
+      rows.add(
+          new String[] {
+            TerminalText.printable(h.get("key").asString()), h.get("type").asString(), cell(h.get("value"))
+          });
     }
     if (rows.isEmpty()) {
       out.println("  none");
@@ -81,7 +84,11 @@ final class CompactReport {
             + ")"
             + (s.get("warnings").isEmpty() && omitted == 0 ? ": none" : ""));
     for (JsonNode w : s.get("warnings")) {
-      out.println("  - [" + w.get("code").asString() + "] " + w.get("message").asString());
+      out.println(
+          "  - ["
+              + w.get("code").asString()
+              + "] "
+              + TerminalText.printable(w.get("message").asString()));
     }
     if (omitted > 0) {
       out.println("  ... " + omitted + " more in the complete Evidence");
@@ -98,7 +105,7 @@ final class CompactReport {
             + s.get("parent_evidence_id").asString()
             + (evidenceFile == null
                 ? " (not written; use --evidence_output FILE)"
-                : "\n  written to " + evidenceFile));
+                : "\n  written to " + TerminalText.printable(evidenceFile.toString())));
     if (s.has("page")) {
       out.println();
       printPage(out, s.get("page"));
@@ -132,7 +139,7 @@ final class CompactReport {
         "  from Evidence "
             + p.get("parent_evidence_id").asString()
             + " of "
-            + p.get("source").get("path").asString()
+            + TerminalText.printable(p.get("source").get("path").asString())
             + " ("
             + p.get("source").get("format").asString()
             + ", header "
@@ -172,7 +179,7 @@ final class CompactReport {
       for (JsonNode k : p.get("array_omissions")) {
         keys.add(k.asString());
       }
-      out.println("  incomplete array previews: " + String.join(", ", keys));
+      out.println("  incomplete array previews: " + TerminalText.printable(String.join(", ", keys)));
     }
     for (JsonNode u : p.get("unknowns")) {
       List<String> fields = new ArrayList<>();
@@ -187,7 +194,11 @@ final class CompactReport {
               + (u.get("limitations").size() > 0 ? " (" + cell(u.get("limitations")) + ")" : ""));
     }
     for (JsonNode w : p.get("warnings")) {
-      out.println("  warning [" + w.get("code").asString() + "] " + w.get("message").asString());
+      out.println(
+          "  warning ["
+              + w.get("code").asString()
+              + "] "
+              + TerminalText.printable(w.get("message").asString()));
     }
     if (p.get("warnings_omitted").asInt() > 0) {
       out.println(

@@ -21,19 +21,20 @@ final class Failures {
     if (json) {
       Output.printJson(stdout, EvidenceJson.errorBytes(e));
     } else {
-      // The message, path, field and diagnostics can quote the file or the command line.
+      // The message, path, field and diagnostics can quote the file or the command line: each is
+      // one line (TerminalText.printable escapes the line breaks and tabs they quote).
       PrintWriter out = TerminalText.wrap(stdout);
       PrintWriter err = TerminalText.wrap(stderr);
       if (e.partialEvidence() != null) {
         new HumanReport(out, maxRows).print(e.partialEvidence());
         out.flush();
       }
-      err.println("rea: " + e.code().wireName() + " (" + e.constraint().wireName() + "): " + e.getMessage());
+      err.println("rea: " + e.code().wireName() + " (" + e.constraint().wireName() + "): " + TerminalText.printable(e.getMessage()));
       if (e.path() != null) {
-        err.println("  path:   " + e.path());
+        err.println("  path:   " + TerminalText.printable(e.path()));
       }
       if (e.field() != null) {
-        err.println("  field:  " + e.field());
+        err.println("  field:  " + TerminalText.printable(e.field()));
       }
       if (e.offset() != null) {
         err.println("  offset: " + Long.toUnsignedString(e.offset()));
@@ -49,7 +50,7 @@ final class Failures {
                 // Java class names help a developer, not a reader of the report: --json keeps them.
                 || d.getKey().equals("exception");
         if (!repeated) {
-          err.println("  " + d.getKey() + ": " + value);
+          err.println("  " + d.getKey() + ": " + TerminalText.printable(value));
         }
       }
       err.flush();

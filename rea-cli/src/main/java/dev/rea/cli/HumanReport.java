@@ -36,7 +36,7 @@ final class HumanReport {
   void print(EvidenceRecord r) {
     Artifact a = r.artifact();
     boolean partial = EvidenceRecord.STATUS_PARTIAL.equals(r.status());
-    out.println((partial ? "PARTIAL Evidence for " : "Evidence for ") + a.path());
+    out.println((partial ? "PARTIAL Evidence for " : "Evidence for ") + TerminalText.printable(a.path()));
     List<String[]> facts = new ArrayList<>();
     if (r.formatFacts() instanceof FormatFacts.Gguf g) {
       String align =
@@ -132,9 +132,9 @@ final class HumanReport {
       out.println("  none");
     }
     for (Limitation l : r.limitations()) {
-      out.println("  - [" + l.code() + "] " + l.message());
+      out.println("  - [" + l.code() + "] " + TerminalText.printable(l.message()));
       if (l.candidates() != null && !l.candidates().isEmpty()) {
-        out.println("    candidates: " + String.join(", ", l.candidates()));
+        out.println("    candidates: " + TerminalText.printable(String.join(", ", l.candidates())));
       }
       if (l.tensorIndices() != null && !l.tensorIndices().isEmpty()) {
         out.println("    tensors: " + indices(l.tensorIndices()));
@@ -144,7 +144,7 @@ final class HumanReport {
       out.println();
       out.println("Warnings (" + r.warnings().size() + ")");
       for (Warning w : r.warnings()) {
-        out.println("  - [" + w.code() + "] " + w.message());
+        out.println("  - [" + w.code() + "] " + TerminalText.printable(w.message()));
       }
     }
     out.println();

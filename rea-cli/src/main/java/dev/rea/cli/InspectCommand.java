@@ -317,7 +317,11 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         new HumanReport(text, maxTensorRows).print(record);
         if (output != null) {
           text.println();
-          text.println("Complete Evidence " + record.evidenceId() + " written to " + output);
+          text.println(
+              "Complete Evidence "
+                  + record.evidenceId()
+                  + " written to "
+                  + TerminalText.printable(output.toString()));
         }
         text.flush();
       }

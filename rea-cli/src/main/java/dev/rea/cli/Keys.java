@@ -51,7 +51,7 @@ final class Keys {
   private static void warnAbout(KeyRing ring, java.io.PrintWriter err) {
     if (err != null && !ring.problems().isEmpty()) {
       for (String problem : ring.problems()) {
-        err.println("rea: warning: " + problem);
+        err.println("rea: warning: " + TerminalText.printable(problem));
       }
       err.flush();
     }

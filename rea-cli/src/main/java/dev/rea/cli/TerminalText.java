@@ -10,30 +10,53 @@ import java.io.Writer;
  * inspection chooses its metadata strings, tensor names and (through them) error messages; a
  * control character among them could move the cursor, rewrite earlier lines, retitle the window
  * or hide text. In readable output every C0 control except line feed and tab, DEL, every C1
- * control (U+0080–U+009F, which some terminals obey in UTF-8) and the Unicode bidirectional
- * embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) are shown as {@code
- * \}{@code uXXXX} instead. JSON output is never filtered: its bytes are the Evidence.
+ * control (U+0080–U+009F, which some terminals obey in UTF-8), the Unicode line and paragraph
+ * separators (U+2028, U+2029) and the bidirectional embedding, override and isolate controls
+ * (U+202A–U+202E, U+2066–U+2069) are shown as {@code \}{@code uXXXX} instead ({@link #wrap}).
+ * A value from the file (a name, a metadata string, a path, a message quoting them) is one line
+ * of the report: {@link #printable(String)} also escapes its line feeds and tabs, so that a value
+ * cannot start a row of its own or shift a column. JSON output is never filtered: its bytes are
+ * the Evidence.
  */
 final class TerminalText {
   private TerminalText() {}
 
-  /** @return true when {@code c} must not reach a terminal as is */
+  /**
+   * @return true when {@code c} must not reach a terminal as is, even in REA's own text (line
+   *     feed and tab are allowed there: they lay the report out)
+   */
   static boolean unsafe(char c) {
     return (c < 0x20 && c != '\n' && c != '\t')
         || (c >= 0x7F && c <= 0x9F)
+        || c == 0x2028
+        || c == 0x2029
         || (c >= 0x202A && c <= 0x202E)
         || (c >= 0x2066 && c <= 0x2069);
   }
 
-  /** @return {@code s} with every unsafe character written as {@code \}{@code uXXXX} */
+  /** @return true when {@code c} must not appear as is inside one value of the report */
+  static boolean unsafeInValue(char c) {
+    return c == '\n' || c == '\t' || unsafe(c);
+  }
+
+  /**
+   * A value for one line or one table cell of the report.
+   *
+   * @return {@code s} with every character that {@link #unsafeInValue} names (line feed and tab
+   *     included) written as {@code \}{@code uXXXX}; null for null
+   */
   static String printable(String s) {
+    return escaped(s, true);
+  }
+
+  private static String escaped(String s, boolean value) {
     if (s == null) {
       return null;
     }
     StringBuilder sb = null;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (unsafe(c)) {
+      if (value ? unsafeInValue(c) : unsafe(c)) {
         if (sb == null) {
           sb = new StringBuilder(s.length() + 16).append(s, 0, i);
         }
@@ -53,7 +76,8 @@ final class TerminalText {
   }
 
   /**
-   * Wraps a writer so that everything printed through it is {@link #printable(String)}. Errors of
+   * Wraps a writer so that everything printed through it has its {@link #unsafe} characters
+   * escaped (line feeds and tabs pass: values are made {@link #printable} first). Errors of
    * the wrapped writer stay on it ({@link PrintWriter#checkError()} of {@code target} sees them).
    */
   static Safe wrap(PrintWriter target) {
@@ -97,12 +121,12 @@ final class TerminalText {
 
     @Override
     public void write(char[] buf, int off, int len) throws IOException {
-      out.write(printable(new String(buf, off, len)));
+      out.write(escaped(new String(buf, off, len), false));
     }
 
     @Override
     public void write(String s, int off, int len) throws IOException {
-      out.write(printable(s.substring(off, off + len)));
+      out.write(escaped(s.substring(off, off + len), false));
     }
   }
 

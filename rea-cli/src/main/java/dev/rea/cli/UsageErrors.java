@@ -23,7 +23,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     if (Arrays.asList(args).contains("--json")) {
       Output.printJson(cmd.getOut(), dev.rea.core.evidence.EvidenceJson.errorBytes(error));
     } else {
-      cmd.getErr().println("rea: " + message);
+      cmd.getErr().println("rea: " + TerminalText.printable(message));
       CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());
       if (ex instanceof CommandLine.UnmatchedArgumentException u
           && "inspect-model-artifact".equals(cmd.getCommandName())

@@ -183,6 +183,77 @@ class OutputSafetyTest {
         .isEqualTo("tok" + HOSTILE);
   }
 
+  /**
+   * A line feed, tab or line separator in a file's names or values cannot forge a row: the full
+   * report, the summary, analysis-view pages and error messages each show it escaped, inside its
+   * own line.
+   */
+  @Test
+  void lineBreaksFromTheFileCannotStartARowOfTheirOwn() throws Exception {
+    String forged = "x\nFAKE\tROW\u2028y";
+    String escaped = "x\\u000aFAKE\\u0009ROW\\u2028y";
+    Path gguf = dir.resolve("lines.gguf");
+    Files.write(
+        gguf,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .kv("general.name", GgufBuilder.str("Model" + forged))
+            .kv("k.forged", GgufBuilder.str("v" + forged))
+            .tensor("tok" + forged, 0, 4)
+            .bytes());
+    Path safetensors = dir.resolve("lines.safetensors");
+    String json =
+        "{\"__metadata__\":{\"k" + jsonEscaped(forged) + "\":\"v" + jsonEscaped(forged) + "\"},"
+            + "\"t" + jsonEscaped(forged) + "\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
+    byte[] header = json.getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer st =
+        java.nio.ByteBuffer.allocate(8 + header.length + 1).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    st.putLong(header.length).put(header);
+    Files.write(safetensors, st.array());
+
+    for (Path model : new Path[] {gguf, safetensors}) {
+      Path evidence = dir.resolve(model.getFileName() + "-evidence.json");
+      CliRunner.Result full = CliRunner.run("inspect-model-artifact", model.toString());
+      CliRunner.Result summary =
+          CliRunner.run(
+              "inspect-model-artifact", model.toString(), "--detail", "summary",
+              "--evidence_output", evidence.toString());
+      CliRunner.Result metadata =
+          CliRunner.run(
+              "inspect-analysis-view", "--source", evidence.toString(), "--view",
+              "{\"kind\":\"model-artifact\",\"collection\":\"metadata\"}");
+      CliRunner.Result tensors =
+          CliRunner.run(
+              "inspect-analysis-view", "--source", evidence.toString(), "--view",
+              "{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}");
+      for (CliRunner.Result r : new CliRunner.Result[] {full, summary, metadata, tensors}) {
+        assertThat(r.status()).as(r.err()).isEqualTo(0);
+        assertPrintable(r.out());
+        assertThat(r.out()).as(r.out()).doesNotContain("\nFAKE").doesNotContain("\t");
+      }
+      assertThat(full.out()).as(model.toString()).contains("t" + (model == gguf ? "ok" : "") + escaped);
+      assertThat(tensors.out()).contains("t" + (model == gguf ? "ok" : "") + escaped);
+      if (model == gguf) {
+        assertThat(summary.out()).contains("Model" + escaped);
+        assertThat(metadata.out()).contains("v" + escaped);
+      } else {
+        assertThat(metadata.out()).contains("k" + escaped).contains("v" + escaped);
+      }
+    }
+
+    // A refused key is quoted in the error message, escaped on its one line.
+    Path badKey = dir.resolve("bad-key.gguf");
+    Files.write(badKey, GgufBuilder.v3().kv("k" + forged, GgufBuilder.str("v")).bytes());
+    CliRunner.Result refused = CliRunner.run("inspect-model-artifact", badKey.toString());
+    assertThat(refused.status()).isEqualTo(3);
+    assertPrintable(refused.err());
+    assertThat(refused.err()).contains("k" + escaped).doesNotContain("\nFAKE").doesNotContain("\t");
+  }
+
+  private static String jsonEscaped(String s) {
+    return s.replace("\n", "\\n").replace("\t", "\\t");
+  }
+
   @Test
   void errorMessagesQuotingTheFileOrTheCommandLineAreEscaped() throws Exception {
     Path p = dir.resolve("dup.gguf");
@@ -210,9 +281,12 @@ class OutputSafetyTest {
 
   @Test
   void printableLeavesOrdinaryTextAloneAndEscapesEachUnsafeCharacter() {
-    assertThat(TerminalText.printable("plain\ttext\nwith ünïcödé and 漢字")).isEqualTo("plain\ttext\nwith ünïcödé and 漢字");
+    assertThat(TerminalText.printable("plain text with ünïcödé and 漢字")).isEqualTo("plain text with ünïcödé and 漢字");
     assertThat(TerminalText.printable("\u0000\u001f\u007f\u0080\u009f\u202a\u2069"))
         .isEqualTo("\\u0000\\u001f\\u007f\\u0080\\u009f\\u202a\\u2069");
+    // A value is one line: its line feeds, tabs and Unicode line separators are escaped too.
+    assertThat(TerminalText.printable("a\nb\tc\u2028d\u2029e"))
+        .isEqualTo("a\\u000ab\\u0009c\\u2028d\\u2029e");
     assertThat(TerminalText.printable(null)).isNull();
     StringWriter sink = new StringWriter();
     PrintWriter raw = new PrintWriter(sink);
@@ -221,8 +295,10 @@ class OutputSafetyTest {
     assertThat(TerminalText.raw(safe)).isSameAs(raw);
     safe.print('\u001b');
     safe.print(new char[] {'x', '\r'});
-    safe.println("y\u0085");
+    safe.println("y\u0085\tz\u2028");
     safe.flush();
-    assertThat(sink.toString()).isEqualTo("\\u001bx\\u000dy\\u0085" + System.lineSeparator());
+    // REA's own text keeps its line feeds and tabs (they lay the report out).
+    assertThat(sink.toString())
+        .isEqualTo("\\u001bx\\u000dy\\u0085\tz\\u2028" + System.lineSeparator());
   }
 }
