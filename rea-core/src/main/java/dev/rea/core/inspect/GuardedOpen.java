@@ -87,7 +87,8 @@ final class GuardedOpen {
         return opening.get(SLICE_MILLIS, TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
-        if (cause instanceof IOException io) {
+        IOException io = ioFailureIn(cause);
+        if (io != null) {
           throw failure.map(io);
         }
         if (cause instanceof RuntimeException re) {
@@ -135,6 +136,32 @@ final class GuardedOpen {
             .build();
       }
     }
+  }
+
+  /**
+   * The host failure behind a failed open, or null for a defect. An {@link IOException} is one;
+   * so is a {@link LinkageError}: the first open of a process loads the JDK's file channel
+   * classes, whose static initializers load native code and open files, and with no descriptor
+   * left (EMFILE) that fails as an {@link ExceptionInInitializerError} around the {@code
+   * IOException}, and later as a {@link NoClassDefFoundError}. The innermost {@code IOException}
+   * of the chain (at most 8 causes deep) is returned, else one that names the error.
+   */
+  static IOException ioFailureIn(Throwable t) {
+    if (t instanceof IOException io) {
+      return io;
+    }
+    if (!(t instanceof LinkageError)) {
+      return null;
+    }
+    Throwable c = t.getCause();
+    for (int depth = 0; c != null && depth < 8; depth++, c = c.getCause()) {
+      if (c instanceof IOException io) {
+        return io;
+      }
+    }
+    return new IOException(
+        "the JDK could not load its file I/O support (" + t + "): descriptors or memory may have run out",
+        t);
   }
 
   /** Gives up on an open: a channel it yields later is closed by the opening thread. */

@@ -262,6 +262,49 @@ class HostFailureTest {
     }
   }
 
+  /**
+   * With no descriptor left, the first open of a process fails while the JDK loads its file
+   * channel classes: an {@link ExceptionInInitializerError} around the {@code IOException}, and a
+   * {@link NoClassDefFoundError} on later opens. Both are host failures, not defects.
+   */
+  @Test
+  void aFileChannelThatCannotBeLoadedIsAnExecutionFailureNotAnInternalError() throws Exception {
+    Path p = write("emfile-init.gguf", gguf());
+    Throwable[] failures = {
+      new ExceptionInInitializerError(new IOException("Too many open files")),
+      new NoClassDefFoundError("Could not initialize class sun.nio.ch.FileChannelImpl"),
+    };
+    String[] reasons = {
+      "Too many open files",
+      "the JDK could not load its file I/O support (java.lang.NoClassDefFoundError: Could not"
+          + " initialize class sun.nio.ch.FileChannelImpl): descriptors or memory may have run out",
+    };
+    for (int i = 0; i < failures.length; i++) {
+      Throwable thrown = failures[i];
+      FileAccess failing =
+          new FileAccess() {
+            @Override
+            public dev.rea.core.io.FileSnapshot stat(Path path) throws IOException {
+              return FileAccess.system().stat(path);
+            }
+
+            @Override
+            public java.nio.channels.SeekableByteChannel open(Path path) {
+              if (thrown instanceof Error err) {
+                throw err;
+              }
+              throw new AssertionError(thrown);
+            }
+          };
+      ReaException e =
+          catchThrowableOfType(ReaException.class, () -> inspector(failing).inspect(p, HashMode.HEADER));
+      assertThat(e).as(thrown.toString()).isNotNull();
+      assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
+      assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+      assertThat(e.diagnostics()).containsEntry("reason", reasons[i]).containsEntry("path", p.toString());
+    }
+  }
+
   @Test
   void missingNonRegularAndUnreadablePathsAreTargetUnavailable() throws Exception {
     ModelInspector system = inspector(FileAccess.system());
