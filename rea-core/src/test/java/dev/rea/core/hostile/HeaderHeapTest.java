@@ -59,6 +59,42 @@ class HeaderHeapTest {
     assertThat(small.stderr()).contains("Java heap space");
   }
 
+  /**
+   * A safetensors metadata value larger than the retained budget is refused before it is
+   * expanded (specification, "Bounds and unsupported inputs"): under a heap that holds the 90 MB
+   * JSON and the budget's worth of kept text, but not the value expanded to UTF-16 (180 MB, and
+   * its String), the inspection ends with retained_budget, not OutOfMemoryError.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aSafetensorsValueOverTheBudgetIsRefusedWithoutBeingExpanded() throws Exception {
+    Path p = dir.resolve("huge-value.safetensors");
+    byte[] head = "{\"__metadata__\":{\"k\":\"".getBytes(StandardCharsets.US_ASCII);
+    byte[] tail = "\"}}".getBytes(StandardCharsets.US_ASCII);
+    int valueBytes = (int) TARGET;
+    long json = head.length + (long) valueBytes + tail.length;
+    try (java.nio.channels.FileChannel ch =
+        java.nio.channels.FileChannel.open(
+            p, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer prefix = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      prefix.putLong(json).flip();
+      ch.write(prefix);
+      ch.write(java.nio.ByteBuffer.wrap(head));
+      byte[] chunk = new byte[1 << 20];
+      java.util.Arrays.fill(chunk, (byte) 'a');
+      for (int left = valueBytes; left > 0; left -= chunk.length) {
+        ch.write(java.nio.ByteBuffer.wrap(chunk, 0, Math.min(left, chunk.length)));
+      }
+      ch.write(java.nio.ByteBuffer.wrap(tail));
+    }
+    Child c = run(p, 200);
+    assertThat(c.status()).as(c.stderr()).isNotZero();
+    assertThat(c.stderr())
+        .doesNotContain("OutOfMemoryError")
+        .contains("retaining __metadata__[\"k\"] (offset 29) would exceed the retained representation budget")
+        .contains("90000064 more requested");
+  }
+
   private static void assertUnderThreeTimes(Map<String, Long> m, long header) {
     System.out.printf(
         "header %,d bytes: peak heap %,d bytes (%.2fx the header; baseline %,d; -Xmx %,d)%n",

@@ -82,6 +82,12 @@ final class HeaderParse {
   private boolean metadataSeen;
   /** True once a decoded name or key held a surrogate pair (a code point above U+FFFF). */
   private boolean sawSurrogatePair;
+
+  /** Measures string values as they stream from the parser ({@link #retainedString}). */
+  private final StringSizer sizer = new StringSizer(-1);
+
+  /** A dtype's characters, matched against the known names without allocating. */
+  private final char[] dtypeChars = new char[SafetensorsDtype.LONGEST_NAME];
   /** The dtype of the last tensor whose dtype is known, tried first by {@link #readDtype}. */
   private @Nullable SafetensorsDtype lastDtype;
   private @Nullable List<String[]> metadata;
@@ -345,12 +351,7 @@ final class HeaderParse {
                     ? " (a tensor cannot be named __metadata__)"
                     : ""));
       }
-      String v = p.getString();
-      long vlen = escapedLength(v);
-      if (vlen < 0) {
-        throw loneSurrogate("value");
-      }
-      charge(vlen + OVERHEAD);
+      String v = retainedString("value");
       rows.add(new String[] {k, v});
       key = null;
     }
@@ -518,27 +519,28 @@ final class HeaderParse {
     if (t != JsonToken.VALUE_STRING) {
       throw reject("dtype must be a string, found " + describe(t));
     }
-    char[] chars = p.getStringCharacters();
-    int off = p.getStringOffset();
-    int len = p.getStringLength();
-    // Tensors of one file mostly share a dtype: try the last one found before the table.
-    SafetensorsDtype known =
-        lastDtype != null && lastDtype.spelledBy(chars, off, len)
-            ? lastDtype
-            : SafetensorsDtype.byName(chars, off, len);
-    if (known != null) {
-      d.dtype = known;
-      lastDtype = known;
-      return;
+    // Measured as it streams, never expanded past what the budget could retain (or past the
+    // longest dtype name: known dtypes are matched, uncharged, even when the budget is spent).
+    StringSizer sized =
+        sizer.reset(Math.max(SafetensorsDtype.LONGEST_NAME, budget.limit() - budget.used() - OVERHEAD));
+    p.readString(sized);
+    if (sized.kept() && sized.keptText().length() <= dtypeChars.length) {
+      int len = sized.keptText().length();
+      char[] chars = dtypeChars;
+      ((StringBuilder) sized.keptText()).getChars(0, len, chars, 0);
+      // Tensors of one file mostly share a dtype: try the last one found before the table.
+      SafetensorsDtype known =
+          lastDtype != null && lastDtype.spelledBy(chars, 0, len)
+              ? lastDtype
+              : SafetensorsDtype.byName(chars, 0, len);
+      if (known != null) {
+        d.dtype = known;
+        lastDtype = known;
+        return;
+      }
     }
-    String text = new String(chars, off, len);
-    long escaped = escapedLength(text);
-    if (escaped < 0) {
-      throw loneSurrogate("dtype");
-    }
-    charge(escaped + OVERHEAD);
-    d.dtypeText = text;
-    d.dtypeEscaped = escaped;
+    d.dtypeText = keep(sized, "dtype");
+    d.dtypeEscaped = sized.escapedLength();
   }
 
   private void readShape(Decl d) throws ReaException {
@@ -707,7 +709,7 @@ final class HeaderParse {
         {
           // Streamed in chunks: a skipped string is never held whole (it can be most of a
           // 100 MB header), only checked for lone surrogates on the way.
-          SurrogateCheck check = new SurrogateCheck();
+          StringSizer check = sizer.reset(-1);
           p.readString(check);
           if (check.lone()) {
             throw loneSurrogate("string");
@@ -985,6 +987,42 @@ final class HeaderParse {
     budget.charge(bytes, "", 0);
   }
 
+  /**
+   * Reads the current string value and charges it to the budget before keeping it: its length
+   * in the Evidence JSON is measured as it streams from the parser, and its text is kept only
+   * while that fits what is left of the budget, so a value the budget refuses is never expanded.
+   *
+   * @param what names the value in a lone-surrogate refusal ({@code "value"}, {@code "dtype"})
+   * @return the value, charged with {@link #OVERHEAD}
+   * @throws ReaException {@code file_format_rejected} for a lone surrogate; {@code
+   *     retained_budget} when it does not fit
+   */
+  private String retainedString(String what) throws ReaException {
+    p.readString(sizer.reset(budget.limit() - budget.used() - OVERHEAD));
+    return keep(sizer, what);
+  }
+
+  /**
+   * Charges a value measured by {@code sized} and returns its text.
+   *
+   * @throws ReaException {@code file_format_rejected} for a lone surrogate; {@code
+   *     retained_budget} when it does not fit
+   */
+  private String keep(StringSizer sized, String what) throws ReaException {
+    if (sized.lone()) {
+      throw loneSurrogate(what);
+    }
+    sawSurrogatePair |= sized.sawPair();
+    charge(sized.escapedLength() + OVERHEAD);
+    String text = sized.text();
+    if (text == null) {
+      // charge() refuses every value over what was left; nothing else drops the text.
+      throw new IllegalStateException("a value within the budget was not kept");
+    }
+    return text;
+  }
+
+
   /** As {@link #charge}, for bytes held only until {@link RetainedBudget#release}. */
   private void hold(long bytes) throws ReaException {
     if (bytes > budget.limit() - budget.used()) {
@@ -1131,29 +1169,83 @@ final class HeaderParse {
   }
 
   /**
-   * Receives a string in chunks and remembers whether it holds a lone surrogate (the same test
-   * as {@link #findLoneSurrogate}, carried across chunk boundaries).
+   * Receives a JSON string value in chunks ({@code JsonParser.readString(Writer)}, which never
+   * holds the whole value) and measures it as the Evidence JSON writes it: its {@link
+   * #escapedLength()} (UTF-8 bytes plus what escaping adds, as {@link JsonText#escapedLength}),
+   * whether it holds a lone surrogate (the test of {@link #findLoneSurrogate}, carried across
+   * chunk boundaries) and whether it holds a surrogate pair. Its text is kept only while that
+   * length stays within {@code keepBytes}: a value the retained budget will refuse is measured
+   * without being expanded (specification, "Bounds and unsupported inputs": the budget applies
+   * "before retaining rows or expanding strings").
    */
-  static final class SurrogateCheck extends java.io.Writer {
+  static final class StringSizer extends java.io.Writer {
+    private long keepBytes;
+    /** The kept text: compact (a byte per character) while Latin-1, and never over keepBytes. */
+    private final StringBuilder kept = new StringBuilder();
+    private boolean keeping;
+    private long escaped;
     private boolean pendingHigh;
     private boolean lone;
+    private boolean pair;
+
+    /**
+     * @param keepBytes the largest {@link #escapedLength()} whose text is kept; negative to keep
+     *     nothing
+     */
+    StringSizer(long keepBytes) {
+      reset(keepBytes);
+    }
+
+    /** Forgets the last value, to measure the next one; @return this */
+    StringSizer reset(long keepBytes) {
+      this.keepBytes = keepBytes;
+      keeping = keepBytes >= 0;
+      kept.setLength(0);
+      if (kept.capacity() > 4096) {
+        kept.trimToSize(); // a long value's buffer is not kept for the next, short one
+      }
+      escaped = 0;
+      pendingHigh = false;
+      lone = false;
+      pair = false;
+      return this;
+    }
 
     @Override
     public void write(char[] cbuf, int off, int len) {
-      for (int i = off; i < off + len && !lone; i++) {
+      for (int i = off; i < off + len; i++) {
         char ch = cbuf[i];
         if (pendingHigh) {
           pendingHigh = false;
           if (Character.isLowSurrogate(ch)) {
+            escaped += 4;
+            pair = true;
             continue;
           }
           lone = true;
-          break;
+          escaped += 3;
         }
-        if (Character.isHighSurrogate(ch)) {
+        if (ch < 0x80) {
+          escaped += 1 + JsonText.escapeExtra(ch);
+        } else if (ch < 0x800) {
+          escaped += 2;
+        } else if (Character.isHighSurrogate(ch)) {
           pendingHigh = true;
         } else if (Character.isLowSurrogate(ch)) {
           lone = true;
+          escaped += 3;
+        } else {
+          escaped += 3;
+        }
+      }
+      if (keeping) {
+        // A pending high surrogate counts its 3 bytes now: with its low one it makes 4.
+        if (escapedLength() > keepBytes) {
+          keeping = false;
+          kept.setLength(0);
+          kept.trimToSize();
+        } else {
+          kept.append(cbuf, off, len);
         }
       }
     }
@@ -1173,11 +1265,40 @@ final class HeaderParse {
     boolean lone() {
       return lone || pendingHigh;
     }
+
+    /** @return true when a surrogate pair was seen */
+    boolean sawPair() {
+      return pair;
+    }
+
+    /**
+     * @return the value's length in bytes in the Evidence JSON, without quotes (a lone surrogate
+     *     counts three bytes, as in {@link JsonText#escapedLength}); meaningful for the whole
+     *     value once it has been written
+     */
+    long escapedLength() {
+      return escaped + (pendingHigh ? 3 : 0);
+    }
+
+    /** @return true when the text was kept: its escaped length stayed within {@code keepBytes} */
+    boolean kept() {
+      return keeping;
+    }
+
+    /** @return the kept characters (empty when not {@link #kept()}); valid until reset */
+    CharSequence keptText() {
+      return kept;
+    }
+
+    /** @return the value, or null when its escaped length went over {@code keepBytes} */
+    @Nullable String text() {
+      return keeping ? kept.toString() : null;
+    }
   }
 
   /**
    * @return the index of the first lone surrogate in {@code c[off, end)}, or -1 (the reference
-   *     {@link SurrogateCheck} is tested against)
+   *     {@link StringSizer} is tested against)
    */
   static int findLoneSurrogate(char[] c, int off, int end) {
     for (int i = off; i < end; i++) {

@@ -1,5 +1,6 @@
 package dev.rea.core.format.safetensors;
 
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -97,6 +98,10 @@ public enum SafetensorsDtype {
   public int bytesPerUnit() {
     return bytesPerUnit;
   }
+
+  /** Characters (all ASCII) in the longest dtype name. */
+  static final int LONGEST_NAME =
+      Arrays.stream(values()).mapToInt(d -> d.name().length()).max().orElse(0);
 
   /**
    * Looks a dtype up by its exact, case-sensitive name.

@@ -1,5 +1,6 @@
 package dev.rea.core.format.safetensors;
 
+import dev.rea.core.io.JsonText;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
@@ -114,24 +115,45 @@ class HeaderParseHelpersTest {
     }
   }
 
+  /**
+   * {@link HeaderParse.StringSizer} fed in random chunks agrees with the whole-string checks: a
+   * lone surrogate exactly when {@link HeaderParse#findLoneSurrogate} finds one, the escaped
+   * length of {@link JsonText#escapedLength}, and the text kept exactly when that length is
+   * within the limit (one sizer reused, as the parser reuses it).
+   */
   @Test
-  void surrogateCheckInChunksAgreesWithTheWholeStringCheck() {
+  void stringSizerInChunksAgreesWithTheWholeStringChecks() {
     java.util.Random rnd = new java.util.Random(8785);
-    char[] alphabet = {'a', '\u00e9', '\ud800', '\udbff', '\udc00', '\udfff', 'z'};
+    char[] alphabet = {'a', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\udbff', '\udc00', '\udfff', 'z'};
+    HeaderParse.StringSizer sizer = new HeaderParse.StringSizer(-1);
     for (int round = 0; round < 20_000; round++) {
       char[] c = new char[rnd.nextInt(12)];
       for (int i = 0; i < c.length; i++) {
         c[i] = alphabet[rnd.nextInt(alphabet.length)];
       }
-      HeaderParse.SurrogateCheck check = new HeaderParse.SurrogateCheck();
+      String whole = new String(c);
+      long length = JsonText.escapedLength(whole);
+      long keep = rnd.nextInt(4) == 0 ? -1 : rnd.nextInt(40);
+      String shown =
+          whole
+              .chars()
+              .mapToObj(x -> String.format("%04x", x))
+              .collect(java.util.stream.Collectors.joining(" ", "[", "] keep " + keep));
+      sizer.reset(keep);
       int at = 0;
       while (at < c.length) {
         int n = 1 + rnd.nextInt(c.length - at);
-        check.write(c, at, n);
+        sizer.write(c, at, n);
         at += n;
       }
-      boolean whole = HeaderParse.findLoneSurrogate(c, 0, c.length) >= 0;
-      org.assertj.core.api.Assertions.assertThat(check.lone()).as(new String(c)).isEqualTo(whole);
+      boolean lone = HeaderParse.findLoneSurrogate(c, 0, c.length) >= 0;
+      org.assertj.core.api.Assertions.assertThat(sizer.lone()).as("lone " + shown).isEqualTo(lone);
+      org.assertj.core.api.Assertions.assertThat(sizer.escapedLength()).as("length " + shown).isEqualTo(length);
+      boolean kept = keep >= 0 && length <= keep;
+      org.assertj.core.api.Assertions.assertThat(sizer.text()).as("text " + shown).isEqualTo(kept ? whole : null);
+      org.assertj.core.api.Assertions.assertThat(sizer.sawPair())
+          .as("pair " + shown)
+          .isEqualTo(whole.codePoints().anyMatch(Character::isSupplementaryCodePoint));
     }
   }
 }
