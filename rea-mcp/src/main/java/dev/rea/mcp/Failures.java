@@ -35,6 +35,26 @@ final class Failures {
         .build();
   }
 
+  /**
+   * {@code resource_exhausted} / {@code request_size} for a message that opens more JSON objects
+   * and arrays than its size allows ({@code InboundFilter.FREE_CONTAINERS}).
+   */
+  static ReaException requestTooDense(long containers, long cap, long bytes) {
+    return ReaException.builder(
+            Constraint.REQUEST_SIZE,
+            "the request opens "
+                + containers
+                + " JSON objects and arrays, over this server's limit of "
+                + cap
+                + " for a message of "
+                + bytes
+                + " bytes (4,096 plus one per 24 bytes)")
+        .diagnostic("limit", "inbound_message_containers")
+        .diagnostic("limit_value", cap)
+        .diagnostic("requested", containers)
+        .build();
+  }
+
   /** {@code invalid_input} / {@code bad_argument} naming the argument. */
   static ReaException badArgument(String field, String message) {
     return ReaException.builder(Constraint.BAD_ARGUMENT, message).field(field).build();

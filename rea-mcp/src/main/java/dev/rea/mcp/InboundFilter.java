@@ -32,6 +32,11 @@ import org.jspecify.annotations.Nullable;
  *       tools/call} is answered with a tool result carrying the REA error object ({@code
  *       resource_exhausted} / {@code request_size}), any other request with -32600; a
  *       notification is dropped.
+ *   <li>A line that opens more JSON objects and arrays than {@link #FREE_CONTAINERS} plus one per
+ *       {@link #BYTES_PER_CONTAINER} bytes (the SDK would build a map or list for each): answered
+ *       as a line over the size limit is ({@code resource_exhausted} / {@code request_size} for a
+ *       {@code tools/call}, -32600 for another request), never handed to the SDK.
+ *   <li>A line starting with a UTF-8 byte order mark: -32700 (the SDK's parser does not skip it).
  *   <li>Blank lines are dropped; a carriage return inside a line is JSON whitespace and becomes a
  *       space (the SDK would split the line there); a final line without a line feed still
  *       counts.
@@ -217,11 +222,29 @@ final class InboundFilter extends InputStream {
     lineLength += len;
   }
 
+  /**
+   * Objects and arrays a line may open: {@value #FREE_CONTAINERS}, plus one per {@value
+   * #BYTES_PER_CONTAINER} bytes. The SDK builds a map or list for each (about 100 to 200 bytes
+   * of heap), so a line of empty arrays ({@code [],} is 3 bytes) would cost 40 to 50 times its
+   * size: 2.75 GB for a 60 MB ping. REA's Evidence opens one per 110 to 125 bytes (the records of
+   * the benchmark corpus' Llama-3-like, MoE-like and 20,439-tensor files) and a tensor row at
+   * least one per 40 bytes, well within the limit.
+   */
+  static final long FREE_CONTAINERS = 4096;
+
+  /** See {@link #FREE_CONTAINERS}. */
+  static final long BYTES_PER_CONTAINER = 24;
+
   /** @return the bytes to hand the SDK (with the line feed), or null when the line was answered */
   private byte @Nullable [] judge(LineScanner s, long total) {
     LineScanner.Kind kind = s.kind();
     if (total > lineCap) {
       tooLarge(s, kind, total);
+      return null;
+    }
+    long containerCap = FREE_CONTAINERS + total / BYTES_PER_CONTAINER;
+    if (kind != LineScanner.Kind.MALFORMED && s.containers() > containerCap) {
+      tooDense(s, kind, total, containerCap);
       return null;
     }
     switch (kind) {
@@ -305,6 +328,26 @@ final class InboundFilter extends InputStream {
       out.rpcError(id, -32600, "Invalid Request: " + what);
     } else {
       // A notification or a response (also one the SDK could not take) gets no answer.
+      Log.warn("dropped an inbound " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + what);
+    }
+  }
+
+  private void tooDense(LineScanner s, LineScanner.Kind kind, long total, long cap) {
+    String what =
+        "the message opens "
+            + s.containers()
+            + " JSON objects and arrays, over the limit of "
+            + cap
+            + " for a message of "
+            + total
+            + " bytes";
+    RpcId id = s.id();
+    if (kind == LineScanner.Kind.REQUEST && id != null && "tools/call".equals(s.method())) {
+      out.toolError(id, Failures.requestTooDense(s.containers(), cap, total));
+    } else if (kind == LineScanner.Kind.REQUEST || kind == LineScanner.Kind.INVALID) {
+      out.rpcError(id, -32600, "Invalid Request: " + what);
+    } else {
+      // A notification or a response gets no answer.
       Log.warn("dropped an inbound " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + what);
     }
   }

@@ -78,6 +78,10 @@ final class LineScanner {
   private @Nullable String failure;
   private int depth;
   private int roots;
+  private long containers;
+  /** The line's first bytes, to refuse a byte order mark ({@link #feed}). */
+  private final byte[] head = new byte[3];
+  private int headLength;
   private boolean sawToken;
   private boolean rootArray;
   private boolean rootScalar;
@@ -118,6 +122,17 @@ final class LineScanner {
   void feed(byte[] buf, int off, int len) {
     if (failure != null || len == 0) {
       return;
+    }
+    if (headLength < head.length) {
+      int n = Math.min(len, head.length - headLength);
+      System.arraycopy(buf, off, head, headLength, n);
+      headLength += n;
+      if (headLength == head.length && isByteOrderMark(head)) {
+        // Jackson's parser skips a leading BOM, but the SDK's does not: the line would end its
+        // read loop (and so the session). JSON-RPC text has no BOM.
+        failure = "the line starts with a byte order mark (U+FEFF), which is not JSON-RPC";
+        return;
+      }
     }
     try {
       feeder.feedInput(buf, off, off + len);
@@ -164,6 +179,7 @@ final class LineScanner {
     }
     switch (t) {
       case START_OBJECT, START_ARRAY -> {
+        containers++;
         boolean object = t == JsonToken.START_OBJECT;
         if (depth == 0 && !object) {
           rootArray = true;
@@ -358,6 +374,15 @@ final class LineScanner {
 
   private boolean responseShaped() {
     return method == null && !methodBad && (hasResult || hasError);
+  }
+
+  private static boolean isByteOrderMark(byte[] b) {
+    return (b[0] & 0xFF) == 0xEF && (b[1] & 0xFF) == 0xBB && (b[2] & 0xFF) == 0xBF;
+  }
+
+  /** @return the JSON objects and arrays the line opened (all of them, at any depth) */
+  long containers() {
+    return containers;
   }
 
   /** @return the message kind; call after {@link #finish} */

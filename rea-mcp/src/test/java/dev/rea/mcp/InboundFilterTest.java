@@ -161,6 +161,67 @@ class InboundFilterTest {
     assertRefused(afterHandshake(line), -32700, null);
   }
 
+  /**
+   * A line starting with a UTF-8 byte order mark is -32700 and not passed on (the SDK's parser
+   * fails on U+FEFF and its read loop would end); a BOM later on the line was already malformed.
+   */
+  @Test
+  void aLineStartingWithAByteOrderMarkIsAParseErrorAndTheSessionGoesOn() throws IOException {
+    JsonNode a = assertRefused(afterHandshake("\uFEFF{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"), -32700, null);
+    assertThat(a.path("error").path("message").asString())
+        .isEqualTo("Parse error: the line starts with a byte order mark (U+FEFF), which is not JSON-RPC");
+    assertRefused(afterHandshake(" \uFEFF{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"), -32700, null);
+    // Before initialize too: the initialize line itself.
+    Run r = run("\uFEFF" + INIT, INIT, INITIALIZED, NEXT);
+    assertThat(r.answers()).hasSize(1);
+    assertThat(r.answers().get(0).path("error").path("code").asInt()).isEqualTo(-32700);
+    assertThat(r.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
+  }
+
+  /**
+   * A line opening more objects and arrays than 4,096 plus one per 24 bytes is answered as too
+   * large and never reaches the SDK (which builds a map or list for each); a line at the limit
+   * passes.
+   */
+  @Test
+  void aLineOfManyEmptyContainersIsRefusedAndOneAtTheLimitPasses() throws IOException {
+    String head = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":[";
+    String tail = "[]]}}";
+    // 2 containers (params, x) + 1 root + n inner ones; the line is head + 3n - 1 + tail bytes.
+    int n = 9_000;
+    String dense = head + "[],".repeat(n - 1) + tail;
+    JsonNode a = assertRefused(afterHandshake(dense), -32600, 1L);
+    assertThat(a.path("error").path("message").asString())
+        .isEqualTo(
+            "Invalid Request: the message opens "
+                + (n + 3)
+                + " JSON objects and arrays, over the limit of "
+                + (4096 + dense.length() / 24)
+                + " for a message of "
+                + dense.length()
+                + " bytes");
+    // Exactly at the limit: padding keeps n + 3 <= 4096 + length / 24.
+    int fine = 4_000;
+    String sparse = head + "[],".repeat(fine - 1) + tail;
+    assertThat(fine + 3).isLessThanOrEqualTo(4096 + sparse.length() / 24);
+    Run ok = afterHandshake(sparse);
+    assertThat(ok.answers()).isEmpty();
+    assertThat(ok.forwarded()).containsExactly(INIT, INITIALIZED, sparse, NEXT);
+    // A tools/call gets the REA error object as a tool result.
+    String call =
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"release_evidence\",\"arguments\":{\"x\":[" + "[],".repeat(n) + "[]]}}}";
+    Run t = afterHandshake(call);
+    assertThat(t.answers()).hasSize(1);
+    JsonNode result = t.answers().get(0).path("result");
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    JsonNode e = result.path("structuredContent").path("error");
+    assertThat(e.path("constraint").asString()).isEqualTo("request_size");
+    assertThat(e.path("details").path("diagnostics").path("limit").asString())
+        .isEqualTo("inbound_message_containers");
+    assertThat(t.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
+  }
+
   @Test
   void duplicateIdIsRefusedWithIdNull() throws IOException {
     JsonNode a =
