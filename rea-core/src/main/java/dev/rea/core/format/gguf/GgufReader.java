@@ -163,6 +163,8 @@ public final class GgufReader implements FormatReader {
     private static final int T_TYPE = 3;
     private static final int T_OFFSET = 4;
     private static final int T_ENTRY = 5;
+    /** The dimensions as a whole (a byte length too large for any file). */
+    private static final int T_ALL_DIMS = 6;
 
     private final HeaderInput in;
     private final Limits limits;
@@ -253,6 +255,8 @@ public final class GgufReader implements FormatReader {
           return sb.append(".type").toString();
         case T_OFFSET:
           return sb.append(".offset").toString();
+        case T_ALL_DIMS:
+          return sb.append(".dims").toString();
         default:
           return sb.toString();
       }
@@ -845,7 +849,8 @@ public final class GgufReader implements FormatReader {
 
         long[] shape = Arrays.copyOf(dims, (int) nDims);
         decls.add(
-            new TensorDecl((int) i, name, type, shape, elements, offset, byteLength, offsetAt));
+            new TensorDecl(
+                (int) i, name, type, shape, elements, offset, byteLength, offsetAt, nDimsAt + 4));
       }
       return decls;
     }
@@ -1003,8 +1008,10 @@ public final class GgufReader implements FormatReader {
                   + " takes the file offset beyond 2^64-1");
         }
         if (d.byteLength == GgmlType.LENGTH_OVERFLOW) {
+          // The dimensions, not the offset, make the tensor larger than any file.
+          tensorPart = T_ALL_DIMS;
           throw reject(
-              d.offsetAt,
+              d.dimsAt,
               d.type.label()
                   + " shape "
                   + dimsText(d.shape, d.shape.length)
@@ -1192,6 +1199,8 @@ public final class GgufReader implements FormatReader {
     final long offset;
     final long byteLength;
     final long offsetAt;
+    /** File offset of the first dimension (just after {@code n_dims}). */
+    final long dimsAt;
 
     TensorDecl(
         int index,
@@ -1201,7 +1210,8 @@ public final class GgufReader implements FormatReader {
         long elements,
         long offset,
         long byteLength,
-        long offsetAt) {
+        long offsetAt,
+        long dimsAt) {
       this.index = index;
       this.name = name;
       this.type = type;
@@ -1210,6 +1220,7 @@ public final class GgufReader implements FormatReader {
       this.offset = offset;
       this.byteLength = byteLength;
       this.offsetAt = offsetAt;
+      this.dimsAt = dimsAt;
     }
 
     TensorRow row(long dataOffset) {

@@ -674,6 +674,7 @@ public final class GgufBuilder {
       o.bytes(t.name);
       offsets.put(p + ".n_dims", (long) o.size());
       o.uint(t.nDims != null ? t.nDims : t.dims.length, 4);
+      offsets.put(p + ".dims", (long) o.size());
       for (int j = 0; j < t.dims.length; j++) {
         offsets.put(p + ".dims[" + j + "]", (long) o.size());
         o.uint(t.dims[j], 8);

@@ -70,7 +70,7 @@ class GgufRecordSharesTest {
     for (int i = 0; i < 40; i++) {
       long elements = 256L * 1_000_000_000_000L;
       decls.add(new GgufReader.TensorDecl(Integer.MAX_VALUE - 40 + i, "t" + i, q4k,
-          new long[] {elements}, elements, base + 256L * i, q4k.byteLength(elements), 0));
+          new long[] {elements}, elements, base + 256L * i, q4k.byteLength(elements), 0, 0));
     }
     List<Warning> out = new ArrayList<>();
     LayoutBounds.warnings(decls, base + 100_000, base, out);
