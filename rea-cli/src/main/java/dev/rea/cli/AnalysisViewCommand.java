@@ -98,6 +98,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     try {
       ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
       Path file = Arguments.resolve(source, "--source");
+      dev.rea.core.inspect.SelectedPath.checkTrailingSlash("--source", source, file);
       KeyRing ring = Keys.readingRing(env, err);
       EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
       IndexedEvidence ev = EvidenceLoader.select(loader.loadFile(file), evidenceId);

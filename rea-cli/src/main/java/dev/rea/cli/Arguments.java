@@ -57,6 +57,9 @@ final class Arguments {
    */
   static Path outputFile(String text, String field) throws ReaException {
     Path p = resolve(text, field);
+    if (text.length() > 1 && text.endsWith("/")) {
+      throw badOutput(field, p, text + " ends with '/', which names a directory; give a file name");
+    }
     Path dir = p.getParent();
     if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
       throw badOutput(field, p, "the directory " + dir + " does not exist (create it first)");

@@ -10,6 +10,7 @@ import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.inspect.HashMode;
 import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.inspect.SelectedPath;
 import dev.rea.core.io.Cancellation;
 import dev.rea.core.view.EvidenceLoader;
 import dev.rea.core.view.IndexedEvidence;
@@ -257,6 +258,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       Path output =
           evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
       Path selected = Arguments.resolve(path);
+      SelectedPath.checkTrailingSlash("PATH", path, selected);
       if (output != null) {
         Arguments.notTheInput(output, selected, "--evidence_output");
         Arguments.replacesOnlyEvidence(output, "--evidence_output");

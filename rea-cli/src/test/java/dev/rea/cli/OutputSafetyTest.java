@@ -144,6 +144,23 @@ class OutputSafetyTest {
     }
   }
 
+  /** {@code m.gguf/} names a directory to the system, so neither a model nor an output there. */
+  @Test
+  void aFilePathWithATrailingSlashIsNotFoundAndIsNoOutputFile() throws Exception {
+    Path model = sample();
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model + "/", "--json");
+    assertThat(r.status()).isEqualTo(3);
+    assertThat(r.json().get("error").get("constraint").asString()).isEqualTo("not_found");
+    assertThat(r.json().get("error").get("details").get("field").asString()).isEqualTo("PATH");
+    assertThat(r.json().get("error").get("details").get("path").asString()).isEqualTo(model + "/");
+    CliRunner.Result out =
+        CliRunner.run(
+            "inspect-model-artifact", model.toString(), "--evidence_output", dir + "/new.json/", "--json");
+    assertThat(out.status()).isEqualTo(2);
+    assertThat(out.json().get("error").get("details").get("field").asString()).isEqualTo("--evidence_output");
+    assertThat(Files.exists(dir.resolve("new.json"))).isFalse();
+  }
+
   @Test
   void aPathLongerThanPathMaxIsRefusedWithoutEchoingIt() {
     String longPath = "/" + "q".repeat(50_000);

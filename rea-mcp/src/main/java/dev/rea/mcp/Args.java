@@ -142,6 +142,7 @@ final class Args {
           .path(text)
           .build();
     }
+    dev.rea.core.inspect.SelectedPath.checkTrailingSlash(field, text, p);
     return p;
   }
 

@@ -138,6 +138,21 @@ class McpClientE2eTest {
     assertThat(e.path("details").path("field").asString()).isEqualTo("path");
   }
 
+  /** {@code m.gguf/} names a directory to the system: a file there is not_found, as ENOTDIR. */
+  @Test
+  void aFilePathWithATrailingSlashIsNotFound() throws Exception {
+    String slashed = model(1, 1, 0) + "/";
+    JsonNode e =
+        error(
+            client()
+                .callTool(
+                    new CallToolRequest(ReaTools.INSPECT, Map.of("path", slashed, "detail", "complete"))));
+    assertThat(e.path("code").asString()).isEqualTo("target_unavailable");
+    assertThat(e.path("constraint").asString()).isEqualTo("not_found");
+    assertThat(e.path("details").path("field").asString()).isEqualTo("path");
+    assertThat(e.path("details").path("path").asString()).isEqualTo(slashed);
+  }
+
   @Test
   void badArgumentsGetTheReaErrorObject() {
     McpSyncClient c = client();

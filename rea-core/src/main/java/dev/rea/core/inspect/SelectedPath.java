@@ -1,0 +1,43 @@
+package dev.rea.core.inspect;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What Java's {@link Path} drops from a selected path and REA must not: a trailing {@code /}.
+ * {@code Path.of("model.gguf/")} is {@code model.gguf}, but the operating system resolves {@code
+ * model.gguf/} only when {@code model.gguf} is a directory ({@code ENOTDIR} otherwise), and the
+ * specification has the result record "the exact selected path" ("Identity and reads"). A
+ * selection that ends with {@code /} and does not name a directory is therefore refused as the
+ * system would refuse it; one that names a directory goes on, to be refused as a directory.
+ */
+public final class SelectedPath {
+  private SelectedPath() {}
+
+  /**
+   * @param field the argument's name ({@code PATH}, {@code --source}, {@code path})
+   * @param text the path as given
+   * @param path {@code text} parsed (and made absolute)
+   * @throws ReaException {@code target_unavailable} / {@code not_found} when {@code text} ends
+   *     with {@code /} (and is not the root) and {@code path} is not a directory
+   */
+  public static void checkTrailingSlash(String field, String text, Path path) throws ReaException {
+    if (text.length() < 2 || !text.endsWith("/") || Files.isDirectory(path)) {
+      return;
+    }
+    String what = Files.exists(path) ? "it names a file" : "nothing is there";
+    throw ReaException.builder(
+            Constraint.NOT_FOUND,
+            "not a directory: "
+                + ReaException.truncateForMessage(text)
+                + " (a path ending in '/' names a directory, and "
+                + what
+                + ")")
+        .field(field)
+        .path(text)
+        .diagnostic("reason", "Not a directory")
+        .build();
+  }
+}
