@@ -49,9 +49,11 @@ final class Descriptions {
 
       source (required), one of: {kind: "retained-evidence", evidence_id} for Evidence this \
       session retains (a summary's parent_evidence_id, or an id from import_evidence_bundle); \
-      {kind: "evidence-file", path} for a saved Evidence record file (absolute path; a bundle \
-      file with one record also works); {kind: "inline", evidence} with a complete signed \
-      Evidence record. Files and inline Evidence must be signed by this provider's key or a key \
+      {kind: "evidence-file", path} for a saved Evidence record file (absolute path); \
+      {kind: "inline", evidence} with a complete signed Evidence record. Both take one record \
+      (schema rea.evidence.v1), not a bundle (rea.bundle.v1, e.g. written by `rea \
+      inspect-model-artifact --evidence_output`): import a bundle with import_evidence_bundle \
+      and use {kind: "retained-evidence", evidence_id}. Files and inline Evidence must be signed by this provider's key or a key \
       in $REA_HOME/trusted/, and are refused with invalid_input/evidence_rejected otherwise.
 
       view (required): {kind: "model-artifact", collection: "tensors"|"metadata"|"types", \

@@ -135,6 +135,43 @@ final class EvidenceDesk {
     return ids(store.retainAll(loaded.records()));
   }
 
+  /**
+   * The one record of an {@code evidence-file} or {@code inline} source. The specification
+   * ("Facts and selected queries") takes "a single authenticated Evidence JSON record" there: "A
+   * bundle is not a single Evidence record"; a bundle is imported with {@code
+   * import_evidence_bundle} and queried as retained Evidence.
+   *
+   * @param path the evidence file, or null for inline Evidence
+   * @throws ReaException {@code invalid_input} / {@code evidence_rejected} (field {@code
+   *     schema}) for a bundle
+   */
+  static IndexedEvidence singleRecord(EvidenceLoader.Loaded loaded, @Nullable Path path)
+      throws ReaException {
+    if (loaded.bundle()) {
+      ReaException.Builder b =
+          ReaException.builder(
+                  dev.rea.core.error.Constraint.EVIDENCE_REJECTED,
+                  (path == null ? "source.evidence" : "this file")
+                      + " is a bundle (schema "
+                      + EvidenceJson.BUNDLE_SCHEMA
+                      + ", "
+                      + loaded.records().size()
+                      + (loaded.records().size() == 1 ? " record" : " records")
+                      + "), not a single Evidence record (schema "
+                      + EvidenceRecord.SCHEMA
+                      + "). Import it with import_evidence_bundle and query its records with"
+                      + " source {kind: \"retained-evidence\", evidence_id}, or save one record"
+                      + " of it as a standalone Evidence file.")
+              .field("schema")
+              .diagnostic("reason", "a bundle, not a record");
+      if (path != null) {
+        b.path(path.toString());
+      }
+      throw b.build();
+    }
+    return EvidenceLoader.select(loaded, null);
+  }
+
   private static List<String> ids(List<IndexedEvidence> evs) {
     List<String> out = new ArrayList<>(evs.size());
     for (IndexedEvidence e : evs) {

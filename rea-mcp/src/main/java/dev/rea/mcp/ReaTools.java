@@ -181,7 +181,7 @@ final class ReaTools {
         case "evidence-file" -> {
           Args s = Args.of("source.", source, Set.of("kind", "path"));
           Path p = s.absolutePath("path");
-          ev = EvidenceLoader.select(desk.loader().loadFile(p), null);
+          ev = EvidenceDesk.singleRecord(desk.loader().loadFile(p), p);
           sourceKind = SourceKind.EVIDENCE_FILE;
         }
         case "inline" -> {
@@ -190,7 +190,7 @@ final class ReaTools {
           if (evidence == null) {
             throw Failures.badArgument("source.evidence", "source.evidence (a record) is required");
           }
-          ev = EvidenceLoader.select(desk.loader().load(bytes(evidence)), null);
+          ev = EvidenceDesk.singleRecord(desk.loader().load(bytes(evidence)), null);
           sourceKind = SourceKind.INLINE;
         }
         default ->

@@ -227,6 +227,30 @@ class EvidenceToolsE2eTest {
             call(c, ReaTools.VIEW, Map.of("source", Map.of("kind", "inline", "evidence", asMap(tampered)), "view", types)));
     assertThat(e.path("constraint").asString()).isEqualTo("evidence_rejected");
 
+    // A bundle, even of this one record, is not a single record: refused with the way on.
+    ObjectNode bundle = RawSession.JSON.createObjectNode();
+    bundle.put("schema", "rea.bundle.v1");
+    bundle.putArray("records").add(rec);
+    Path bundleFile = dir.resolve("bundle.json");
+    Files.writeString(bundleFile, RawSession.JSON.writeValueAsString(bundle), StandardCharsets.UTF_8);
+    JsonNode bundleFromFile =
+        McpClientE2eTest.error(
+            call(c, ReaTools.VIEW, Map.of("source", Map.of("kind", "evidence-file", "path", bundleFile.toString()), "view", types)));
+    assertThat(bundleFromFile.path("constraint").asString()).isEqualTo("evidence_rejected");
+    assertThat(bundleFromFile.path("details").path("field").asString()).isEqualTo("schema");
+    assertThat(bundleFromFile.path("details").path("path").asString()).isEqualTo(bundleFile.toString());
+    assertThat(bundleFromFile.path("message").asString())
+        .isEqualTo(
+            "this file is a bundle (schema rea.bundle.v1, 1 record), not a single Evidence record"
+                + " (schema rea.evidence.v1). Import it with import_evidence_bundle and query its"
+                + " records with source {kind: \"retained-evidence\", evidence_id}, or save one"
+                + " record of it as a standalone Evidence file.");
+    JsonNode bundleInline =
+        McpClientE2eTest.error(
+            call(c, ReaTools.VIEW, Map.of("source", Map.of("kind", "inline", "evidence", asMap(bundle)), "view", types)));
+    assertThat(bundleInline.path("constraint").asString()).isEqualTo("evidence_rejected");
+    assertThat(bundleInline.path("message").asString()).startsWith("source.evidence is a bundle");
+
     JsonNode relative =
         McpClientE2eTest.error(
             call(c, ReaTools.VIEW, Map.of("source", Map.of("kind", "evidence-file", "path", "record.json"), "view", types)));
