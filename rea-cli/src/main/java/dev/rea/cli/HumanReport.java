@@ -69,7 +69,7 @@ final class HumanReport {
       read =
           "header only: "
               + Sizes.bytes(a.bytesRead())
-              + " fetched (read-ahead included); tensor data neither hashed nor interpreted";
+              + " fetched; tensor data neither read, hashed nor interpreted";
     } else if (partial) {
       read =
           "whole file requested: "

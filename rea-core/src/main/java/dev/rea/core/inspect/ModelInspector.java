@@ -236,9 +236,8 @@ public final class ModelInspector {
     long fileSize = before.size();
     HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
 
-    byte[] head = new byte[FormatDetector.PROBE_BYTES];
-    int headLength = in.peek(head);
-    DetectedFormat format = FormatDetector.detect(head, headLength, fileSize);
+    byte[] head = probe(in, fileSize);
+    DetectedFormat format = FormatDetector.detect(head, head.length, fileSize);
     // The record's fixed part and the strings the inspector adds are charged before any row, so
     // that the whole signed bundle stays within the budget (RecordSize, docs/evidence.md).
     ReadContext ctx = ReadContext.of(limits);
@@ -345,6 +344,36 @@ public final class ModelInspector {
         h.limitations(),
         h.warnings(),
         null);
+  }
+
+  /**
+   * The file's first bytes for {@link FormatDetector#detect}, fetched without reading past a
+   * model's header: the first 8 (a GGUF magic, or a safetensors JSON length N), then, for what
+   * may be safetensors, up to {@link FormatDetector#PROBE_BYTES} but not past its 8 + N header
+   * bytes, and only for other files (refused as unsupported) the whole probe.
+   */
+  private static byte[] probe(HeaderInput in, long fileSize) throws ReaException {
+    in.expectHeaderAtLeast(Math.min(8, fileSize));
+    byte[] first = new byte[(int) Math.min(8, fileSize)];
+    in.peek(first);
+    long end = FormatDetector.PROBE_BYTES;
+    if (first.length == 8) {
+      if (first[0] == 'G' && first[1] == 'G' && first[2] == 'U' && first[3] == 'F') {
+        end = 8;
+      } else {
+        long declared = 0;
+        for (int i = 7; i >= 0; i--) {
+          declared = (declared << 8) | (first[i] & 0xFF);
+        }
+        if (declared > 0 && declared <= fileSize - 8) {
+          end = Math.min(end, 8 + declared);
+        }
+      }
+    }
+    in.expectHeaderAtLeast(Math.min(end, fileSize));
+    byte[] head = new byte[(int) Math.min(end, fileSize)];
+    int n = in.peek(head);
+    return n == head.length ? head : java.util.Arrays.copyOf(head, n);
   }
 
   private FileSnapshot stat(Path path) throws ReaException {

@@ -28,8 +28,10 @@ import org.jspecify.annotations.Nullable;
  * target_changed}.
  *
  * <p>Reads fetch at most {@link #INITIAL_READ} bytes at first and then grow with the amount
- * consumed, so a small header in a large file is read with little overshoot; {@link
- * #bytesFetched()} reports what was actually fetched. Not thread-safe.
+ * consumed, but never past the bytes a read needs or the end the header is known to reach
+ * ({@link #expectHeaderAtLeast}): the default {@code hash: "header"} "reads only the metadata
+ * and tensor directory" (specification, "Identity and reads"), so {@link #bytesFetched()}, what
+ * was actually fetched, ends with the header. Not thread-safe.
  */
 public final class HeaderInput {
   /** Buffer capacity in bytes: 1 MiB. */
@@ -69,6 +71,9 @@ public final class HeaderInput {
 
   private long fetched;
   private long headerCeiling = Long.MAX_VALUE;
+
+  /** Absolute offset the header is known to reach: reads may fetch ahead up to here. */
+  private long knownEnd;
 
   /** Index of the element being read by a bulk operation ({@link #skipStrings}). */
   private long bulkIndex;
@@ -161,6 +166,35 @@ public final class HeaderInput {
    *     resource_exhausted} / {@code header_ceiling} when the bytes fit the file but not the
    *     ceiling
    */
+  /**
+   * Tells this input that the header reaches at least {@code absoluteEnd} (a lower bound the
+   * reader derives from what it has read: counts and lengths still to come, at their smallest):
+   * reads may fetch ahead up to there, and never further than a read needs. Lower bounds only
+   * add up; a larger one than the file (a malformed count) is cut at the file's end.
+   *
+   * @param absoluteEnd file offset in bytes; negative (an overflowed sum) means the file's end
+   */
+  public void expectHeaderAtLeast(long absoluteEnd) {
+    long end = absoluteEnd < 0 ? fileSize : Math.min(absoluteEnd, fileSize);
+    if (end > knownEnd) {
+      knownEnd = end;
+    }
+  }
+
+  /**
+   * {@code position() + count * each}, saturating (a result past {@code Long.MAX_VALUE} is
+   * negative, which {@link #expectHeaderAtLeast} takes as the file's end).
+   *
+   * @param count unsigned count of items still to come
+   * @param each the fewest bytes one item takes
+   */
+  public long positionPlus(long count, long each) {
+    if (count < 0 || (each != 0 && count > (Long.MAX_VALUE - position()) / each)) {
+      return -1;
+    }
+    return position() + count * each;
+  }
+
   public void require(long n) throws ReaException {
     if (n < 0 || n > remaining()) {
       throw truncated(n);
@@ -419,6 +453,7 @@ public final class HeaderInput {
    */
   public void skip(long n) throws ReaException {
     require(n);
+    expectHeaderAtLeast(position() + n);
     long left = n;
     while (left > 0) {
       if (pos == lim) {
@@ -437,6 +472,7 @@ public final class HeaderInput {
    */
   public long skipBools(long count) throws ReaException {
     require(count);
+    expectHeaderAtLeast(position() + count);
     long left = count;
     while (left > 0) {
       if (pos == lim) {
@@ -474,6 +510,7 @@ public final class HeaderInput {
       throws ReaException {
     long start = position();
     require(len);
+    expectHeaderAtLeast(start + len);
     RetainedBudget charged = retain ? budget : null;
     long chargedBytes = len + RetainedBudget.VALUE_OVERHEAD;
     if (charged != null) {
@@ -589,8 +626,9 @@ public final class HeaderInput {
         break;
       }
       // One string the hot loop could not take: its length is not buffered yet, its bytes are
-      // not all buffered, or it is invalid.
+      // not all buffered, or it is invalid. The strings left take 8 bytes each at least.
       bulkIndex = i;
+      expectHeaderAtLeast(positionPlus(count - i, 8));
       long lengthAt = bufStart + pos;
       ensure(8);
       long len = bigEndian ? (long) I64_BE.get(buf, pos) : (long) I64_LE.get(buf, pos);
@@ -749,6 +787,8 @@ public final class HeaderInput {
     while (lim < need) {
       long room = buf.length - lim;
       long want = Math.min(room, Math.max(need - lim, readAhead));
+      // Never past what this read needs or the header is known to reach.
+      want = Math.min(want, Math.max(need - lim, knownEnd - (bufStart + lim)));
       want = Math.min(want, fileSize - (bufStart + lim));
       bufView.limit((int) (lim + want));
       bufView.position(lim);

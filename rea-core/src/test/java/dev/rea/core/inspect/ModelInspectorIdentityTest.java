@@ -106,8 +106,8 @@ class ModelInspectorIdentityTest {
     assertThat(r.subject()).isNull();
     assertThat(r.artifact().readScope()).isEqualTo("header");
     assertThat(r.artifact().fileSize()).isEqualTo(all.length);
-    // Header mode fetches far less than the file: at most the first read-ahead window.
-    assertThat(r.artifact().bytesRead()).isBetween((long) HEADER, (long) HeaderInput.INITIAL_READ);
+    // Header mode fetches the header and nothing more.
+    assertThat(r.artifact().bytesRead()).isEqualTo(r.artifact().headerLength());
     assertThat(r.coverage().digest()).isEqualTo(Coverage.NONE);
     assertThat(r.coverage().finalIdentity()).isEqualTo(Coverage.VERIFIED);
     assertThat(r.artifact().identity().verified()).isTrue();

@@ -168,6 +168,8 @@ public final class GgufReader implements FormatReader {
 
     private final HeaderInput in;
     private final Limits limits;
+    /** Fewest bytes the tensor directory can take ({@link #MIN_TENSOR_BYTES} per tensor). */
+    private long directoryMinBytes;
     private final RetainedBudget budget;
     private final int previewLimit;
     private final int nestingLimit;
@@ -272,6 +274,9 @@ public final class GgufReader implements FormatReader {
       in.setHeaderCeiling(limits.headerCeilingBytes());
 
       // magic: 4 bytes "GGUF" (the detector matched them; checked again for direct callers).
+      // Reads fetch ahead only as far as the header is known to reach (HeaderInput): the magic,
+      // version and counts first, then what the counts say must follow, at its smallest.
+      in.expectHeaderAtLeast(FIXED_HEADER_BYTES);
       stage = S_MAGIC;
       in.require(4);
       if (in.u8() != 'G' || in.u8() != 'G' || in.u8() != 'U' || in.u8() != 'F') {
@@ -290,6 +295,9 @@ public final class GgufReader implements FormatReader {
       stage = S_KV_COUNT;
       long kvCount = in.i64();
       checkCounts(tensorCount, kvCount);
+      // Both counts fit the bytes left (checkCounts): no overflow.
+      directoryMinBytes = tensorCount * MIN_TENSOR_BYTES;
+      in.expectHeaderAtLeast(in.position() + kvCount * MIN_KV_BYTES + directoryMinBytes);
 
       stage = S_KV;
       List<MetadataRow> metadata = readMetadata(kvCount);
@@ -422,6 +430,7 @@ public final class GgufReader implements FormatReader {
         kvPart = KV_KEY;
         depth = 0;
         in.checkCeiling();
+        in.expectHeaderAtLeast(in.position() + (kvCount - i) * MIN_KV_BYTES + directoryMinBytes);
         long keyAt = in.position();
         budget.charge(RetainedBudget.VALUE_OVERHEAD, describer, keyAt);
         String key = readString(true);
@@ -675,6 +684,7 @@ public final class GgufReader implements FormatReader {
                 + " bytes left");
       }
       in.requireAt(count * minSize, countAt);
+      in.expectHeaderAtLeast(in.position() + count * minSize);
 
       levelPart[level] = A_ELEMENTS;
       int keep = retain ? (int) Math.min(count, previewLimit) : 0;
@@ -747,6 +757,7 @@ public final class GgufReader implements FormatReader {
         tensorIndex = i;
         tensorPart = T_NAME;
         in.checkCeiling();
+        in.expectHeaderAtLeast(in.position() + (tensorCount - i) * MIN_TENSOR_BYTES);
         long entryAt = in.position();
 
         // name: u64 length, at most 64 bytes of UTF-8; unique.

@@ -112,7 +112,9 @@ public final class SafetensorsReader implements FormatReader {
   public ParsedHeader read(HeaderInput in, ReadContext ctx) throws ReaException {
     in.order(ByteOrder.LITTLE_ENDIAN);
     in.setFieldDescriber(() -> "json_length");
-    // u64 N: the JSON length (README "Format": 8 bytes, unsigned little-endian).
+    // u64 N: the JSON length (README "Format": 8 bytes, unsigned little-endian). The JSON is then
+    // read exactly (readFully): nothing past the header is fetched.
+    in.expectHeaderAtLeast(8);
     long n = in.i64();
     long left = in.remaining();
     if (Long.compareUnsigned(n, left) > 0) {
