@@ -113,24 +113,18 @@ final class EvidenceDesk {
   private List<String> retainBundle(EvidenceLoader.Loaded loaded, @Nullable Path path)
       throws ReaException {
     if (!loaded.bundle()) {
-      ReaException.Builder b =
-          ReaException.builder(
-                  dev.rea.core.error.Constraint.EVIDENCE_REJECTED,
-                  "import_evidence_bundle takes a bundle ({\"schema\": \""
-                      + EvidenceJson.BUNDLE_SCHEMA
-                      + "\", \"records\": [...]}), but "
-                      + (path == null ? "this" : "this file")
-                      + " is a single Evidence record (schema "
-                      + EvidenceRecord.SCHEMA
-                      + "). Wrap it in a bundle, or page through it directly with"
-                      + " inspect_analysis_view and source {kind: \"evidence-file\", path} or"
-                      + " {kind: \"inline\", evidence}.")
-              .field("schema")
-              .diagnostic("reason", "not a bundle");
-      if (path != null) {
-        b.path(path.toString());
-      }
-      throw b.build();
+      throw wrongKind(
+          "import_evidence_bundle takes a bundle ({\"schema\": \""
+              + EvidenceJson.BUNDLE_SCHEMA
+              + "\", \"records\": [...]}), but "
+              + (path == null ? "this" : "this file")
+              + " is a single Evidence record (schema "
+              + EvidenceRecord.SCHEMA
+              + "). Wrap it in a bundle, or page through it directly with"
+              + " inspect_analysis_view and source {kind: \"evidence-file\", path} or"
+              + " {kind: \"inline\", evidence}.",
+          "not a bundle",
+          path);
     }
     return ids(store.retainAll(loaded.records()));
   }
@@ -148,28 +142,34 @@ final class EvidenceDesk {
   static IndexedEvidence singleRecord(EvidenceLoader.Loaded loaded, @Nullable Path path)
       throws ReaException {
     if (loaded.bundle()) {
-      ReaException.Builder b =
-          ReaException.builder(
-                  dev.rea.core.error.Constraint.EVIDENCE_REJECTED,
-                  (path == null ? "source.evidence" : "this file")
-                      + " is a bundle (schema "
-                      + EvidenceJson.BUNDLE_SCHEMA
-                      + ", "
-                      + loaded.records().size()
-                      + (loaded.records().size() == 1 ? " record" : " records")
-                      + "), not a single Evidence record (schema "
-                      + EvidenceRecord.SCHEMA
-                      + "). Import it with import_evidence_bundle and query its records with"
-                      + " source {kind: \"retained-evidence\", evidence_id}, or save one record"
-                      + " of it as a standalone Evidence file.")
-              .field("schema")
-              .diagnostic("reason", "a bundle, not a record");
-      if (path != null) {
-        b.path(path.toString());
-      }
-      throw b.build();
+      throw wrongKind(
+          (path == null ? "source.evidence" : "this file")
+              + " is a bundle (schema "
+              + EvidenceJson.BUNDLE_SCHEMA
+              + ", "
+              + loaded.records().size()
+              + (loaded.records().size() == 1 ? " record" : " records")
+              + "), not a single Evidence record (schema "
+              + EvidenceRecord.SCHEMA
+              + "). Import it with import_evidence_bundle and query its records with"
+              + " source {kind: \"retained-evidence\", evidence_id}, or save one record"
+              + " of it as a standalone Evidence file.",
+          "a bundle, not a record",
+          path);
     }
     return EvidenceLoader.select(loaded, null);
+  }
+
+  /** {@code invalid_input} / {@code evidence_rejected} (field {@code schema}): the wrong kind. */
+  private static ReaException wrongKind(String message, String reason, @Nullable Path path) {
+    ReaException.Builder b =
+        ReaException.builder(dev.rea.core.error.Constraint.EVIDENCE_REJECTED, message)
+            .field("schema")
+            .diagnostic("reason", reason);
+    if (path != null) {
+      b.path(path.toString());
+    }
+    return b.build();
   }
 
   private static List<String> ids(List<IndexedEvidence> evs) {
