@@ -184,7 +184,8 @@ final class HumanReport {
       out.println(
           "  (strings are cut at "
               + MAX_VALUE_CHARS
-              + " characters: --json, or inspect-analysis-view with \"keys\", gives them whole)");
+              + " characters: --json gives them whole, as does inspect-analysis-view --json"
+              + " with \"keys\")");
     }
   }
 

@@ -278,7 +278,11 @@ class CliUsabilityTest {
             .bytes());
     CliRunner.Result report = CliRunner.run("inspect-model-artifact", model.toString());
     assertThat(report.status()).isZero();
-    assertThat(report.out()).contains("strings are cut at 72 characters: --json");
+    // The hint names only ways that give the whole value: a readable page cuts it too.
+    assertThat(report.out())
+        .contains(
+            "(strings are cut at 72 characters: --json gives them whole, as does"
+                + " inspect-analysis-view --json with \"keys\")");
     assertThat(report.out()).contains("(names this report; each run has its own)");
 
     Path ev = dir.resolve("ev.json");
@@ -292,6 +296,7 @@ class CliUsabilityTest {
             "{\"kind\":\"model-artifact\",\"collection\":\"metadata\",\"keys\":[\"tokenizer.chat_template\"]}");
     assertThat(page.status()).as(page.err()).isZero();
     assertThat(page.out()).contains("cells are cut at 60 characters: add --json");
+    assertThat(page.out()).doesNotContain(template);
     CliRunner.Result whole =
         CliRunner.run(
             "inspect-analysis-view", "--source", ev.toString(), "--json", "--view",
