@@ -186,6 +186,35 @@ class CliUsabilityTest {
   }
 
   @Test
+  void savedEvidenceGivenAsAModelGetsAHintToReadItAsEvidence() throws Exception {
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+    Path bundle = dir.resolve("bundle.json");
+    Path record = dir.resolve("record.json");
+    CliRunner.Result saved =
+        CliRunner.run("inspect-model-artifact", model.toString(), "--evidence_output", bundle.toString());
+    assertThat(saved.status()).as(saved.err()).isZero();
+    JsonNode first = CliRunner.JSON.readTree(Files.readAllBytes(bundle)).get("records").get(0);
+    Files.write(record, CliRunner.JSON.writeValueAsBytes(first));
+    for (Object[] c : new Object[][] {{bundle, "a rea.bundle.v1 bundle"}, {record, "a rea.evidence.v1 record"}}) {
+      CliRunner.Result r = CliRunner.run("inspect-model-artifact", c[0].toString(), "--json");
+      assertThat(r.status()).isEqualTo(3);
+      JsonNode e = r.json().get("error");
+      assertThat(e.get("constraint").asString()).isEqualTo("unsupported_format");
+      assertThat(e.get("code").asString()).isEqualTo("target_unavailable");
+      assertThat(e.get("message").asString())
+          .isEqualTo(
+              "unsupported format: the file is Evidence that REA saved ("
+                  + c[1]
+                  + "), not a model: read it with inspect-analysis-view --source FILE --view"
+                  + " '{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}'");
+      assertThat(e.get("details").get("diagnostics").get("detected").asString())
+          .isEqualTo("rea_evidence");
+      CliRunner.Result readable = CliRunner.run("inspect-model-artifact", c[0].toString());
+      assertThat(readable.err()).contains("not a model: read it with inspect-analysis-view --source FILE");
+    }
+  }
+
+  @Test
   void aSummaryOrPageGivenAsEvidenceGetsAHintToUseTheSavedEvidence() throws Exception {
     Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
     Path evidence = dir.resolve("ev.json");

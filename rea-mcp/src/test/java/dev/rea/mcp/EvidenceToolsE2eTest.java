@@ -240,6 +240,26 @@ class EvidenceToolsE2eTest {
   }
 
   @Test
+  void aFileGivenToTheWrongToolGetsAdviceInTheToolsTerms() throws Exception {
+    Path p = TinyGguf.write(dir.resolve("w.gguf"), 1, 2, 0);
+    McpSyncClient c = client();
+    JsonNode rec = ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString(), "detail", "complete")));
+    Path file = dir.resolve("saved.json");
+    Files.writeString(file, RawSession.JSON.writeValueAsString(rec), StandardCharsets.UTF_8);
+
+    // Saved Evidence given as a model.
+    JsonNode asModel = McpClientE2eTest.error(call(c, ReaTools.INSPECT, Map.of("path", file.toString())));
+    assertThat(asModel.path("constraint").asString()).isEqualTo("unsupported_format");
+    assertThat(asModel.path("details").path("diagnostics").path("detected").asString())
+        .isEqualTo("rea_evidence");
+    assertThat(asModel.path("message").asString())
+        .isEqualTo(
+            "unsupported format: the file is Evidence that REA saved (a rea.evidence.v1 record),"
+                + " not a model: read it with inspect_analysis_view and source {kind:"
+                + " \"evidence-file\", path}, or retain a bundle with import_evidence_bundle");
+  }
+
+  @Test
   void importThenViewThenReleaseThenRefused() throws Exception {
     Path p = TinyGguf.write(dir.resolve("i.gguf"), 2, 3, 0);
     McpSyncClient c = client();
