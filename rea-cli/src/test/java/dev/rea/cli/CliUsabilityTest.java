@@ -181,8 +181,9 @@ class CliUsabilityTest {
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err())
         .contains("evidence_rejected")
-        .contains("this is a GGUF model file, not saved Evidence")
-        .contains("inspect-model-artifact");
+        .contains(
+            "this is a GGUF model file, not saved Evidence: inspect it with inspect-model-artifact"
+                + " (save its Evidence with --evidence_output FILE and query that file)");
   }
 
   @Test
@@ -237,8 +238,13 @@ class CliUsabilityTest {
       JsonNode e = r.json().get("error");
       assertThat(e.get("constraint").asString()).isEqualTo("evidence_rejected");
       assertThat(e.get("message").asString())
-          .startsWith("this is a " + c[1] + " printed by inspect-model-artifact, not saved Evidence")
-          .contains("--evidence_output");
+          .isEqualTo(
+              "this is a model-artifact "
+                  + c[1]
+                  + ", not saved Evidence: query the complete Evidence that --evidence_output FILE"
+                  + " wrote (the "
+                  + c[1]
+                  + "'s parent_evidence_id names it)");
       assertThat(e.get("details").get("diagnostics").get("detected").asString())
           .isEqualTo("model-artifact-" + c[1]);
     }

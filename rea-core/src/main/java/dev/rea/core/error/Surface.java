@@ -26,6 +26,28 @@ public enum Surface {
   }
 
   private String todo(Constraint constraint, Object detected) {
+    if (constraint == Constraint.EVIDENCE_REJECTED) {
+      // A file given as Evidence (EvidenceLoader names what it is).
+      if ("gguf".equals(detected) || "safetensors".equals(detected)) {
+        return this == CLI
+            ? "inspect it with inspect-model-artifact (save its Evidence with --evidence_output"
+                + " FILE and query that file)"
+            : "inspect it with inspect_model_artifact (the summary's parent_evidence_id names"
+                + " its complete Evidence, which the server retains: query it with"
+                + " inspect_analysis_view and source {kind: \"retained-evidence\", evidence_id})";
+      }
+      if ("model-artifact-summary".equals(detected) || "model-artifact-page".equals(detected)) {
+        String kind = detected.equals("model-artifact-summary") ? "summary" : "page";
+        return this == CLI
+            ? "query the complete Evidence that --evidence_output FILE wrote (the "
+                + kind
+                + "'s parent_evidence_id names it)"
+            : "query the complete Evidence its parent_evidence_id names, with source {kind:"
+                + " \"retained-evidence\", evidence_id} while the server that returned it"
+                + " retains it";
+      }
+      return null;
+    }
     if (constraint == Constraint.UNSUPPORTED_FORMAT && "rea_evidence".equals(detected)) {
       return this == CLI
           ? "read it with inspect-analysis-view --source FILE --view"

@@ -40,6 +40,22 @@ class SurfaceTest {
   }
 
   @Test
+  void aModelGivenAsEvidenceIsAdvisedPerSurface() {
+    ReaException e =
+        ReaException.builder(
+                Constraint.EVIDENCE_REJECTED, "this is a GGUF model file, not saved Evidence")
+            .diagnostic("detected", "gguf")
+            .build();
+    assertThat(Surface.CLI.advise(e).getMessage())
+        .startsWith(e.getMessage() + ": inspect it with inspect-model-artifact")
+        .contains("--evidence_output FILE");
+    assertThat(Surface.MCP.advise(e).getMessage())
+        .startsWith(e.getMessage() + ": inspect it with inspect_model_artifact")
+        .doesNotContain("--evidence_output")
+        .doesNotContain("inspect-model-artifact");
+  }
+
+  @Test
   void otherFailuresAreLeftAsTheyAre() {
     ReaException plain = ReaException.builder(Constraint.NOT_FOUND, "no such file: /x").build();
     assertThat(Surface.CLI.advise(plain)).isSameAs(plain);
