@@ -18,7 +18,8 @@ import java.util.StringJoiner;
 
 /**
  * The readable report of one Evidence record: file facts, metadata, a type histogram, the
- * tensor table (truncated with a count), limitations and warnings. Every value shown comes from
+ * tensor table (truncated with a count), limitations and warnings (each section says {@code none}
+ * when it is empty). Every value shown comes from
  * the record; long strings are shortened with their full length stated.
  */
 final class HumanReport {
@@ -140,12 +141,13 @@ final class HumanReport {
         out.println("    tensors: " + indices(l.tensorIndices()));
       }
     }
-    if (!r.warnings().isEmpty()) {
-      out.println();
-      out.println("Warnings (" + r.warnings().size() + ")");
-      for (Warning w : r.warnings()) {
-        out.println("  - [" + w.code() + "] " + TerminalText.printable(w.message()));
-      }
+    out.println();
+    out.println("Warnings (" + r.warnings().size() + ")");
+    if (r.warnings().isEmpty()) {
+      out.println("  none");
+    }
+    for (Warning w : r.warnings()) {
+      out.println("  - [" + w.code() + "] " + TerminalText.printable(w.message()));
     }
     out.println();
     out.println(

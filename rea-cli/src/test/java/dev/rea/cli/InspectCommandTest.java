@@ -44,7 +44,9 @@ class InspectCommandTest {
         .contains("token_embd.weight")
         .contains("[8, 32000]")
         .contains("513,048 parameters")
-        .contains("Limitations (0)")
+        .contains("Limitations (0)\n  none\n")
+        // An empty section is shown as empty, as Limitations is (the summary says "none" too).
+        .contains("Warnings (0)\n  none\n")
         .contains("digest none");
   }
 
