@@ -124,7 +124,8 @@ final class HumanReport {
     TextTable.print(out, List.of(), facts);
 
     printMetadata(r.metadata());
-    printTypes(r.types());
+    // Safetensors dtypes have no numeric ID: the column would always be empty.
+    printTypes(r.types(), !"safetensors".equals(a.format()));
     printTensors(r.tensors());
 
     out.println();
@@ -191,25 +192,31 @@ final class HumanReport {
     }
   }
 
-  private void printTypes(List<TypeRow> types) {
+  private void printTypes(List<TypeRow> types, boolean withIds) {
     out.println();
     out.println("Types (" + types.size() + ")");
     List<String[]> table = new ArrayList<>();
     for (TypeRow t : types) {
-      table.add(
-          new String[] {
-            t.type(),
-            t.typeId() == null ? "" : t.typeId().toString(),
-            Sizes.grouped(t.tensorCount()),
-            Sizes.grouped(t.parameterCount()),
-            t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength())
-          });
+      List<String> row = new ArrayList<>(5);
+      row.add(t.type());
+      if (withIds) {
+        row.add(t.typeId() == null ? "" : t.typeId().toString());
+      }
+      row.add(Sizes.grouped(t.tensorCount()));
+      row.add(Sizes.grouped(t.parameterCount()));
+      row.add(t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength()));
+      table.add(row.toArray(new String[0]));
     }
     if (types.isEmpty()) {
       out.println("  none");
       return;
     }
-    TextTable.print(out, List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES"), table);
+    TextTable.print(
+        out,
+        withIds
+            ? List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES")
+            : List.of("TYPE", "TENSORS", "PARAMETERS", "BYTES"),
+        table);
   }
 
   private void printTensors(List<TensorRow> tensors) {

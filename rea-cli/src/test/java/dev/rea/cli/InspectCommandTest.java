@@ -51,6 +51,27 @@ class InspectCommandTest {
   }
 
   @Test
+  void theTypesTableHasAnIdColumnForGgufOnly() throws Exception {
+    // Safetensors dtypes have no numeric ID: no column that is always empty.
+    Path st = dir.resolve("m.safetensors");
+    java.nio.file.Files.write(
+        st,
+        dev.rea.core.format.safetensors.SafetensorsBuilder.builder()
+            .tensor("a", "F32", 2, 3)
+            .tensor("b", "BF16", 4)
+            .build());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", st.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .containsPattern("(?m)^  TYPE +TENSORS +PARAMETERS +BYTES$")
+        .containsPattern("(?m)^  BF16 +1 +4 +8$")
+        .containsPattern("(?m)^  F32 +1 +6 +24$")
+        .doesNotContainPattern("(?m)^  TYPE +ID ");
+    CliRunner.Result gguf = CliRunner.run("inspect-model-artifact", tinyLlama().toString());
+    assertThat(gguf.out()).containsPattern("(?m)^  TYPE +ID +TENSORS +PARAMETERS +BYTES$");
+  }
+
+  @Test
   void longTensorTablesAreTruncatedWithACount() {
     CliRunner.Result r =
         CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max_tensor_rows", "5");
