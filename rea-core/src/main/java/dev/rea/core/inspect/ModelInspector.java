@@ -19,6 +19,7 @@ import dev.rea.core.io.Cancellation;
 import dev.rea.core.io.FileAccess;
 import dev.rea.core.io.FileSnapshot;
 import dev.rea.core.io.HeaderInput;
+import dev.rea.core.io.MissingPaths;
 import dev.rea.core.io.PipelinedDigest;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
@@ -351,7 +352,9 @@ public final class ModelInspector {
     try {
       return access.stat(path);
     } catch (NoSuchFileException | NotDirectoryException e) {
-      throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
+      throw ReaException.builder(Constraint.NOT_FOUND, MissingPaths.describe(path, "file"))
+          .cause(e)
+          .build();
     } catch (AccessDeniedException e) {
       throw ReaException.builder(
               Constraint.PERMISSION_DENIED, "permission denied examining " + path)
@@ -401,7 +404,9 @@ public final class ModelInspector {
 
   private static ReaException openFailure(Path path, IOException e) {
     if (e instanceof NoSuchFileException) {
-      return ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
+      return ReaException.builder(Constraint.NOT_FOUND, MissingPaths.describe(path, "file"))
+          .cause(e)
+          .build();
     }
     if (e instanceof AccessDeniedException) {
       return ReaException.builder(Constraint.PERMISSION_DENIED, "permission denied opening " + path)

@@ -361,6 +361,30 @@ class ModelInspectorIdentityTest {
   }
 
   @Test
+  void aSymbolicLinkWhoseTargetIsMissingIsNamedAsSuch() throws Exception {
+    ModelInspector ins = inspector(FileAccess.system());
+    Path absent = dir.resolve("absent.gguf");
+    assertThatThrownBy(() -> ins.inspect(absent, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> assertThat(e.getMessage()).isEqualTo("no such file: " + absent));
+    Path link = Files.createSymbolicLink(dir.resolve("model.gguf"), Path.of("blobs/sha256-0123"));
+    assertThatThrownBy(() -> ins.inspect(link, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND);
+              assertThat(e.code().exitStatus()).isEqualTo(3);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      link
+                          + " is a symbolic link whose target does not exist (it points to"
+                          + " blobs/sha256-0123)");
+              assertThat(e.path()).isEqualTo(link.toString());
+            });
+  }
+
+  @Test
   void aFileShorterThanItsHeaderIsRejectedAndTheChannelClosed() throws Exception {
     Path p = dir.resolve("short.gguf");
     Files.write(p, new byte[] {'G', 'G', 'U', 'F', 3, 0});
