@@ -232,7 +232,10 @@ public final class ModelInspector {
     FileSnapshot opened = statAgain(path);
     long channelSize = channelSize(channel);
     if (!before.sameIdentity(opened) || channelSize != before.size()) {
-      throw changed("the path was replaced or modified while it was opened");
+      throw changed(
+          "the path was replaced or modified while it was opened: its "
+              + changes(before, opened, channelSize)
+              + " changed");
     }
     long fileSize = before.size();
     HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
@@ -272,8 +275,9 @@ public final class ModelInspector {
         fullSha = HexFormat.of().formatHex(in.digest().digest());
       }
       FileSnapshot after = statAgain(path);
-      if (!before.sameIdentity(after) || channelSize(channel) != fileSize) {
-        throw changed("the file's identity, size, modification time or inode change time changed during the read");
+      long sizeNow = channelSize(channel);
+      if (!before.sameIdentity(after) || sizeNow != fileSize) {
+        throw changed("the file's " + changes(before, after, sizeNow) + " changed during the read");
       }
     } catch (ReaException e) {
       EvidenceRecord partial =
@@ -447,6 +451,18 @@ public final class ModelInspector {
       b.diagnostic("reason", e.getMessage());
     }
     return b.build();
+  }
+
+  /**
+   * @return what changed between two snapshots of the path ({@link FileSnapshot#changesTo}), or
+   *     the size of the open file when only that differs
+   */
+  private static String changes(FileSnapshot before, FileSnapshot after, long channelSize) {
+    String changed = before.changesTo(after);
+    if (changed != null) {
+      return changed;
+    }
+    return "size as read through the open file (" + before.size() + " bytes, now " + channelSize + ")";
   }
 
   private static ReaException changed(String what) {
