@@ -1,6 +1,7 @@
 package dev.rea.cli;
 
 import dev.rea.core.error.ReaException;
+import dev.rea.core.error.Surface;
 import dev.rea.core.evidence.EvidenceJson;
 import java.io.PrintWriter;
 import java.util.Map;
@@ -13,11 +14,13 @@ final class Failures {
   private Failures() {}
 
   /**
-   * Prints the failure and returns its exit status. Partial Evidence is printed too: inside the
+   * Prints the failure, with the command line's advice for a slip it recognises ({@link
+   * Surface#advise}), and returns its exit status. Partial Evidence is printed too: inside the
    * error object with {@code --json}, as a readable report on stdout otherwise.
    */
   static int report(
-      ReaException e, boolean json, PrintWriter stdout, PrintWriter stderr, int maxRows) {
+      ReaException failure, boolean json, PrintWriter stdout, PrintWriter stderr, int maxRows) {
+    ReaException e = Surface.CLI.advise(failure);
     if (json) {
       Output.printJson(stdout, EvidenceJson.errorBytes(e));
     } else {

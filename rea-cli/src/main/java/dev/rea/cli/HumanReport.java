@@ -18,7 +18,8 @@ import java.util.StringJoiner;
 
 /**
  * The readable report of one Evidence record: file facts, metadata, a type histogram, the
- * tensor table (truncated with a count), limitations and warnings. Every value shown comes from
+ * tensor table (truncated with a count), limitations and warnings (each section says {@code none}
+ * when it is empty). Every value shown comes from
  * the record; long strings are shortened with their full length stated.
  */
 final class HumanReport {
@@ -123,7 +124,8 @@ final class HumanReport {
     TextTable.print(out, List.of(), facts);
 
     printMetadata(r.metadata());
-    printTypes(r.types());
+    // Safetensors dtypes have no numeric ID: the column would always be empty.
+    printTypes(r.types(), !"safetensors".equals(a.format()));
     printTensors(r.tensors());
 
     out.println();
@@ -140,12 +142,13 @@ final class HumanReport {
         out.println("    tensors: " + indices(l.tensorIndices()));
       }
     }
-    if (!r.warnings().isEmpty()) {
-      out.println();
-      out.println("Warnings (" + r.warnings().size() + ")");
-      for (Warning w : r.warnings()) {
-        out.println("  - [" + w.code() + "] " + TerminalText.printable(w.message()));
-      }
+    out.println();
+    out.println("Warnings (" + r.warnings().size() + ")");
+    if (r.warnings().isEmpty()) {
+      out.println("  none");
+    }
+    for (Warning w : r.warnings()) {
+      out.println("  - [" + w.code() + "] " + TerminalText.printable(w.message()));
     }
     out.println();
     out.println(
@@ -184,29 +187,36 @@ final class HumanReport {
       out.println(
           "  (strings are cut at "
               + MAX_VALUE_CHARS
-              + " characters: --json, or inspect-analysis-view with \"keys\", gives them whole)");
+              + " characters: --json gives them whole, as does inspect-analysis-view --json"
+              + " with \"keys\")");
     }
   }
 
-  private void printTypes(List<TypeRow> types) {
+  private void printTypes(List<TypeRow> types, boolean withIds) {
     out.println();
     out.println("Types (" + types.size() + ")");
     List<String[]> table = new ArrayList<>();
     for (TypeRow t : types) {
-      table.add(
-          new String[] {
-            t.type(),
-            t.typeId() == null ? "" : t.typeId().toString(),
-            Sizes.grouped(t.tensorCount()),
-            Sizes.grouped(t.parameterCount()),
-            t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength())
-          });
+      List<String> row = new ArrayList<>(5);
+      row.add(t.type());
+      if (withIds) {
+        row.add(t.typeId() == null ? "" : t.typeId().toString());
+      }
+      row.add(Sizes.grouped(t.tensorCount()));
+      row.add(Sizes.grouped(t.parameterCount()));
+      row.add(t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength()));
+      table.add(row.toArray(new String[0]));
     }
     if (types.isEmpty()) {
       out.println("  none");
       return;
     }
-    TextTable.print(out, List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES"), table);
+    TextTable.print(
+        out,
+        withIds
+            ? List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES")
+            : List.of("TYPE", "TENSORS", "PARAMETERS", "BYTES"),
+        table);
   }
 
   private void printTensors(List<TensorRow> tensors) {

@@ -38,7 +38,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  *
  * <p>{@code --evidence_output FILE} writes the signed bundle atomically. {@code --view} needs
  * {@code --detail summary} ({@code conflicting_choices} with complete detail, also when complete
- * is the default) and {@code --evidence_output} ({@code bad_argument} without it); its page is
+ * is the default, whose message then says that --view needs --detail summary) and {@code
+ * --evidence_output} ({@code bad_argument} without it); its page is
  * answered from the written file, so it equals {@code inspect-analysis-view}'s answer for the
  * same view. Options are checked before the file is read. Signing keys come from the REA home
  * directory ({@code $REA_HOME}, else {@code $XDG_CONFIG_HOME/rea}, else {@code ~/.config/rea});
@@ -234,14 +235,21 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       ViewRequest selection = null;
       if (view != null) {
         if (chosen == Arguments.Detail.COMPLETE) {
-          throw ReaException.builder(
-                  Constraint.CONFLICTING_CHOICES,
-                  "--view selects rows for summary delivery; complete detail and a selection are"
-                      + " conflicting choices (use --detail summary"
+          // Without --detail, complete is only the default: say what --view needs, plainly.
+          String message =
+              detail == null
+                  ? "--view needs --detail summary (complete detail is the default)"
+                      + (evidenceOutput == null
+                          ? " together with --evidence_output FILE: the page is answered from,"
+                              + " and points at, the complete Evidence written there"
+                          : "")
+                  : "--view selects rows for summary delivery; complete detail and a selection"
+                      + " are conflicting choices (use --detail summary"
                       + (evidenceOutput == null
                           ? ", with --evidence_output FILE for the complete Evidence the page"
                               + " points at)"
-                          : ")"))
+                          : ")");
+          throw ReaException.builder(Constraint.CONFLICTING_CHOICES, message)
               .field("--view")
               .build();
         }

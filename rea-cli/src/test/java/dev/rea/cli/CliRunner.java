@@ -1,10 +1,8 @@
 package dev.rea.cli;
 
-import java.io.IOException;
+import dev.rea.core.testing.ScratchDirectories;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -12,21 +10,17 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Runs {@link ReaMain} in-process and captures stdout, stderr and the exit status. The REA home
- * directory (signing keys) is a temporary directory, never the user's {@code ~/.config/rea}.
+ * directory (signing keys) is a temporary directory, never the user's {@code ~/.config/rea}, and
+ * is deleted when the test JVM ends.
  */
 final class CliRunner {
   static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The REA home used by {@link #run}: one per test JVM. */
-  static final Path HOME;
-
-  static {
-    try {
-      HOME = Files.createTempDirectory("rea-cli-test-home");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
+  /**
+   * The REA home used by {@link #run}: one per test JVM, deleted (private key included) when the
+   * JVM ends.
+   */
+  static final Path HOME = ScratchDirectories.createDeletedAtExit("rea-cli-test-home");
 
   record Result(int status, String out, String err) {
     JsonNode json() {

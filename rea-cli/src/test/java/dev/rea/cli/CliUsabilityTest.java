@@ -181,8 +181,38 @@ class CliUsabilityTest {
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err())
         .contains("evidence_rejected")
-        .contains("this is a GGUF model file, not saved Evidence")
-        .contains("inspect-model-artifact");
+        .contains(
+            "this is a GGUF model file, not saved Evidence: inspect it with inspect-model-artifact"
+                + " (save its Evidence with --evidence_output FILE and query that file)");
+  }
+
+  @Test
+  void savedEvidenceGivenAsAModelGetsAHintToReadItAsEvidence() throws Exception {
+    Path model = GgufTesting.resourceFile(dir, "real/ollama_ollama-llama-2-tiny-random.gguf.gz");
+    Path bundle = dir.resolve("bundle.json");
+    Path record = dir.resolve("record.json");
+    CliRunner.Result saved =
+        CliRunner.run("inspect-model-artifact", model.toString(), "--evidence_output", bundle.toString());
+    assertThat(saved.status()).as(saved.err()).isZero();
+    JsonNode first = CliRunner.JSON.readTree(Files.readAllBytes(bundle)).get("records").get(0);
+    Files.write(record, CliRunner.JSON.writeValueAsBytes(first));
+    for (Object[] c : new Object[][] {{bundle, "a rea.bundle.v1 bundle"}, {record, "a rea.evidence.v1 record"}}) {
+      CliRunner.Result r = CliRunner.run("inspect-model-artifact", c[0].toString(), "--json");
+      assertThat(r.status()).isEqualTo(3);
+      JsonNode e = r.json().get("error");
+      assertThat(e.get("constraint").asString()).isEqualTo("unsupported_format");
+      assertThat(e.get("code").asString()).isEqualTo("target_unavailable");
+      assertThat(e.get("message").asString())
+          .isEqualTo(
+              "unsupported format: the file is Evidence that REA saved ("
+                  + c[1]
+                  + "), not a model: read it with inspect-analysis-view --source FILE --view"
+                  + " '{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}'");
+      assertThat(e.get("details").get("diagnostics").get("detected").asString())
+          .isEqualTo("rea_evidence");
+      CliRunner.Result readable = CliRunner.run("inspect-model-artifact", c[0].toString());
+      assertThat(readable.err()).contains("not a model: read it with inspect-analysis-view --source FILE");
+    }
   }
 
   @Test
@@ -208,8 +238,13 @@ class CliUsabilityTest {
       JsonNode e = r.json().get("error");
       assertThat(e.get("constraint").asString()).isEqualTo("evidence_rejected");
       assertThat(e.get("message").asString())
-          .startsWith("this is a " + c[1] + " printed by inspect-model-artifact, not saved Evidence")
-          .contains("--evidence_output");
+          .isEqualTo(
+              "this is a model-artifact "
+                  + c[1]
+                  + ", not saved Evidence: query the complete Evidence that --evidence_output FILE"
+                  + " wrote (the "
+                  + c[1]
+                  + "'s parent_evidence_id names it)");
       assertThat(e.get("details").get("diagnostics").get("detected").asString())
           .isEqualTo("model-artifact-" + c[1]);
     }
@@ -278,7 +313,11 @@ class CliUsabilityTest {
             .bytes());
     CliRunner.Result report = CliRunner.run("inspect-model-artifact", model.toString());
     assertThat(report.status()).isZero();
-    assertThat(report.out()).contains("strings are cut at 72 characters: --json");
+    // The hint names only ways that give the whole value: a readable page cuts it too.
+    assertThat(report.out())
+        .contains(
+            "(strings are cut at 72 characters: --json gives them whole, as does"
+                + " inspect-analysis-view --json with \"keys\")");
     assertThat(report.out()).contains("(names this report; each run has its own)");
 
     Path ev = dir.resolve("ev.json");
@@ -292,6 +331,7 @@ class CliUsabilityTest {
             "{\"kind\":\"model-artifact\",\"collection\":\"metadata\",\"keys\":[\"tokenizer.chat_template\"]}");
     assertThat(page.status()).as(page.err()).isZero();
     assertThat(page.out()).contains("cells are cut at 60 characters: add --json");
+    assertThat(page.out()).doesNotContain(template);
     CliRunner.Result whole =
         CliRunner.run(
             "inspect-analysis-view", "--source", ev.toString(), "--json", "--view",

@@ -158,14 +158,30 @@ class EvidenceCliTest {
     String missing = dir.resolve("absent.gguf").toString();
     String ev = dir.resolve("e.json").toString();
     String v = "{\"collection\":\"tensors\"}";
-    assertError(CliRunner.run("inspect-model-artifact", missing, "--view", v, "--evidence_output", ev, "--json"),
-        2, "conflicting_choices", "--view");
-    assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "complete", "--view", v,
-        "--evidence_output", ev, "--json"), 2, "conflicting_choices", "--view");
+    // Complete detail only by default: the message says what --view needs, not "conflicting".
+    CliRunner.Result byDefault =
+        CliRunner.run("inspect-model-artifact", missing, "--view", v, "--evidence_output", ev, "--json");
+    assertError(byDefault, 2, "conflicting_choices", "--view");
+    assertThat(byDefault.json().get("error").get("message").asString())
+        .isEqualTo("--view needs --detail summary (complete detail is the default)");
+    CliRunner.Result explicit =
+        CliRunner.run("inspect-model-artifact", missing, "--detail", "complete", "--view", v,
+            "--evidence_output", ev, "--json");
+    assertError(explicit, 2, "conflicting_choices", "--view");
+    assertThat(explicit.json().get("error").get("message").asString())
+        .isEqualTo("--view selects rows for summary delivery; complete detail and a selection are"
+            + " conflicting choices (use --detail summary)");
     // Without --evidence_output either, one message names both requirements.
     CliRunner.Result both = CliRunner.run("inspect-model-artifact", missing, "--view", v, "--json");
     assertError(both, 2, "conflicting_choices", "--view");
     assertThat(both.json().get("error").get("message").asString())
+        .isEqualTo("--view needs --detail summary (complete detail is the default) together with"
+            + " --evidence_output FILE: the page is answered from, and points at, the complete"
+            + " Evidence written there");
+    CliRunner.Result bothExplicit =
+        CliRunner.run("inspect-model-artifact", missing, "--detail", "complete", "--view", v, "--json");
+    assertError(bothExplicit, 2, "conflicting_choices", "--view");
+    assertThat(bothExplicit.json().get("error").get("message").asString())
         .endsWith("(use --detail summary, with --evidence_output FILE for the complete Evidence the"
             + " page points at)");
     assertError(CliRunner.run("inspect-model-artifact", missing, "--detail", "summary", "--detail", "complete",

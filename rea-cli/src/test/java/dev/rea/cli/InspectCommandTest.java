@@ -44,8 +44,31 @@ class InspectCommandTest {
         .contains("token_embd.weight")
         .contains("[8, 32000]")
         .contains("513,048 parameters")
-        .contains("Limitations (0)")
+        .contains("Limitations (0)\n  none\n")
+        // An empty section is shown as empty, as Limitations is (the summary says "none" too).
+        .contains("Warnings (0)\n  none\n")
         .contains("digest none");
+  }
+
+  @Test
+  void theTypesTableHasAnIdColumnForGgufOnly() throws Exception {
+    // Safetensors dtypes have no numeric ID: no column that is always empty.
+    Path st = dir.resolve("m.safetensors");
+    java.nio.file.Files.write(
+        st,
+        dev.rea.core.format.safetensors.SafetensorsBuilder.builder()
+            .tensor("a", "F32", 2, 3)
+            .tensor("b", "BF16", 4)
+            .build());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", st.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .containsPattern("(?m)^  TYPE +TENSORS +PARAMETERS +BYTES$")
+        .containsPattern("(?m)^  BF16 +1 +4 +8$")
+        .containsPattern("(?m)^  F32 +1 +6 +24$")
+        .doesNotContainPattern("(?m)^  TYPE +ID ");
+    CliRunner.Result gguf = CliRunner.run("inspect-model-artifact", tinyLlama().toString());
+    assertThat(gguf.out()).containsPattern("(?m)^  TYPE +ID +TENSORS +PARAMETERS +BYTES$");
   }
 
   @Test

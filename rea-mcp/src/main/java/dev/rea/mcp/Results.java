@@ -1,6 +1,7 @@
 package dev.rea.mcp;
 
 import dev.rea.core.error.ReaException;
+import dev.rea.core.error.Surface;
 import dev.rea.core.evidence.EvidenceJson;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -31,9 +32,12 @@ final class Results {
     return result(bytes, false);
   }
 
-  /** @return an {@code isError} result holding {@code e}'s error object (and partial Evidence) */
+  /**
+   * @return an {@code isError} result holding {@code e}'s error object (and partial Evidence),
+   *     with the tools' advice for a slip it recognises ({@link Surface#advise})
+   */
   CallToolResult failure(ReaException e) {
-    return result(EvidenceJson.errorBytes(e), true);
+    return result(EvidenceJson.errorBytes(Surface.MCP.advise(e)), true);
   }
 
   private CallToolResult result(byte[] bytes, boolean error) {

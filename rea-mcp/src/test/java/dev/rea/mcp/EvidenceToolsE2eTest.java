@@ -264,6 +264,53 @@ class EvidenceToolsE2eTest {
   }
 
   @Test
+  void aFileGivenToTheWrongToolGetsAdviceInTheToolsTerms() throws Exception {
+    Path p = TinyGguf.write(dir.resolve("w.gguf"), 1, 2, 0);
+    McpSyncClient c = client();
+    JsonNode rec = ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString(), "detail", "complete")));
+    Path file = dir.resolve("saved.json");
+    Files.writeString(file, RawSession.JSON.writeValueAsString(rec), StandardCharsets.UTF_8);
+
+    // Saved Evidence given as a model.
+    JsonNode asModel = McpClientE2eTest.error(call(c, ReaTools.INSPECT, Map.of("path", file.toString())));
+    assertThat(asModel.path("constraint").asString()).isEqualTo("unsupported_format");
+    assertThat(asModel.path("details").path("diagnostics").path("detected").asString())
+        .isEqualTo("rea_evidence");
+    assertThat(asModel.path("message").asString())
+        .isEqualTo(
+            "unsupported format: the file is Evidence that REA saved (a rea.evidence.v1 record),"
+                + " not a model: read it with inspect_analysis_view and source {kind:"
+                + " \"evidence-file\", path}, or retain a bundle with import_evidence_bundle");
+
+    // A model, or a summary, given as Evidence: advice names the tools, never the CLI's options.
+    JsonNode summary = ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString())));
+    Path summaryFile = dir.resolve("summary.json");
+    Files.writeString(summaryFile, RawSession.JSON.writeValueAsString(summary), StandardCharsets.UTF_8);
+    Map<String, Object> types = view("collection", "types");
+    JsonNode modelAsEvidence =
+        McpClientE2eTest.error(
+            call(c, ReaTools.VIEW, Map.of("source", Map.of("kind", "evidence-file", "path", p.toString()), "view", types)));
+    JsonNode modelImported = McpClientE2eTest.error(call(c, ReaTools.IMPORT, Map.of("path", p.toString())));
+    for (JsonNode e : new JsonNode[] {modelAsEvidence, modelImported}) {
+      assertThat(e.path("constraint").asString()).isEqualTo("evidence_rejected");
+      assertThat(e.path("details").path("diagnostics").path("detected").asString()).isEqualTo("gguf");
+      assertThat(e.path("message").asString())
+          .isEqualTo(
+              "this is a GGUF model file, not saved Evidence: inspect it with"
+                  + " inspect_model_artifact (the summary's parent_evidence_id names its complete"
+                  + " Evidence, which the server retains: query it with inspect_analysis_view and"
+                  + " source {kind: \"retained-evidence\", evidence_id})");
+    }
+    JsonNode summaryAsEvidence =
+        McpClientE2eTest.error(
+            call(c, ReaTools.VIEW, Map.of("source", Map.of("kind", "evidence-file", "path", summaryFile.toString()), "view", types)));
+    assertThat(summaryAsEvidence.path("message").asString())
+        .startsWith("this is a model-artifact summary, not saved Evidence: ")
+        .contains("{kind: \"retained-evidence\", evidence_id}")
+        .doesNotContain("--evidence_output");
+  }
+
+  @Test
   void importThenViewThenReleaseThenRefused() throws Exception {
     Path p = TinyGguf.write(dir.resolve("i.gguf"), 2, 3, 0);
     McpSyncClient c = client();

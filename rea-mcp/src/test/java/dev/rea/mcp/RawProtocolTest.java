@@ -70,6 +70,16 @@ class RawProtocolTest {
       JsonNode params = s.awaitResponse(11, WAIT);
       assertThat(params.path("error").path("code").asInt()).isEqualTo(-32602);
 
+      // Protocol-level mistakes are JSON-RPC errors from the SDK, not tool results (README).
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/call\",\"params\":{\"name\":"
+          + "\"no_such_tool\",\"arguments\":{}}}");
+      JsonNode unknownTool = s.awaitResponse(13, WAIT);
+      assertThat(unknownTool.has("result")).isFalse();
+      assertThat(unknownTool.path("error").path("code").asInt()).isEqualTo(-32602);
+      assertThat(unknownTool.path("error").path("message").asString()).startsWith("Unknown tool");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"no/such/method\"}");
+      assertThat(s.awaitResponse(14, WAIT).path("error").path("code").asInt()).isEqualTo(-32601);
+
       s.send("42");
       assertThat(s.next(WAIT).path("error").path("code").asInt()).isEqualTo(-32600);
       s.send("   ");

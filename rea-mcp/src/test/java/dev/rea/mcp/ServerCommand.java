@@ -1,5 +1,6 @@
 package dev.rea.mcp;
 
+import dev.rea.core.testing.ScratchDirectories;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,21 +10,21 @@ import java.util.Map;
 /**
  * The command line that starts a server process from the test class path. Every server gets
  * {@code REA_HOME} set to one temporary directory per test JVM, so signing keys are created there
- * and never in the user's configuration directory.
+ * and never in the user's configuration directory; the directory is deleted when the test JVM
+ * ends.
  */
 final class ServerCommand {
   private static Path reaHome;
 
   private ServerCommand() {}
 
-  /** @return the REA home the test servers use (created on first call) */
+  /**
+   * @return the REA home the test servers use (created on first call, deleted with the signing
+   *     keys the servers made in it when the test JVM ends)
+   */
   static synchronized Path reaHome() {
     if (reaHome == null) {
-      try {
-        reaHome = java.nio.file.Files.createTempDirectory("rea-mcp-test-home");
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
+      reaHome = ScratchDirectories.createDeletedAtExit("rea-mcp-test-home");
     }
     return reaHome;
   }

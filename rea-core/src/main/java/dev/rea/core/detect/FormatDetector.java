@@ -2,6 +2,8 @@ package dev.rea.core.detect;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.evidence.EvidenceRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  *       with a typed reason.
  *   <li>Recognised non-models are {@code unsupported_format} with a hint: ZIP (PyTorch
  *       archives), pickle, legacy GGML/GGMF/GGJT/GGLA/GGSN magics, Git LFS pointer files, HTML,
- *       and bare JSON (e.g. a sharded checkpoint's index).
+ *       Evidence REA saved (a bundle or record: {@code detected} is {@code rea_evidence}, with
+ *       its {@code schema}; {@link dev.rea.core.error.Surface#advise} adds how to read it) and
+ *       other bare JSON (e.g. a sharded checkpoint's index).
  * </ul>
  */
 public final class FormatDetector {
@@ -171,6 +175,14 @@ public final class FormatDetector {
       hint =
           "the file starts with 'FUGG', a byte-reversed GGUF magic; GGUF keeps the bytes 'GGUF'"
               + " in both byte orders, so this is not a GGUF file";
+    } else if (evidenceSchema(head, n) != null) {
+      kind = "rea_evidence";
+      hint =
+          "the file is Evidence that REA saved ("
+              + (evidenceSchema(head, n).equals(EvidenceJson.BUNDLE_SCHEMA)
+                  ? "a " + EvidenceJson.BUNDLE_SCHEMA + " bundle"
+                  : "a " + EvidenceRecord.SCHEMA + " record")
+              + "), not a model";
     } else if (firstNonWhitespace(head, n) == '{' || firstNonWhitespace(head, n) == '[') {
       kind = "json";
       hint =
@@ -183,13 +195,50 @@ public final class FormatDetector {
               + " length, then a JSON object)";
     }
     int shown = Math.min(n, 16);
-    return ReaException.builder(Constraint.UNSUPPORTED_FORMAT, "unsupported format: " + hint)
-        .field("magic")
-        .offset(0)
-        .diagnostic("detected", kind)
-        .diagnostic("leading_bytes", HexFormat.of().formatHex(head, 0, shown))
+    ReaException.Builder b =
+        ReaException.builder(Constraint.UNSUPPORTED_FORMAT, "unsupported format: " + hint)
+            .field("magic")
+            .offset(0)
+            .diagnostic("detected", kind);
+    if (kind.equals("rea_evidence")) {
+      b.diagnostic("schema", evidenceSchema(head, n));
+    }
+    return b.diagnostic("leading_bytes", HexFormat.of().formatHex(head, 0, shown))
         .diagnostic("file_size", Long.toString(fileSize))
         .build();
+  }
+
+  /**
+   * @return the schema of Evidence REA wrote ({@code rea.bundle.v1} or {@code rea.evidence.v1})
+   *     when the bytes begin as such a JSON object does, {@code {"schema":"rea.bundle.v1"},
+   *     whitespace allowed (a file reformatted by a JSON tool); else null
+   */
+  static @Nullable String evidenceSchema(byte[] head, int n) {
+    String text = new String(head, 0, n, StandardCharsets.ISO_8859_1);
+    int[] at = {0};
+    if (!expect(text, at, "{") || !expect(text, at, "\"schema\"") || !expect(text, at, ":")) {
+      return null;
+    }
+    for (String schema : new String[] {EvidenceJson.BUNDLE_SCHEMA, EvidenceRecord.SCHEMA}) {
+      int[] here = {at[0]};
+      if (expect(text, here, "\"" + schema + "\"")) {
+        return schema;
+      }
+    }
+    return null;
+  }
+
+  /** Skips JSON whitespace from {@code at[0]}, then consumes {@code token} if it is there. */
+  private static boolean expect(String text, int[] at, String token) {
+    int i = at[0];
+    while (i < text.length() && " \t\r\n".indexOf(text.charAt(i)) >= 0) {
+      i++;
+    }
+    if (!text.startsWith(token, i)) {
+      return false;
+    }
+    at[0] = i + token.length();
+    return true;
   }
 
   private static String legacyGgmlMagic(byte[] head) {

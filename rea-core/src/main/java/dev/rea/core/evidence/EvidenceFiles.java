@@ -5,6 +5,7 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.io.AtomicFiles;
 import dev.rea.core.io.FileAccess;
 import dev.rea.core.io.FileSnapshot;
+import dev.rea.core.io.MissingPaths;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -114,7 +115,8 @@ public final class EvidenceFiles {
         return buf;
       }
     } catch (NoSuchFileException | NotDirectoryException e) {
-      throw ReaException.builder(Constraint.NOT_FOUND, "no such evidence file: " + p)
+      throw ReaException.builder(
+              Constraint.NOT_FOUND, MissingPaths.describe(path, "evidence file"))
           .path(p)
           .cause(e)
           .build();

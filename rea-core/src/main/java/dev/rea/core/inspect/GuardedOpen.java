@@ -118,7 +118,9 @@ final class GuardedOpen {
         String what =
             now == null
                 ? "the path vanished"
-                : !now.regularFile() ? "the path is now not a regular file" : "the path now names another file";
+                : !now.regularFile()
+                    ? "the path is now not a regular file"
+                    : "its " + examined.changesTo(now) + " changed";
         throw ReaException.builder(
                 Constraint.TARGET_CHANGED,
                 "the path was replaced while it was being opened: " + what)

@@ -19,6 +19,7 @@ import dev.rea.core.io.Cancellation;
 import dev.rea.core.io.FileAccess;
 import dev.rea.core.io.FileSnapshot;
 import dev.rea.core.io.HeaderInput;
+import dev.rea.core.io.MissingPaths;
 import dev.rea.core.io.PipelinedDigest;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
@@ -231,7 +232,10 @@ public final class ModelInspector {
     FileSnapshot opened = statAgain(path);
     long channelSize = channelSize(channel);
     if (!before.sameIdentity(opened) || channelSize != before.size()) {
-      throw changed("the path was replaced or modified while it was opened");
+      throw changed(
+          "the path was replaced or modified while it was opened: its "
+              + changes(before, opened, channelSize)
+              + " changed");
     }
     long fileSize = before.size();
     HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
@@ -270,8 +274,9 @@ public final class ModelInspector {
         fullSha = HexFormat.of().formatHex(in.digest().digest());
       }
       FileSnapshot after = statAgain(path);
-      if (!before.sameIdentity(after) || channelSize(channel) != fileSize) {
-        throw changed("the file's identity, size, modification time or inode change time changed during the read");
+      long sizeNow = channelSize(channel);
+      if (!before.sameIdentity(after) || sizeNow != fileSize) {
+        throw changed("the file's " + changes(before, after, sizeNow) + " changed during the read");
       }
     } catch (ReaException e) {
       EvidenceRecord partial =
@@ -380,7 +385,9 @@ public final class ModelInspector {
     try {
       return access.stat(path);
     } catch (NoSuchFileException | NotDirectoryException e) {
-      throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
+      throw ReaException.builder(Constraint.NOT_FOUND, MissingPaths.describe(path, "file"))
+          .cause(e)
+          .build();
     } catch (AccessDeniedException e) {
       throw ReaException.builder(
               Constraint.PERMISSION_DENIED, "permission denied examining " + path)
@@ -430,7 +437,9 @@ public final class ModelInspector {
 
   private static ReaException openFailure(Path path, IOException e) {
     if (e instanceof NoSuchFileException) {
-      return ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path).cause(e).build();
+      return ReaException.builder(Constraint.NOT_FOUND, MissingPaths.describe(path, "file"))
+          .cause(e)
+          .build();
     }
     if (e instanceof AccessDeniedException) {
       return ReaException.builder(Constraint.PERMISSION_DENIED, "permission denied opening " + path)
@@ -471,6 +480,18 @@ public final class ModelInspector {
       b.diagnostic("reason", e.getMessage());
     }
     return b.build();
+  }
+
+  /**
+   * @return what changed between two snapshots of the path ({@link FileSnapshot#changesTo}), or
+   *     the size of the open file when only that differs
+   */
+  private static String changes(FileSnapshot before, FileSnapshot after, long channelSize) {
+    String changed = before.changesTo(after);
+    if (changed != null) {
+      return changed;
+    }
+    return "size as read through the open file (" + before.size() + " bytes, now " + channelSize + ")";
   }
 
   private static ReaException changed(String what) {

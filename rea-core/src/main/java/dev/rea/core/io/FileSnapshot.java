@@ -51,4 +51,35 @@ public record FileSnapshot(
         && modifiedNanos == other.modifiedNanos
         && java.util.Objects.equals(changedNanos, other.changedNanos);
   }
+
+  /**
+   * Names what {@link #sameIdentity} found different, for messages. Another device or inode means
+   * the path names another file, whose other attributes say nothing about this one: it is named
+   * alone.
+   *
+   * @param later a later snapshot of the same path
+   * @return e.g. {@code "modification time (2020-01-01T00:00:00.000000000Z, now
+   *     2026-...Z) and inode change time"}, or null when {@link #sameIdentity} holds
+   */
+  public @Nullable String changesTo(FileSnapshot later) {
+    if (!java.util.Objects.equals(device, later.device)
+        || !java.util.Objects.equals(inode, later.inode)) {
+      return "identity (device and inode: the path now names another file)";
+    }
+    java.util.List<String> parts = new java.util.ArrayList<>(3);
+    if (size != later.size) {
+      parts.add("size (" + size + " bytes, now " + later.size + ")");
+    }
+    if (modifiedNanos != later.modifiedNanos) {
+      parts.add("modification time (" + modifiedText + ", now " + later.modifiedText + ")");
+    }
+    if (!java.util.Objects.equals(changedNanos, later.changedNanos)) {
+      parts.add("inode change time");
+    }
+    if (parts.isEmpty()) {
+      return null;
+    }
+    String last = parts.remove(parts.size() - 1);
+    return parts.isEmpty() ? last : String.join(", ", parts) + " and " + last;
+  }
 }

@@ -71,11 +71,11 @@ public final class EvidenceLoader {
   }
 
   /**
-   * When a file given as Evidence is a model file, or a summary or page printed by {@code
-   * inspect-model-artifact} (common slips), says so: the error keeps its
-   * code, constraint, field, offset and diagnostics (adding {@code detected}), and its message
-   * tells what the file is and what to do instead. Reads the file's first {@code PROBE_BYTES}
-   * again, on this failure path only.
+   * When a file given as Evidence is a model file, or a summary or page of an inspection (common
+   * slips), says so: the error keeps its code, constraint, field, offset and diagnostics (adding
+   * {@code detected}), and its message tells what the file is; the program reporting it adds
+   * what to do instead in its own terms ({@link dev.rea.core.error.Surface#advise}). Reads the
+   * file's first {@code PROBE_BYTES} again, on this failure path only.
    */
   private static ReaException withModelHint(ReaException e, Path path) {
     if (e.constraint() != dev.rea.core.error.Constraint.EVIDENCE_REJECTED) {
@@ -90,13 +90,7 @@ public final class EvidenceLoader {
     String start = probe.text().strip();
     for (String kind : new String[] {"summary", "page"}) {
       if (start.startsWith("{\"kind\":\"model-artifact-" + kind + "\"")) {
-        return e.toBuilder(
-                "this is a "
-                    + kind
-                    + " printed by inspect-model-artifact, not saved Evidence: query the"
-                    + " complete Evidence that --evidence_output FILE wrote (the "
-                    + kind
-                    + "'s parent_evidence_id names it)")
+        return e.toBuilder("this is a model-artifact " + kind + ", not saved Evidence")
             .diagnostic("detected", "model-artifact-" + kind)
             .cause(e)
             .build();
@@ -106,11 +100,7 @@ public final class EvidenceLoader {
     if (f == null) {
       return e;
     }
-    return e.toBuilder(
-            "this is a "
-                + f.displayName()
-                + " model file, not saved Evidence: inspect it with inspect-model-artifact"
-                + " (save its Evidence with --evidence_output FILE and query that file)")
+    return e.toBuilder("this is a " + f.displayName() + " model file, not saved Evidence")
         .diagnostic("detected", f.wire())
         .cause(e)
         .build();

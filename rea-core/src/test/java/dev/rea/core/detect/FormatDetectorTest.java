@@ -91,6 +91,26 @@ class FormatDetectorTest {
         Arguments.of("HTML page", ascii("<!DOCTYPE html><html><body>Sign in"), "html", "download the model again"),
         Arguments.of("HTML after a BOM and blank lines", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, ascii("\n\n<html lang=en>")), "html", "HTML"),
         Arguments.of("a sharded checkpoint index", ascii("{\n  \"metadata\": {\"total_size\": 1}}"), "json", "index.json"),
+        Arguments.of(
+            "an Evidence bundle REA saved",
+            ascii("{\"schema\":\"rea.bundle.v1\",\"records\":[{\"schema\":\"rea.evidence.v1\""),
+            "rea_evidence",
+            "the file is Evidence that REA saved (a rea.bundle.v1 bundle), not a model"),
+        Arguments.of(
+            "an Evidence record REA saved",
+            ascii("{\"schema\":\"rea.evidence.v1\",\"evidence_id\":\"sha256:00\""),
+            "rea_evidence",
+            "the file is Evidence that REA saved (a rea.evidence.v1 record), not a model"),
+        Arguments.of(
+            "an Evidence bundle reformatted by a JSON tool",
+            ascii("{\n  \"schema\" : \"rea.bundle.v1\",\n  \"records\": ["),
+            "rea_evidence",
+            "rea.bundle.v1 bundle"),
+        Arguments.of(
+            "JSON with another schema",
+            ascii("{\"schema\":\"rea.bundle.v2\"}"),
+            "json",
+            "JSON text, not a model"),
         Arguments.of("byte-reversed GGUF magic", ascii("FUGG\3\0\0\0"), "gguf_reversed_magic", "FUGG"),
         Arguments.of("plain text", ascii("hello, world\n"), "unknown", "not GGUF"),
         Arguments.of("three bytes", ascii("GGU"), "unknown", "not GGUF"),

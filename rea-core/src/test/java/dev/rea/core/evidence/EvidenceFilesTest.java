@@ -179,6 +179,22 @@ class EvidenceFilesTest {
         ReaException.class, e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE));
     assertThatThrownBy(() -> EvidenceFiles.read(tmp.resolve("none.json"), 10))
         .isInstanceOfSatisfying(ReaException.class,
-            e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND));
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND);
+              assertThat(e.getMessage()).isEqualTo("no such evidence file: " + tmp.resolve("none.json"));
+            });
+  }
+
+  @Test
+  void aSymbolicLinkWhoseTargetIsMissingIsNamedAsSuch() throws Exception {
+    Path link = Files.createSymbolicLink(tmp.resolve("ev.json"), tmp.resolve("gone.json"));
+    assertThatThrownBy(() -> EvidenceFiles.read(link, 10))
+        .isInstanceOfSatisfying(ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND);
+              assertThat(e.getMessage())
+                  .isEqualTo(link + " is a symbolic link whose target does not exist (it points to "
+                      + tmp.resolve("gone.json") + ")");
+            });
   }
 }

@@ -150,7 +150,8 @@ class ModelInspectorIdentityTest {
   @Test
   void appendDuringFullHashIsTargetChangedWithPartialEvidence() throws Exception {
     Path p = file(4 << 20);
-    assertChangedDuringHash(p, 2 << 20, () -> Files.write(p, new byte[] {1, 2, 3}, StandardOpenOption.APPEND));
+    assertChangedDuringHash(
+        p, 2 << 20, "grew", () -> Files.write(p, new byte[] {1, 2, 3}, StandardOpenOption.APPEND));
   }
 
   @Test
@@ -159,6 +160,7 @@ class ModelInspectorIdentityTest {
     assertChangedDuringHash(
         p,
         2 << 20,
+        "ended",
         () -> {
           try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
             raf.setLength(3 << 20);
@@ -172,6 +174,7 @@ class ModelInspectorIdentityTest {
     assertChangedDuringHash(
         p,
         1 << 20,
+        "the file's modification time (2020-01-01T00:00:00.000000000Z, now ",
         () -> {
           try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
             raf.seek(3 << 20);
@@ -190,6 +193,7 @@ class ModelInspectorIdentityTest {
     assertChangedDuringHash(
         p,
         1 << 20,
+        "the file's inode change time changed during the read",
         () -> {
           try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
             raf.seek(3 << 20);
@@ -219,14 +223,54 @@ class ModelInspectorIdentityTest {
     Path other = dir.resolve("other.gguf");
     Files.write(other, Files.readAllBytes(p));
     assertChangedDuringHash(
-        p, 1 << 20, () -> Files.move(other, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE));
+        p,
+        1 << 20,
+        "the file's identity (device and inode: the path now names another file) changed during"
+            + " the read",
+        () -> Files.move(other, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE));
+  }
+
+  @Test
+  void aFileChangedWhileItWasOpenedNamesWhatChanged() throws Exception {
+    Path p = file(64);
+    FileAccess appendingAtOpen =
+        new FileAccess() {
+          @Override
+          public dev.rea.core.io.FileSnapshot stat(Path path) throws IOException {
+            return FileAccess.system().stat(path);
+          }
+
+          @Override
+          public java.nio.channels.SeekableByteChannel open(Path path) throws IOException {
+            java.nio.channels.SeekableByteChannel ch = FileAccess.system().open(path);
+            Files.write(path, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
+            return ch;
+          }
+        };
+    assertThatThrownBy(() -> inspector(appendingAtOpen).inspect(p, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
+              assertThat(e.getMessage())
+                  .startsWith(
+                      "the path was replaced or modified while it was opened: its size (64 bytes,"
+                          + " now 67), modification time (2020-01-01T00:00:00.000000000Z, now ")
+                  .endsWith(") and inode change time changed");
+            });
   }
 
   interface Change {
     void apply() throws IOException;
   }
 
-  private void assertChangedDuringHash(Path p, long atByte, Change change) throws Exception {
+  /**
+   * Applies {@code change} when the full hash reaches {@code atByte} and expects {@code
+   * target_changed} whose message starts with (or, when it does not start with "the file's",
+   * contains) {@code says}: what changed, named.
+   */
+  private void assertChangedDuringHash(Path p, long atByte, String says, Change change)
+      throws Exception {
     AtomicBoolean done = new AtomicBoolean();
     ModelInspector.Listener hook =
         new ModelInspector.Listener() {
@@ -248,6 +292,12 @@ class ModelInspectorIdentityTest {
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
               assertThat(e.path()).isEqualTo(p.toString());
+              if (says.startsWith("the file's")) {
+                assertThat(e.getMessage()).startsWith(says);
+              } else {
+                assertThat(e.getMessage()).contains(says);
+              }
+              assertThat(e.getMessage()).doesNotContain(" or ");
               assertPartial(e.partialEvidence());
             });
     assertThat(done).isTrue();
@@ -357,6 +407,30 @@ class ModelInspectorIdentityTest {
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
               assertThat(e.diagnostics()).containsEntry("reason", "Too many open files");
+            });
+  }
+
+  @Test
+  void aSymbolicLinkWhoseTargetIsMissingIsNamedAsSuch() throws Exception {
+    ModelInspector ins = inspector(FileAccess.system());
+    Path absent = dir.resolve("absent.gguf");
+    assertThatThrownBy(() -> ins.inspect(absent, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> assertThat(e.getMessage()).isEqualTo("no such file: " + absent));
+    Path link = Files.createSymbolicLink(dir.resolve("model.gguf"), Path.of("blobs/sha256-0123"));
+    assertThatThrownBy(() -> ins.inspect(link, HashMode.HEADER))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND);
+              assertThat(e.code().exitStatus()).isEqualTo(3);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      link
+                          + " is a symbolic link whose target does not exist (it points to"
+                          + " blobs/sha256-0123)");
+              assertThat(e.path()).isEqualTo(link.toString());
             });
   }
 

@@ -60,7 +60,7 @@ class JacksonReasonsTest {
             SafetensorsBuilder.file(json, 4), Limits.defaults());
     assertThat(e.getMessage())
         .isEqualTo(
-            "invalid JSON in the header at offset 61 (header): Unexpected end-of-input: expected"
+            "header at offset 61: invalid JSON in the header: Unexpected end-of-input: expected"
                 + " close marker for Object");
     assertThat(e.offset()).isEqualTo(61L);
   }

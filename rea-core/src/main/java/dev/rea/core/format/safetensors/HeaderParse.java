@@ -170,24 +170,20 @@ final class HeaderParse {
     int r = Utf8.scan(json, 0, n);
     if (r != Utf8.VALID) {
       int bad = r >= 0 ? r : -(r + 2);
-      throw ReaException.rejected(
+      throw rejectAt(
           "header",
           PREFIX + bad,
-          "the header JSON has invalid UTF-8 at offset "
-              + (PREFIX + bad)
-              + " (byte 0x"
+          "the header JSON has invalid UTF-8 (byte 0x"
               + hex(json[bad])
               + "; overlong forms, encoded surrogates and cut sequences are invalid)");
     }
     int ctl = firstForbiddenControl(json);
     if (ctl >= 0) {
-      throw ReaException.rejected(
+      throw rejectAt(
           "header",
           PREFIX + ctl,
           "the header JSON has the control byte 0x"
               + hex(json[ctl])
-              + " at offset "
-              + (PREFIX + ctl)
               + " (only space, tab, CR and LF may appear outside strings, and control"
               + " characters inside strings must be escaped)");
     }
@@ -196,7 +192,7 @@ final class HeaderParse {
       i++;
     }
     if (i == n) {
-      throw ReaException.rejected(
+      throw rejectAt(
           "header",
           PREFIX + n,
           n == 0
@@ -209,17 +205,14 @@ final class HeaderParse {
               && (json[i] & 0xFF) == 0xEF
               && (json[i + 1] & 0xFF) == 0xBB
               && (json[i + 2] & 0xFF) == 0xBF;
-      throw ReaException.rejected(
+      throw rejectAt(
           "header",
           PREFIX + i,
           bom
-              ? "the header JSON starts with a UTF-8 byte-order mark at offset "
-                  + (PREFIX + i)
-                  + "; the header must be a JSON object, optionally surrounded by space, tab,"
-                  + " CR or LF"
-              : "the header's top-level JSON value at offset "
-                  + (PREFIX + i)
-                  + " is not an object; the header must be a JSON object");
+              ? "the header JSON starts with a UTF-8 byte-order mark; the header must be a JSON"
+                  + " object, optionally surrounded by space, tab, CR or LF"
+              : "the header's top-level JSON value is not an object; the header must be a JSON"
+                  + " object");
     }
   }
 
@@ -307,12 +300,11 @@ final class HeaderParse {
     long end = p.currentLocation().getByteOffset();
     for (int i = (int) end; i < json.length; i++) {
       if (!isJsonSpace(json[i])) {
-        throw ReaException.rejected(
+        throw rejectAt(
             "header",
             PREFIX + i,
-            "the header has content after its JSON object, at offset "
-                + (PREFIX + i)
-                + " (only space, tab, CR and LF may follow)");
+            "the header has content after its JSON object (only space, tab, CR and LF may"
+                + " follow)");
       }
     }
   }
@@ -428,11 +420,12 @@ final class HeaderParse {
       long end = tokenOffset();
       String missing =
           (seen & F_DTYPE) == 0 ? "dtype" : (seen & F_SHAPE) == 0 ? "shape" : "data_offsets";
-      throw ReaException.rejected(
+      throw rejectAt(
           at + "." + missing,
           end,
-          at + " ends at offset " + end + " without " + missing + " (dtype, shape and data_offsets"
-              + " are required)");
+          "the entry ends without "
+              + missing
+              + " (dtype, shape and data_offsets are required)");
     }
     if (d.dtype != null) {
       checkStorage(d);
@@ -756,12 +749,10 @@ final class HeaderParse {
     long elements = d.params;
     int perUnit = dt.elementsPerUnit();
     if (Long.remainderUnsigned(elements, perUnit) != 0) {
-      String at = tensorPath(d.name);
-      throw ReaException.rejected(
-          at + ".shape",
+      throw rejectAt(
+          tensorPath(d.name) + ".shape",
           d.shapeAt,
-          at
-              + " declares "
+          "the tensor declares "
               + Long.toUnsignedString(elements)
               + " "
               + dt.name()
@@ -774,12 +765,10 @@ final class HeaderParse {
     long units = Long.divideUnsigned(elements, perUnit);
     int unitBytes = dt.bytesPerUnit();
     if (Long.compareUnsigned(units, Long.MAX_VALUE / unitBytes) > 0) {
-      String at = tensorPath(d.name);
-      throw ReaException.rejected(
-          at + ".shape",
+      throw rejectAt(
+          tensorPath(d.name) + ".shape",
           d.shapeAt,
-          at
-              + " declares "
+          "the tensor declares "
               + Long.toUnsignedString(elements)
               + " "
               + dt.name()
@@ -790,12 +779,10 @@ final class HeaderParse {
     long bytes = units * unitBytes;
     long range = d.end - d.begin;
     if (bytes != range) {
-      String at = tensorPath(d.name);
-      throw ReaException.rejected(
-          at + ".data_offsets",
+      throw rejectAt(
+          tensorPath(d.name) + ".data_offsets",
           d.offsetsAt,
-          at
-              + " is "
+          "the tensor is "
               + dt.name()
               + " with shape "
               + shapeText(d.shape)
@@ -888,15 +875,13 @@ final class HeaderParse {
                   + prev.end
                   + ")";
         }
-        throw ReaException.rejected(at + ".data_offsets", d.offsetsAt, at + ": " + why);
+        throw rejectAt(at + ".data_offsets", d.offsetsAt, why);
       }
       if (d.end > available) {
-        String at = tensorPath(d.name);
-        throw ReaException.rejected(
-            at + ".data_offsets",
+        throw rejectAt(
+            tensorPath(d.name) + ".data_offsets",
             d.offsetsAt,
-            at
-                + " ends at byte "
+            "the range ends at byte "
                 + d.end
                 + " of the byte buffer, but the file holds only "
                 + available
@@ -908,11 +893,12 @@ final class HeaderParse {
     if (start != available) {
       throw ReaException.builder(
               Constraint.FILE_FORMAT_REJECTED,
-              "the file has "
-                  + (available - start)
-                  + " bytes after the end of the last tensor range, at offset "
+              "byte_buffer at offset "
                   + (dataStart + start)
-                  + ", that no tensor indexes (the byte buffer must be entirely indexed)")
+                  + ": the file has "
+                  + (available - start)
+                  + " bytes after the end of the last tensor range that no tensor indexes (the"
+                  + " byte buffer must be entirely indexed)")
           .field("byte_buffer")
           .offset(dataStart + start)
           .diagnostic("indexed_bytes", Long.toString(start))
@@ -1076,8 +1062,15 @@ final class HeaderParse {
   }
 
   private ReaException reject(String why) {
-    String field = where();
-    long at = tokenOffset();
+    return rejectAt(where(), tokenOffset(), why);
+  }
+
+  /**
+   * A {@code file_format_rejected} failure whose message names the field and the absolute byte
+   * offset first, as every rejection of both readers does (CONTRACT section 6): {@code
+   * tensors["a"].data_offsets at offset 37: why}.
+   */
+  private static ReaException rejectAt(String field, long at, String why) {
     return ReaException.rejected(field, at, field + " at offset " + at + ": " + why);
   }
 
@@ -1094,11 +1087,10 @@ final class HeaderParse {
     long at = errorOffset(e);
     return ReaException.builder(
             Constraint.FILE_FORMAT_REJECTED,
-            "invalid JSON in the header at offset "
+            field
+                + " at offset "
                 + at
-                + " ("
-                + field
-                + "): "
+                + ": invalid JSON in the header: "
                 + ReaException.truncateForMessage(JacksonReasons.of(e)))
         .field(field)
         .offset(at)

@@ -661,6 +661,10 @@ class SafetensorsHeaderTableTest {
       assertThat(e.field()).as(e.getMessage()).isEqualTo(c.expect().field());
       assertThat(e.offset()).as(e.getMessage()).isEqualTo(c.expect().offset());
       assertThat(e.getMessage()).isNotBlank();
+      if (e.constraint() == REJECTED) {
+        // CONTRACT section 6: the message names the field and the byte offset.
+        assertThat(e.getMessage()).startsWith(c.expect().field() + " at offset " + c.expect().offset());
+      }
       if (e.constraint() == Constraint.NESTING_LIMIT) {
         assertThat(e.diagnostics())
             .containsEntry("limit", "nesting_limit")
@@ -673,6 +677,79 @@ class SafetensorsHeaderTableTest {
             .containsEntry("limit_bytes", Long.toString(c.limits().headerCeilingBytes()));
       }
     }
+  }
+
+  /**
+   * The storage and range rejections, whose messages once named the tensor but not the offset:
+   * each now starts with the field and offset, then says what is wrong.
+   */
+  @org.junit.jupiter.api.Test
+  void storageAndRangeRejectionsNameTheFieldAndOffsetInTheMessage() {
+    String mismatch = "{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}";
+    assertThat(message(file(mismatch, 8)))
+        .isEqualTo(
+            "tensors[\"a\"].data_offsets at offset "
+                + offsetOf(mismatch, "[0,8]")
+                + ": the tensor is F32 with shape [3], which needs 12 bytes, but data_offsets"
+                + " [0, 8] spans 8 bytes");
+    String overlap =
+        "{\"a\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[0,8]},"
+            + "\"b\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[4,12]}}";
+    assertThat(message(file(overlap, 12)))
+        .isEqualTo(
+            "tensors[\"b\"].data_offsets at offset "
+                + offsetOf(overlap, "[4,12]")
+                + ": range [4, 12) overlaps tensors[\"a\"] [0, 8)");
+    String gap =
+        "{\"a\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[0,8]},"
+            + "\"b\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[12,16]}}";
+    assertThat(message(file(gap, 16)))
+        .isEqualTo(
+            "tensors[\"b\"].data_offsets at offset "
+                + offsetOf(gap, "[12,16]")
+                + ": bytes [8, 12) of the byte buffer are not covered by any tensor (gap after"
+                + " tensors[\"a\"])");
+    String first = one("{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[2,6]}");
+    assertThat(message(file(first, 6)))
+        .startsWith("tensors[\"t\"].data_offsets at offset " + offsetOf(first, "[2,6]") + ": ");
+    String truncated = "{\"a\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[0,8]}}";
+    assertThat(message(file(truncated, 7)))
+        .isEqualTo(
+            "tensors[\"a\"].data_offsets at offset "
+                + offsetOf(truncated, "[0,8]")
+                + ": the range ends at byte 8 of the byte buffer, but the file holds only 7 bytes"
+                + " after the header (truncated data)");
+    String f4 = "{\"a\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,2]}}";
+    assertThat(message(file(f4, 2)))
+        .isEqualTo(
+            "tensors[\"a\"].shape at offset "
+                + offsetOf(f4, "[3]")
+                + ": the tensor declares 3 F4 elements of 4 bits, which is not a whole number of"
+                + " bytes (shape [3])");
+    String f6 = "{\"a\":{\"dtype\":\"F6_E2M3\",\"shape\":[1],\"data_offsets\":[0,1]}}";
+    assertThat(message(file(f6, 1)))
+        .isEqualTo(
+            "tensors[\"a\"].shape at offset "
+                + offsetOf(f6, "[1]")
+                + ": the tensor declares 1 F6_E2M3 elements of 6 bits, which is not a whole"
+                + " number of bytes (shape [1])");
+    String huge = "{\"a\":{\"dtype\":\"U8\",\"shape\":[18446744073709551615],\"data_offsets\":[0,0]}}";
+    assertThat(message(file(huge, 0)))
+        .startsWith("tensors[\"a\"].shape at offset " + offsetOf(huge, "[18") + ": ");
+    String trailing = "{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}";
+    assertThat(message(file(trailing, 6)))
+        .isEqualTo(
+            "byte_buffer at offset "
+                + (8 + trailing.length() + 4)
+                + ": the file has 2 bytes after the end of the last tensor range that no tensor"
+                + " indexes (the byte buffer must be entirely indexed)");
+  }
+
+  private static String message(byte[] file) {
+    ReaException e = SafetensorsReads.reject(file, DEFAULTS);
+    assertThat(e.constraint()).isEqualTo(REJECTED);
+    assertThat(e.getMessage()).contains("at offset " + e.offset() + ": ");
+    return e.getMessage();
   }
 
   @org.junit.jupiter.api.Test

@@ -1,0 +1,35 @@
+package dev.rea.core.io;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Says why a path names no file, for {@code not_found} messages: a symbolic link whose target
+ * does not exist (a dangling link) is named as such, with its target, since "no such file" for a
+ * path the user can see in a directory listing is puzzling. Looked at only on that failure path.
+ */
+public final class MissingPaths {
+  private MissingPaths() {}
+
+  /**
+   * @param path a path that could not be examined or opened because nothing exists there
+   * @param what how to name the missing thing in the message ({@code "file"}, {@code "evidence
+   *     file"})
+   * @return {@code "no such WHAT: PATH"}, or {@code "PATH is a symbolic link whose target does not
+   *     exist (it points to TARGET)"} when the path itself is a dangling link
+   */
+  public static String describe(Path path, String what) {
+    try {
+      if (Files.isSymbolicLink(path) && !Files.exists(path)) {
+        return path
+            + " is a symbolic link whose target does not exist (it points to "
+            + Files.readSymbolicLink(path)
+            + ")";
+      }
+    } catch (IOException | SecurityException | UnsupportedOperationException e) {
+      // The link cannot be read: say what is known.
+    }
+    return "no such " + what + ": " + path;
+  }
+}
