@@ -2,6 +2,7 @@ package dev.rea.cli;
 
 import dev.rea.core.evidence.Artifact;
 import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.evidence.Limitation;
@@ -52,10 +53,20 @@ final class HumanReport {
       facts.add(new String[] {"format", "safetensors, JSON header " + Sizes.grouped(s.jsonLength()) + " bytes"});
     }
     facts.add(new String[] {"file size", Sizes.bytes(a.fileSize())});
-    facts.add(
-        new String[] {
-          "header", Sizes.bytes(a.headerLength()) + ", sha256 " + nullText(a.headerSha256(), "unknown")
-        });
+    if (Coverage.PARTIAL.equals(r.coverage().header())) {
+      facts.add(
+          new String[] {
+            "header",
+            "read in part (the read stopped inside it): the declarations below end at byte "
+                + Sizes.grouped(a.headerLength())
+                + "; its length and sha256 are unknown"
+          });
+    } else {
+      facts.add(
+          new String[] {
+            "header", Sizes.bytes(a.headerLength()) + ", sha256 " + nullText(a.headerSha256(), "unknown")
+          });
+    }
     if (r.formatFacts() instanceof FormatFacts.Gguf g) {
       facts.add(
           new String[] {
@@ -232,7 +243,7 @@ final class HumanReport {
             shorten(t.name(), 48),
             t.type(),
             shape(t.shape()),
-            Sizes.grouped(t.fileOffset()),
+            t.fileOffset() == null ? "unknown" : Sizes.grouped(t.fileOffset()),
             t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength()),
             t.storageValidation().wire()
           });

@@ -1158,6 +1158,7 @@ public final class EvidenceImport {
       Long params = null;
       Long offset = null;
       Long fileOffset = null;
+      boolean sawFileOffset = false;
       Long byteLength = null;
       boolean sawByteLength = false;
       StorageValidation sv = null;
@@ -1197,7 +1198,8 @@ public final class EvidenceImport {
             offset = j.u64(() -> base + ".offset");
             break;
           case "file_offset":
-            fileOffset = j.u64(() -> base + ".file_offset");
+            sawFileOffset = true;
+            fileOffset = j.nullableU64(() -> base + ".file_offset");
             break;
           case "byte_length":
             sawByteLength = true;
@@ -1222,7 +1224,7 @@ public final class EvidenceImport {
       missing(start, shape, b + ".shape");
       missing(start, params, b + ".parameter_count");
       missing(start, offset, b + ".offset");
-      missing(start, fileOffset, b + ".file_offset");
+      missing(start, sawFileOffset ? "" : null, b + ".file_offset");
       missing(start, sawByteLength ? "" : null, b + ".byte_length");
       missing(start, sv, b + ".storage_validation");
       return new TensorRow(index, name, type, typeId, shape, params, offset, fileOffset,

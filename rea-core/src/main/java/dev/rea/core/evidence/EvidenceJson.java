@@ -362,7 +362,11 @@ public final class EvidenceJson {
     writeShape(g, t.shape());
     writeUnsignedProperty(g, "parameter_count", t.parameterCount());
     writeUnsignedProperty(g, "offset", t.offset());
-    writeUnsignedProperty(g, "file_offset", t.fileOffset());
+    if (t.fileOffset() == null) {
+      g.writeNullProperty("file_offset");
+    } else {
+      writeUnsignedProperty(g, "file_offset", t.fileOffset());
+    }
     if (t.byteLength() == null) {
       g.writeNullProperty("byte_length");
     } else {

@@ -179,6 +179,24 @@ public final class RecordChecks {
         prefix + "artifact.bytes_read", "bytes_read must lie between header_length and file_size");
     Coverage c = r.coverage();
     boolean complete = EvidenceRecord.STATUS_COMPLETE.equals(r.status());
+    // A header read in part (a GGUF inspection cancelled before its directory ended) keeps its
+    // completed declarations; what needs the whole header is unknown: its digest and, for GGUF,
+    // the data section's start (and so every file_offset).
+    boolean headerPartial = Coverage.PARTIAL.equals(c.header());
+    require(!headerPartial || !complete, prefix + "coverage.header",
+        "a complete record has a complete header");
+    require((a.headerSha256() == null) == headerPartial, prefix + "artifact.header_sha256",
+        "header_sha256 must be null exactly when the header is partial");
+    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
+      require((g.tensorDataOffset() == null) == headerPartial,
+          prefix + "format_facts.tensor_data_offset",
+          "tensor_data_offset must be null exactly when the header is partial");
+      require(headerPartial || g.alignment() != null, prefix + "format_facts.alignment",
+          "alignment is known once the header is complete");
+    } else {
+      require(!headerPartial, prefix + "coverage.header",
+          "a safetensors header is read whole or not at all");
+    }
     boolean full = "full".equals(r.request().hash());
     require(Coverage.VERIFIED.equals(c.finalIdentity()) == complete,
         prefix + "coverage.final_identity",
@@ -196,10 +214,11 @@ public final class RecordChecks {
         "artifact.sha256 must be present exactly for a complete full-hash record");
     require(r.subject() == null || r.subject().sha256().equals(a.sha256()), prefix + "subject.sha256",
         "subject.sha256 must equal artifact.sha256");
-    require(c.storageSizes().equals(Derivations.storageComplete(r.tensors())
+    // With the header read in part, tensors may be missing: neither can be complete.
+    require(c.storageSizes().equals(!headerPartial && Derivations.storageComplete(r.tensors())
             ? Coverage.COMPLETE : Coverage.PARTIAL),
         prefix + "coverage.storage_sizes", "storage_sizes does not match the tensor rows");
-    require(c.ranges().equals(Derivations.rangesComplete(r.tensors())
+    require(c.ranges().equals(!headerPartial && Derivations.rangesComplete(r.tensors())
             ? Coverage.COMPLETE : Coverage.PARTIAL),
         prefix + "coverage.ranges", "ranges does not match the tensor rows");
   }
@@ -326,8 +345,11 @@ public final class RecordChecks {
           "parameter_count is not the product of the shape");
       if (dataOffset != null) {
         BigInteger expected = Derivations.unsigned(dataOffset).add(Derivations.unsigned(t.offset()));
-        require(expected.equals(Derivations.unsigned(t.fileOffset())), f + ".file_offset",
-            "file_offset is not the data offset plus offset");
+        require(t.fileOffset() != null && expected.equals(Derivations.unsigned(t.fileOffset())),
+            f + ".file_offset", "file_offset is not the data offset plus offset");
+      } else {
+        require(t.fileOffset() == null, f + ".file_offset",
+            "file_offset must be null while the data offset is unknown");
       }
     }
   }

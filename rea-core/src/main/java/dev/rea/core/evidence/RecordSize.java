@@ -184,19 +184,22 @@ public final class RecordSize {
     for (int i = 0; i < shape.length; i++) {
       shape[i] = t.shape().get(i);
     }
-    return tensorRowBytes(
-        t.index(),
-        JsonText.quotedLength(t.name()),
-        JsonText.quotedLength(t.type()),
-        t.typeId() == null ? -1 : t.typeId(),
-        shape,
-        shape.length,
-        t.parameterCount(),
-        t.offset(),
-        t.fileOffset(),
-        t.byteLength() != null,
-        t.byteLength() == null ? 0 : t.byteLength(),
-        t.storageValidation());
+    long bytes =
+        tensorRowBytes(
+            t.index(),
+            JsonText.quotedLength(t.name()),
+            JsonText.quotedLength(t.type()),
+            t.typeId() == null ? -1 : t.typeId(),
+            shape,
+            shape.length,
+            t.parameterCount(),
+            t.offset(),
+            t.fileOffset() == null ? 0 : t.fileOffset(),
+            t.byteLength() != null,
+            t.byteLength() == null ? 0 : t.byteLength(),
+            t.storageValidation());
+    // An unknown file_offset is written null (4 bytes), not "0" (3).
+    return t.fileOffset() == null ? bytes + 1 : bytes;
   }
 
   /**

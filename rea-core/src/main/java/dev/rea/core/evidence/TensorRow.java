@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param shape dimensions, unsigned; GGUF fastest-first as stored, safetensors in JSON order
  * @param parameterCount product of the dimensions (1 for a scalar), unsigned, in elements
  * @param offset data offset relative to the start of the data section, in bytes
- * @param fileOffset absolute offset in the file, in bytes
+ * @param fileOffset absolute offset in the file, in bytes; null only in a record whose header
+ *     was not completed ({@code coverage.header: "partial"}), where the data section's start is
+ *     not known
  * @param byteLength derived (GGUF) or declared (safetensors) storage length in bytes; null when
  *     the layout is unknown
  * @param storageValidation whether type and shape were checked against the storage
@@ -32,7 +34,7 @@ public record TensorRow(
     List<Long> shape,
     long parameterCount,
     long offset,
-    long fileOffset,
+    @Nullable Long fileOffset,
     @Nullable Long byteLength,
     StorageValidation storageValidation) {
   public TensorRow {

@@ -248,7 +248,38 @@ public final class ModelInspector {
     ctx.budget()
         .chargeUnplaced(
             RecordSize.shellBytes(pathText, observedAt, before.modifiedText()), "request.path");
-    ParsedHeader header = readers.get(format).read(in, ctx);
+    ParsedHeader header;
+    try {
+      header = readers.get(format).read(in, ctx);
+    } catch (ReaException e) {
+      ParsedHeader completed = ctx.partial().get();
+      if (e.constraint() != Constraint.CANCELLED || completed == null) {
+        throw e;
+      }
+      // Cancelled inside a GGUF header: the declarations completed so far, with the header's
+      // digest and the data section's start unknown (specification, "Facts and selected
+      // queries": "Cancellation retains completed declarations").
+      FileIdentity partialIdentity =
+          new FileIdentity(
+              before.device() == null ? null : Long.toUnsignedString(before.device()),
+              before.inode() == null ? null : Long.toUnsignedString(before.inode()),
+              fileSize,
+              before.modifiedText(),
+              false);
+      EvidenceRecord partial =
+          build(
+              completed,
+              observedAt,
+              new Request(pathText, hash.wire()),
+              partialIdentity,
+              null,
+              null,
+              in.bytesFetched(),
+              hash,
+              true,
+              false);
+      throw e.withPartialEvidence(EvidenceIds.withId(partial));
+    }
     if (in.position() != header.headerLength()) {
       throw new IllegalStateException(
           "reader consumed " + in.position() + " bytes for a header of " + header.headerLength());
@@ -280,7 +311,9 @@ public final class ModelInspector {
       }
     } catch (ReaException e) {
       EvidenceRecord partial =
-          build(header, observedAt, request, identity, headerSha, null, in.bytesFetched(), hash, true);
+          build(
+              header, observedAt, request, identity, headerSha, null, in.bytesFetched(), hash, true,
+              true);
       throw e.withPartialEvidence(EvidenceIds.withId(partial));
     }
     return EvidenceIds.withId(
@@ -293,7 +326,8 @@ public final class ModelInspector {
             fullSha,
             in.bytesFetched(),
             hash,
-            false));
+            false,
+            true));
   }
 
   private static EvidenceRecord build(
@@ -301,11 +335,12 @@ public final class ModelInspector {
       String observedAt,
       Request request,
       FileIdentity identity,
-      String headerSha,
+      @Nullable String headerSha,
       @Nullable String fullSha,
       long bytesRead,
       HashMode hash,
-      boolean partial) {
+      boolean partial,
+      boolean headerComplete) {
     Artifact artifact =
         new Artifact(
             request.path(),
@@ -325,9 +360,13 @@ public final class ModelInspector {
     }
     Coverage coverage =
         new Coverage(
-            Coverage.COMPLETE,
-            Derivations.storageComplete(h.tensors()) ? Coverage.COMPLETE : Coverage.PARTIAL,
-            Derivations.rangesComplete(h.tensors()) ? Coverage.COMPLETE : Coverage.PARTIAL,
+            headerComplete ? Coverage.COMPLETE : Coverage.PARTIAL,
+            headerComplete && Derivations.storageComplete(h.tensors())
+                ? Coverage.COMPLETE
+                : Coverage.PARTIAL,
+            headerComplete && Derivations.rangesComplete(h.tensors())
+                ? Coverage.COMPLETE
+                : Coverage.PARTIAL,
             digestCoverage,
             partial ? Coverage.UNVERIFIED : Coverage.VERIFIED);
     Subject subject = !partial && fullSha != null ? new Subject("file", fullSha) : null;

@@ -443,7 +443,11 @@ public final class ViewPages {
       g.writeStringProperty("offset", Long.toUnsignedString(t.offset()));
     }
     if (in.test("file_offset")) {
-      g.writeStringProperty("file_offset", Long.toUnsignedString(t.fileOffset()));
+      if (t.fileOffset() == null) {
+        g.writeNullProperty("file_offset");
+      } else {
+        g.writeStringProperty("file_offset", Long.toUnsignedString(t.fileOffset()));
+      }
     }
     if (in.test("byte_length")) {
       nullable(g, "byte_length",

@@ -238,16 +238,16 @@ class EvidenceImportTest {
   @Test
   void safetensorsRowsCarryNoTypeIdAndStayInNameOrder() {
     EvidenceRecord st = safetensors(List.of(
-        new TensorRow(0, "a", "F32", null, List.of(2L), 2, 0, 100, 8L, StorageValidation.CONSISTENT),
-        new TensorRow(1, "b", "F32", null, List.of(2L), 2, 8, 108, 8L, StorageValidation.CONSISTENT)));
+        new TensorRow(0, "a", "F32", null, List.of(2L), 2, 0, 100L, 8L, StorageValidation.CONSISTENT),
+        new TensorRow(1, "b", "F32", null, List.of(2L), 2, 8, 108L, 8L, StorageValidation.CONSISTENT)));
     String text = new String(EvidenceJson.recordBytes(st, true), StandardCharsets.UTF_8);
     assertThat(text).contains("\"json_length\":\"92\"");
     assertThat(IMPORT_OK(text)).isTrue();
     reject(text.replace("\"name\":\"b\",\"type\":\"F32\"", "\"name\":\"b\",\"type\":\"F32\",\"type_id\":0"),
         "tensors[1].type_id", "no type_id");
     EvidenceRecord unordered = safetensors(List.of(
-        new TensorRow(0, "b", "F32", null, List.of(2L), 2, 0, 100, 8L, StorageValidation.CONSISTENT),
-        new TensorRow(1, "a", "F32", null, List.of(2L), 2, 8, 108, 8L, StorageValidation.CONSISTENT)));
+        new TensorRow(0, "b", "F32", null, List.of(2L), 2, 0, 100L, 8L, StorageValidation.CONSISTENT),
+        new TensorRow(1, "a", "F32", null, List.of(2L), 2, 8, 108L, 8L, StorageValidation.CONSISTENT)));
     reject(EvidenceJson.recordBytes(unordered, true), "tensors[1].name", "name order");
   }
 

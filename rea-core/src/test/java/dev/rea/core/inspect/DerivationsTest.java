@@ -17,7 +17,7 @@ import org.quicktheories.generators.SourceDSL;
 /** Per-type and overall sums are exact unsigned sums, whatever the values. */
 class DerivationsTest {
   private static TensorRow row(int i, String type, long params, Long bytes) {
-    return new TensorRow(i, "t" + i, type, (long) type.charAt(0), List.of(params), params, 0, 0,
+    return new TensorRow(i, "t" + i, type, (long) type.charAt(0), List.of(params), params, 0, 0L,
         bytes, bytes == null ? StorageValidation.UNKNOWN : StorageValidation.CONSISTENT);
   }
 

@@ -70,7 +70,7 @@ public final class BudgetedInspection {
   private static FormatReader capturing(FormatReader reader, AtomicReference<RetainedBudget> out) {
     return (in, ctx) -> {
       out.set(ctx.budget());
-      return reader.read(in, new ReadContext(ctx.limits(), ctx.budget()));
+      return reader.read(in, ctx);
     };
   }
 }

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -132,7 +133,18 @@ public final class GgufReader implements FormatReader {
 
   @Override
   public ParsedHeader read(HeaderInput in, ReadContext ctx) throws ReaException {
-    return new Session(in, ctx).run();
+    Session s = new Session(in, ctx);
+    try {
+      return s.run();
+    } catch (ReaException e) {
+      if (e.constraint() == Constraint.CANCELLED) {
+        ParsedHeader completed = s.completed();
+        if (completed != null) {
+          ctx.partial().set(completed);
+        }
+      }
+      throw e;
+    }
   }
 
   /** One read. Holds the cheap counters the lazy field describer formats on failure. */
@@ -168,6 +180,13 @@ public final class GgufReader implements FormatReader {
 
     private final HeaderInput in;
     private final Limits limits;
+    /** What was read so far, for {@link #completed()}: null until the counts were read. */
+    private int version = -1;
+    private final List<MetadataRow> doneMetadata = new ArrayList<>();
+    private final List<TensorDecl> doneTensors = new ArrayList<>();
+    private boolean metadataDone;
+    /** Offset just after the last completed declaration. */
+    private long doneEnd;
     /** Fewest bytes the tensor directory can take ({@link #MIN_TENSOR_BYTES} per tensor). */
     private long directoryMinBytes;
     private final RetainedBudget budget;
@@ -295,6 +314,8 @@ public final class GgufReader implements FormatReader {
       stage = S_KV_COUNT;
       long kvCount = in.i64();
       checkCounts(tensorCount, kvCount);
+      this.version = version;
+      doneEnd = in.position();
       // Both counts fit the bytes left (checkCounts): no overflow.
       directoryMinBytes = tensorCount * MIN_TENSOR_BYTES;
       in.expectHeaderAtLeast(in.position() + kvCount * MIN_KV_BYTES + directoryMinBytes);
@@ -302,6 +323,7 @@ public final class GgufReader implements FormatReader {
       stage = S_KV;
       List<MetadataRow> metadata = readMetadata(kvCount);
 
+      metadataDone = true;
       stage = S_TENSOR;
       List<TensorDecl> decls = readTensors(tensorCount);
       long headerLength = in.position();
@@ -331,6 +353,40 @@ public final class GgufReader implements FormatReader {
               dataOffset);
       return new ParsedHeader(
           DetectedFormat.GGUF, headerLength, facts, metadata, tensors, limitations, warnings);
+    }
+
+    /**
+     * The declarations completed so far, for a read cancelled before the header ended
+     * (specification, "Facts and selected queries"): every metadata pair and tensor entry read
+     * and checked whole, each tensor without its file offset (the data section's start follows
+     * the directory). The alignment is kept once validated from {@code general.alignment}; the
+     * default is known only once the metadata has ended. Types are noted as in a complete read;
+     * ranges and overlaps, which need the whole directory, are not checked.
+     *
+     * @return the completed part, or null when even the version and counts were not read
+     */
+    @Nullable ParsedHeader completed() {
+      if (version < 0) {
+        return null;
+      }
+      List<TensorRow> tensors = new ArrayList<>(doneTensors.size());
+      for (TensorDecl d : doneTensors) {
+        tensors.add(d.partialRow());
+      }
+      List<Limitation> limitations = new ArrayList<>();
+      List<Warning> warnings = new ArrayList<>();
+      typeNotes(doneTensors, limitations, warnings);
+      Long knownAlignment = alignmentFromMetadata || metadataDone ? alignment : null;
+      String source = alignmentFromMetadata ? "metadata" : metadataDone ? "default" : null;
+      FormatFacts facts =
+          new FormatFacts.Gguf(
+              version,
+              in.order() == ByteOrder.BIG_ENDIAN ? "big" : "little",
+              knownAlignment,
+              source,
+              null);
+      return new ParsedHeader(
+          DetectedFormat.GGUF, doneEnd, facts, doneMetadata, tensors, limitations, warnings);
     }
 
     // -------------------------------------------------------------------------------------------
@@ -476,6 +532,8 @@ public final class GgufReader implements FormatReader {
           alignmentFromMetadata = true;
         }
         rows.add(new MetadataRow((int) i, key, type, value));
+        doneMetadata.add(rows.get(rows.size() - 1));
+        doneEnd = in.position();
       }
       return rows;
     }
@@ -862,6 +920,8 @@ public final class GgufReader implements FormatReader {
         decls.add(
             new TensorDecl(
                 (int) i, name, type, shape, elements, offset, byteLength, offsetAt, nDimsAt + 4));
+        doneTensors.add(decls.get(decls.size() - 1));
+        doneEnd = in.position();
       }
       return decls;
     }
@@ -1232,6 +1292,26 @@ public final class GgufReader implements FormatReader {
       this.byteLength = byteLength;
       this.offsetAt = offsetAt;
       this.dimsAt = dimsAt;
+    }
+
+    /** The row of a header read in part: no file offset, storage not checked. */
+    TensorRow partialRow() {
+      List<Long> dims = new ArrayList<>(shape.length);
+      for (long d : shape) {
+        dims.add(d);
+      }
+      boolean known = byteLength != GgmlType.UNKNOWN_LENGTH && byteLength != GgmlType.LENGTH_OVERFLOW;
+      return new TensorRow(
+          index,
+          name,
+          type.label(),
+          type.id(),
+          dims,
+          elements,
+          offset,
+          null,
+          known ? byteLength : null,
+          StorageValidation.UNKNOWN);
     }
 
     TensorRow row(long dataOffset) {
