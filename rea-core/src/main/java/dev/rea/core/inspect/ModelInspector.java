@@ -259,19 +259,12 @@ public final class ModelInspector {
       // Cancelled inside a GGUF header: the declarations completed so far, with the header's
       // digest and the data section's start unknown (specification, "Facts and selected
       // queries": "Cancellation retains completed declarations").
-      FileIdentity partialIdentity =
-          new FileIdentity(
-              before.device() == null ? null : Long.toUnsignedString(before.device()),
-              before.inode() == null ? null : Long.toUnsignedString(before.inode()),
-              fileSize,
-              before.modifiedText(),
-              false);
       EvidenceRecord partial =
           build(
               completed,
               observedAt,
               new Request(pathText, hash.wire()),
-              partialIdentity,
+              unverified(before),
               null,
               null,
               in.bytesFetched(),
@@ -286,13 +279,7 @@ public final class ModelInspector {
     }
     String headerSha = HexFormat.of().formatHex(in.consumedDigest().digest());
 
-    FileIdentity identity =
-        new FileIdentity(
-            before.device() == null ? null : Long.toUnsignedString(before.device()),
-            before.inode() == null ? null : Long.toUnsignedString(before.inode()),
-            fileSize,
-            before.modifiedText(),
-            false);
+    FileIdentity identity = unverified(before);
     Request request = new Request(pathText, hash.wire());
 
     String fullSha = null;
@@ -328,6 +315,16 @@ public final class ModelInspector {
             hash,
             false,
             true));
+  }
+
+  /** The identity observed before the read, not yet verified after it. */
+  private static FileIdentity unverified(FileSnapshot before) {
+    return new FileIdentity(
+        before.device() == null ? null : Long.toUnsignedString(before.device()),
+        before.inode() == null ? null : Long.toUnsignedString(before.inode()),
+        before.size(),
+        before.modifiedText(),
+        false);
   }
 
   private static EvidenceRecord build(

@@ -14,7 +14,6 @@ import dev.rea.core.evidence.EvidenceIds;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.format.gguf.GgufBuilder;
 import dev.rea.core.format.safetensors.SafetensorsBuilder;
-import dev.rea.core.io.Cancellation;
 import dev.rea.core.io.FileAccess;
 import dev.rea.core.io.FileSnapshot;
 import dev.rea.core.io.HeaderInput;
@@ -285,20 +284,13 @@ class HostFailureTest {
     for (int i = 0; i < failures.length; i++) {
       Throwable thrown = failures[i];
       FileAccess failing =
-          new FileAccess() {
-            @Override
-            public dev.rea.core.io.FileSnapshot stat(Path path) throws IOException {
-              return FileAccess.system().stat(path);
-            }
-
-            @Override
-            public java.nio.channels.SeekableByteChannel open(Path path) {
-              if (thrown instanceof Error err) {
-                throw err;
-              }
-              throw new AssertionError(thrown);
-            }
-          };
+          FaultyFileAccess.openedBy(
+              path -> {
+                if (thrown instanceof Error err) {
+                  throw err;
+                }
+                throw new AssertionError(thrown);
+              });
       ReaException e =
           catchThrowableOfType(ReaException.class, () -> inspector(failing).inspect(p, HashMode.HEADER));
       assertThat(e).as(thrown.toString()).isNotNull();
@@ -368,19 +360,10 @@ class HostFailureTest {
     long validatedFrom = validatedFrom(headerLength, bytes.length);
     for (long at : new long[] {0, 8, headerLength / 2, headerLength - 1, validatedFrom - 1,
         validatedFrom, validatedFrom + 1, bytes.length / 2, bytes.length - 1}) {
-      Cancellation cancel = new Cancellation();
       // The "failure" cancels and then reports an interrupted read, as a SIGINT would.
-      FaultyFileAccess access =
-          new FaultyFileAccess(
-              FileAccess.system(),
-              at,
-              () -> {
-                cancel.cancel();
-                return new java.nio.channels.ClosedByInterruptException();
-              });
-      ReaException e =
-          catchThrowableOfType(ReaException.class, () -> inspector(access).inspect(p, HashMode.FULL, new ModelInspector.Listener() {}, cancel));
-      Thread.interrupted(); // clear the flag the interrupted read set
+      CancelAt.Cancelled c = CancelAt.inspect(p, at, HashMode.FULL);
+      ReaException e = c.failure();
+      FaultyFileAccess access = c.access();
       assertThat(e.constraint()).as("at %d", at).isEqualTo(Constraint.CANCELLED);
       assertThat(e.code().exitStatus()).isEqualTo(130);
       assertThat(access.closed()).isEqualTo(1);

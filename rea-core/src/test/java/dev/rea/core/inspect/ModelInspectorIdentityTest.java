@@ -234,19 +234,12 @@ class ModelInspectorIdentityTest {
   void aFileChangedWhileItWasOpenedNamesWhatChanged() throws Exception {
     Path p = file(64);
     FileAccess appendingAtOpen =
-        new FileAccess() {
-          @Override
-          public dev.rea.core.io.FileSnapshot stat(Path path) throws IOException {
-            return FileAccess.system().stat(path);
-          }
-
-          @Override
-          public java.nio.channels.SeekableByteChannel open(Path path) throws IOException {
-            java.nio.channels.SeekableByteChannel ch = FileAccess.system().open(path);
-            Files.write(path, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
-            return ch;
-          }
-        };
+        dev.rea.core.testing.FaultyFileAccess.openedBy(
+            path -> {
+              java.nio.channels.SeekableByteChannel ch = FileAccess.system().open(path);
+              Files.write(path, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
+              return ch;
+            });
     assertThatThrownBy(() -> inspector(appendingAtOpen).inspect(p, HashMode.HEADER))
         .isInstanceOfSatisfying(
             ReaException.class,

@@ -17,9 +17,6 @@ import dev.rea.core.evidence.RecordChecks;
 import dev.rea.core.evidence.StorageValidation;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.io.Cancellation;
-import dev.rea.core.io.FileAccess;
-import dev.rea.core.testing.FaultyFileAccess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -63,22 +60,7 @@ class PartialHeaderCancellationTest {
       int withRows = 0;
       int withTensors = 0;
       for (long at = 0; at < headerLength; at++) {
-        Cancellation cancel = new Cancellation();
-        FaultyFileAccess access =
-            new FaultyFileAccess(
-                FileAccess.system(),
-                at,
-                () -> {
-                  cancel.cancel();
-                  return new java.nio.channels.ClosedByInterruptException();
-                });
-        ReaException e =
-            catchThrowableOfType(
-                ReaException.class,
-                () ->
-                    ModelInspector.withAccess(Limits.defaults(), access)
-                        .inspect(p, HashMode.HEADER, new ModelInspector.Listener() {}, cancel));
-        Thread.interrupted();
+        ReaException e = CancelAt.inspect(p, at, HashMode.HEADER).failure();
         assertThat(e.constraint()).as("at %d", at).isEqualTo(Constraint.CANCELLED);
         EvidenceRecord partial = e.partialEvidence();
         if (at < 24) {
@@ -165,23 +147,7 @@ class PartialHeaderCancellationTest {
     Path p = Files.write(dir.resolve("c.gguf"), gguf(true));
     EvidenceRecord complete = ModelInspector.standard().inspect(p, HashMode.HEADER);
     long inTensors = complete.artifact().headerLength() - 10;
-    Cancellation cancel = new Cancellation();
-    FaultyFileAccess access =
-        new FaultyFileAccess(
-            FileAccess.system(),
-            inTensors,
-            () -> {
-              cancel.cancel();
-              return new java.nio.channels.ClosedByInterruptException();
-            });
-    ReaException e =
-        catchThrowableOfType(
-            ReaException.class,
-            () ->
-                ModelInspector.withAccess(Limits.defaults(), access)
-                    .inspect(p, HashMode.HEADER, new ModelInspector.Listener() {}, cancel));
-    Thread.interrupted();
-    EvidenceRecord partial = e.partialEvidence();
+    EvidenceRecord partial = CancelAt.inspect(p, inTensors, HashMode.HEADER).failure().partialEvidence();
     assertThat(partial.tensors()).isNotEmpty();
     RecordChecks.check(partial, "", Limits.defaults(), false);
 

@@ -47,6 +47,23 @@ public final class FaultyFileAccess extends TrapFileAccess {
    */
   public static FileAccess failingOpen(
       java.util.function.Function<java.nio.file.Path, IOException> failure) {
+    return openedBy(
+        path -> {
+          throw failure.apply(path);
+        });
+  }
+
+  /** Opens a path for a test: may fail, or change the file, as the test needs. */
+  public interface Opener {
+    /** @return the channel, as {@link FileAccess#open} */
+    java.nio.channels.SeekableByteChannel open(java.nio.file.Path path) throws IOException;
+  }
+
+  /**
+   * @param opener what every open does
+   * @return the system's file access (stat included), except that opens go to {@code opener}
+   */
+  public static FileAccess openedBy(Opener opener) {
     return new FileAccess() {
       @Override
       public dev.rea.core.io.FileSnapshot stat(java.nio.file.Path path) throws IOException {
@@ -56,7 +73,7 @@ public final class FaultyFileAccess extends TrapFileAccess {
       @Override
       public java.nio.channels.SeekableByteChannel open(java.nio.file.Path path)
           throws IOException {
-        throw failure.apply(path);
+        return opener.open(path);
       }
     };
   }

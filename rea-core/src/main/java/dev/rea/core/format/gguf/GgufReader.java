@@ -1296,6 +1296,16 @@ public final class GgufReader implements FormatReader {
 
     /** The row of a header read in part: no file offset, storage not checked. */
     TensorRow partialRow() {
+      return rowAt(null);
+    }
+
+    /** The row of a complete header, its range checked against the data section at {@code dataOffset}. */
+    TensorRow row(long dataOffset) {
+      return rowAt(dataOffset + offset);
+    }
+
+    /** @param fileOffset null when the data section's start is unknown (nothing was checked) */
+    private TensorRow rowAt(@Nullable Long fileOffset) {
       List<Long> dims = new ArrayList<>(shape.length);
       for (long d : shape) {
         dims.add(d);
@@ -1309,28 +1319,9 @@ public final class GgufReader implements FormatReader {
           dims,
           elements,
           offset,
-          null,
+          fileOffset,
           known ? byteLength : null,
-          StorageValidation.UNKNOWN);
-    }
-
-    TensorRow row(long dataOffset) {
-      List<Long> dims = new ArrayList<>(shape.length);
-      for (long d : shape) {
-        dims.add(d);
-      }
-      boolean known = byteLength != GgmlType.UNKNOWN_LENGTH;
-      return new TensorRow(
-          index,
-          name,
-          type.label(),
-          type.id(),
-          dims,
-          elements,
-          offset,
-          dataOffset + offset,
-          known ? byteLength : null,
-          known ? StorageValidation.CONSISTENT : StorageValidation.UNKNOWN);
+          known && fileOffset != null ? StorageValidation.CONSISTENT : StorageValidation.UNKNOWN);
     }
   }
 }
