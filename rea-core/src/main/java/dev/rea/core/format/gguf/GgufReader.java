@@ -793,6 +793,9 @@ public final class GgufReader implements FormatReader {
         case ARRAY:
           for (long j = 0; Long.compareUnsigned(j, rest) < 0; j++) {
             levelIndex[level] = from + j;
+            // The arrays left take 12 bytes each at least: reads may fetch that far ahead (without
+            // this, reads past the first bound would fetch one field at a time).
+            in.expectHeaderAtLeast(in.positionPlus(rest - j, 12));
             readArray(level + 1, false);
             depth = level;
           }
