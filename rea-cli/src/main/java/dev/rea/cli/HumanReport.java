@@ -96,7 +96,7 @@ final class HumanReport {
     String fileSha;
     if (a.sha256() != null) {
       fileSha = a.sha256();
-    } else if (partial) {
+    } else if (partial && "full".equals(a.readScope())) {
       fileSha = "unknown (the full read failed, was cancelled or saw the file change: see the error)";
     } else {
       fileSha = "not computed (use --hash full)";
@@ -209,7 +209,7 @@ final class HumanReport {
     List<String[]> table = new ArrayList<>();
     for (TypeRow t : types) {
       List<String> row = new ArrayList<>(5);
-      row.add(t.type());
+      row.add(TerminalText.printable(t.type()));
       if (withIds) {
         row.add(t.typeId() == null ? "" : t.typeId().toString());
       }
@@ -241,7 +241,7 @@ final class HumanReport {
           new String[] {
             Integer.toString(t.index()),
             shorten(t.name(), 48),
-            t.type(),
+            TerminalText.printable(t.type()),
             shape(t.shape()),
             t.fileOffset() == null ? "unknown" : Sizes.grouped(t.fileOffset()),
             t.byteLength() == null ? "unknown" : Sizes.grouped(t.byteLength()),

@@ -11,8 +11,11 @@ import java.io.Writer;
  * control character among them could move the cursor, rewrite earlier lines, retitle the window
  * or hide text. In readable output every C0 control except line feed and tab, DEL, every C1
  * control (U+0080–U+009F, which some terminals obey in UTF-8), the Unicode line and paragraph
- * separators (U+2028, U+2029) and the bidirectional embedding, override and isolate controls
- * (U+202A–U+202E, U+2066–U+2069) are shown as {@code \}{@code uXXXX} instead ({@link #wrap}).
+ * separators (U+2028, U+2029), the bidirectional marks, embeddings, overrides and isolates
+ * (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the invisible zero-width and
+ * formatting characters (U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF) are shown as {@code
+ * \}{@code uXXXX} instead ({@link #wrap}): none of them shows, and each can reorder or hide what
+ * follows.
  * A value from the file (a name, a metadata string, a path, a message quoting them) is one line
  * of the report: {@link #printable(String)} also escapes its line feeds and tabs, so that a value
  * cannot start a row of its own or shift a column. JSON output is never filtered: its bytes are
@@ -28,10 +31,15 @@ final class TerminalText {
   static boolean unsafe(char c) {
     return (c < 0x20 && c != '\n' && c != '\t')
         || (c >= 0x7F && c <= 0x9F)
+        || c == 0x061C
+        || c == 0x180E
+        || (c >= 0x200B && c <= 0x200F)
         || c == 0x2028
         || c == 0x2029
         || (c >= 0x202A && c <= 0x202E)
-        || (c >= 0x2066 && c <= 0x2069);
+        || (c >= 0x2060 && c <= 0x2064)
+        || (c >= 0x2066 && c <= 0x2069)
+        || c == 0xFEFF;
   }
 
   /** @return true when {@code c} must not appear as is inside one value of the report */

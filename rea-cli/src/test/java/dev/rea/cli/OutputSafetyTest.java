@@ -267,6 +267,25 @@ class OutputSafetyTest {
     assertThat(refused.err()).contains("k" + escaped).doesNotContain("\nFAKE").doesNotContain("\t");
   }
 
+  /** An unknown safetensors dtype is a value from the file too: escaped in both tables. */
+  @Test
+  void anUnknownDtypeWithALineFeedStaysInItsCell() throws Exception {
+    Path p = dir.resolve("dtype.safetensors");
+    byte[] header =
+        "{\"w\":{\"dtype\":\"F\\n32\\tX\",\"shape\":[1],\"data_offsets\":[0,4]}}"
+            .getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer st =
+        java.nio.ByteBuffer.allocate(8 + header.length + 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    st.putLong(header.length).put(header);
+    Files.write(p, st.array());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(0);
+    assertPrintable(r.out());
+    assertThat(r.out()).doesNotContain("\n32").doesNotContain("\t");
+    // The Types row and the Tensors row.
+    assertThat(r.out().split("F\\\\u000a32\\\\u0009X", -1)).hasSizeGreaterThanOrEqualTo(3);
+  }
+
   private static String jsonEscaped(String s) {
     return s.replace("\n", "\\n").replace("\t", "\\t");
   }
@@ -304,6 +323,9 @@ class OutputSafetyTest {
     // A value is one line: its line feeds, tabs and Unicode line separators are escaped too.
     assertThat(TerminalText.printable("a\nb\tc\u2028d\u2029e"))
         .isEqualTo("a\\u000ab\\u0009c\\u2028d\\u2029e");
+    // Invisible bidirectional marks and zero-width characters: each shown, none obeyed.
+    assertThat(TerminalText.printable("\u200f\u200e\u061c\u200b\u2060\ufeffx\u00e9\u4e2d"))
+        .isEqualTo("\\u200f\\u200e\\u061c\\u200b\\u2060\\ufeffx\u00e9\u4e2d");
     assertThat(TerminalText.printable(null)).isNull();
     StringWriter sink = new StringWriter();
     PrintWriter raw = new PrintWriter(sink);
