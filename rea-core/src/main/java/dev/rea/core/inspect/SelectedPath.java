@@ -19,7 +19,7 @@ public final class SelectedPath {
   /**
    * @param field the argument's name ({@code PATH}, {@code --source}, {@code path})
    * @param text the path as given
-   * @param path {@code text} parsed (and made absolute)
+   * @param path {@code text} parsed (and made absolute); the failure names it, with its {@code /}
    * @throws ReaException {@code target_unavailable} / {@code not_found} when {@code text} ends
    *     with {@code /} (and is not the root) and {@code path} is not a directory
    */
@@ -27,16 +27,15 @@ public final class SelectedPath {
     if (text.length() < 2 || !text.endsWith("/") || Files.isDirectory(path)) {
       return;
     }
-    String what = Files.exists(path) ? "it names a file" : "nothing is there";
+    // Reported absolute, as every other failure's path is (CONTRACT section 1).
+    String shown = path + "/";
     throw ReaException.builder(
             Constraint.NOT_FOUND,
             "not a directory: "
-                + ReaException.truncateForMessage(text)
-                + " (a path ending in '/' names a directory, and "
-                + what
-                + ")")
+                + ReaException.truncateForMessage(shown)
+                + " (a path ending in '/' names a directory, and this one is not a directory)")
         .field(field)
-        .path(text)
+        .path(shown)
         .diagnostic("reason", "Not a directory")
         .build();
   }

@@ -28,7 +28,10 @@ class SelectedPathTest {
     assertThat(e.field()).isEqualTo("PATH");
     assertThat(e.path()).isEqualTo(slashed);
     assertThat(e.getMessage())
-        .isEqualTo("not a directory: " + slashed + " (a path ending in '/' names a directory, and it names a file)");
+        .isEqualTo(
+            "not a directory: "
+                + slashed
+                + " (a path ending in '/' names a directory, and this one is not a directory)");
 
     String missing = dir + "/absent.gguf/";
     assertThat(
@@ -36,7 +39,7 @@ class SelectedPathTest {
                     ReaException.class,
                     () -> SelectedPath.checkTrailingSlash("path", missing, Path.of(missing)))
                 .getMessage())
-        .endsWith("and nothing is there)");
+        .endsWith("and this one is not a directory)");
 
     // No slash, a directory with a slash, and the root: left to the inspection.
     SelectedPath.checkTrailingSlash("PATH", file.toString(), file);
