@@ -24,12 +24,14 @@ import java.util.Objects;
  */
 public final class ReaMcpServer {
   /**
-   * Default inbound line cap: 64 MiB. Inline Evidence ({@code inspect_analysis_view} source {@code
-   * inline}) and inline bundles arrive in one line; this is twice the 32 MiB retained-Evidence
-   * budget, leaving room for JSON syntax, decimal strings and escapes around Evidence whose
-   * retained form fits the budget. Larger Evidence should be passed by path.
+   * Default inbound line cap: 16 MiB. Inline Evidence ({@code inspect_analysis_view} source {@code
+   * inline}) and inline bundles arrive in one line, and the SDK builds a tree of maps, lists and
+   * strings from every line it is given, at 15 to 35 times the line's size (a 64 MB line of
+   * small objects took 2.1 GB). 16 MiB holds the Evidence of a header of about 60,000 tensors;
+   * larger Evidence is passed by path (an evidence-file source, or import_evidence_bundle's
+   * path), which the importer reads up to its 64 MiB bound without the SDK's tree.
    */
-  public static final int DEFAULT_LINE_CAP = 64 << 20;
+  public static final int DEFAULT_LINE_CAP = 16 << 20;
 
   /** Server name in {@code initialize}. */
   public static final String NAME = "rea";
