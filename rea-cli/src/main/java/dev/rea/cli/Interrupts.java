@@ -13,19 +13,86 @@ import sun.misc.SignalHandler;
  * contract leaves open. A second signal of either kind falls back to the JVM's default handler
  * (immediate exit, after shutdown hooks: an evidence file being written is then removed, never
  * left half-written).
+ *
+ * <p>A signal that arrives after {@code main} starts but before the inspection installs its
+ * handlers ({@link #early}: picocli builds its model, the file is examined) is kept and cancels
+ * the inspection as soon as it installs them, so {@code --json} still prints its one error object
+ * instead of the JVM exiting with nothing on stdout. Only a signal during the JVM's own start,
+ * before {@code main}, still ends the process at once.
  */
 final class Interrupts implements AutoCloseable {
+  /** The first signal ({@code "INT"} or {@code "TERM"}) that came before {@link #install}. */
+  private static final java.util.concurrent.atomic.AtomicReference<String> EARLY =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /** The JVM's own handlers, replaced by {@link #early} until {@link #install} restores them. */
+  private static final java.util.Map<String, SignalHandler> ORIGINAL =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private final List<Signal> signals = new ArrayList<>();
   private final List<SignalHandler> previous = new ArrayList<>();
   private volatile boolean terminated;
 
   private Interrupts() {}
 
-  /** Installs the handlers; {@link #close()} restores the previous ones. */
+  /**
+   * From the start of {@code main}, for a command that installs handlers later: keeps the first
+   * SIGINT or SIGTERM for {@link #install}; a second goes to the JVM's handler (exit).
+   */
+  static void early() {
+    for (String name : new String[] {"INT", "TERM"}) {
+      try {
+        SignalHandler[] jvm = new SignalHandler[1];
+        jvm[0] =
+            Signal.handle(
+                new Signal(name),
+                s -> {
+                  if (!EARLY.compareAndSet(null, name) && jvm[0] != null) {
+                    jvm[0].handle(s);
+                  }
+                });
+        if (jvm[0] != null) {
+          ORIGINAL.put(name, jvm[0]);
+        }
+      } catch (IllegalArgumentException | UnsupportedOperationException e) {
+        // The signal is unknown here or reserved by the JVM: it keeps its default behaviour.
+      }
+    }
+  }
+
+  /** @return the signal kept by {@link #early} and not yet taken, or null (for tests) */
+  static String pendingEarly() {
+    return EARLY.get();
+  }
+
+  /** Puts the JVM's handlers back and returns the signal kept by {@link #early}, or null. */
+  private static String takeEarly() {
+    for (java.util.Map.Entry<String, SignalHandler> e : ORIGINAL.entrySet()) {
+      try {
+        Signal.handle(new Signal(e.getKey()), e.getValue());
+      } catch (IllegalArgumentException ignored) {
+        // nothing to restore
+      }
+    }
+    ORIGINAL.clear();
+    return EARLY.getAndSet(null);
+  }
+
+  /**
+   * Installs the handlers; {@link #close()} restores the previous ones. A signal kept since
+   * {@link #early} cancels at once.
+   */
   static Interrupts install(Cancellation cancellation) {
+    String pending = takeEarly();
     Interrupts it = new Interrupts();
     it.handle("INT", cancellation, "interrupted (SIGINT)", false);
     it.handle("TERM", cancellation, "terminated (SIGTERM)", true);
+    if ("TERM".equals(pending)) {
+      it.terminated = true;
+      cancellation.cancel("terminated (SIGTERM)");
+    } else if ("INT".equals(pending)) {
+      cancellation.cancel("interrupted (SIGINT)");
+    }
     return it;
   }
 

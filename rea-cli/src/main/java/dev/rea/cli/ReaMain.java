@@ -49,6 +49,9 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
 
   /** Entry point. */
   public static void main(String[] args) {
+    if (args.length > 0 && "inspect-model-artifact".equals(args[0])) {
+      Interrupts.early();
+    }
     Prewarm.startFor(args);
     PrintWriter out =
         new PrintWriter(

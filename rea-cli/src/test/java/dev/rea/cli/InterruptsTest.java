@@ -1,0 +1,38 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.io.Cancellation;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import sun.misc.Signal;
+
+/**
+ * A SIGINT that arrives after {@code main} started but before the inspection installed its
+ * handlers is kept, and cancels the inspection as soon as it installs them (so {@code --json}
+ * can still print its error object). The signal is raised in this JVM, whose handler is then
+ * REA's: it never reaches the JVM's own (which would end the test run).
+ */
+class InterruptsTest {
+  @Test
+  void aSignalBeforeTheHandlersCancelsOnceTheyAreInstalled() throws Exception {
+    Interrupts.early();
+    Signal.raise(new Signal("INT"));
+    // Signals are handled on the JVM's signal dispatcher thread: wait until it has run.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (Interrupts.pendingEarly() == null && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(Interrupts.pendingEarly()).isEqualTo("INT");
+    Cancellation cancellation = new Cancellation();
+    try (Interrupts installed = Interrupts.install(cancellation)) {
+      assertThat(cancellation.isCancelled()).as("the early SIGINT cancels").isTrue();
+      assertThat(installed.exitStatus(130)).isEqualTo(130);
+    }
+    // Nothing kept now: a new inspection is not cancelled.
+    Cancellation fresh = new Cancellation();
+    try (Interrupts none = Interrupts.install(fresh)) {
+      assertThat(fresh.isCancelled()).isFalse();
+    }
+  }
+}
