@@ -158,7 +158,7 @@ final class CompactReport {
       int i = 0;
       for (String col : columns) {
         String whole = row.has(col) ? cellText(col, row.get(col)) : "";
-        cut |= whole.length() > MAX_CELL_CHARS;
+        cut |= TextTable.columns(whole) > MAX_CELL_CHARS;
         cells[i++] = TextTable.cut(whole, MAX_CELL_CHARS);
       }
       rows.add(cells);

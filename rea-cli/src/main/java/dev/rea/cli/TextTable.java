@@ -3,7 +3,11 @@ package dev.rea.cli;
 import java.io.PrintWriter;
 import java.util.List;
 
-/** Left-aligned text tables for the readable reports, indented by two spaces. */
+/**
+ * Left-aligned text tables for the readable reports, indented by two spaces. Columns are sized in
+ * terminal columns ({@link #columns}), not in UTF-16 units, so that CJK names, combining accents
+ * and characters outside the BMP from a file keep the next column in place.
+ */
 final class TextTable {
   private TextTable() {}
 
@@ -17,9 +21,9 @@ final class TextTable {
     int cols = header.isEmpty() ? (rows.isEmpty() ? 0 : rows.get(0).length) : header.size();
     int[] width = new int[cols];
     for (int c = 0; c < cols; c++) {
-      width[c] = header.isEmpty() ? 0 : header.get(c).length();
+      width[c] = header.isEmpty() ? 0 : columns(header.get(c));
       for (String[] r : rows) {
-        width[c] = Math.max(width[c], r[c].length());
+        width[c] = Math.max(width[c], columns(r[c]));
       }
     }
     if (!header.isEmpty()) {
@@ -31,11 +35,74 @@ final class TextTable {
   }
 
   /**
-   * @return {@code text} when it has at most {@code max} characters, else its first {@code max -
-   *     3} characters and "..."
+   * @return {@code text} when it takes at most {@code max} terminal columns, else as many of its
+   *     first code points as fit in {@code max - 3} columns and "..." (a surrogate pair is never
+   *     split)
    */
   static String cut(String text, int max) {
-    return text.length() > max ? text.substring(0, Math.max(0, max - 3)) + "..." : text;
+    if (columns(text) <= max) {
+      return text;
+    }
+    int room = Math.max(0, max - 3);
+    int used = 0;
+    int end = 0;
+    while (end < text.length()) {
+      int cp = text.codePointAt(end);
+      int w = width(cp);
+      if (used + w > room) {
+        break;
+      }
+      used += w;
+      end += Character.charCount(cp);
+    }
+    return text.substring(0, end) + "...";
+  }
+
+  /**
+   * Terminal columns {@code text} takes: the sum of {@link #width} over its code points.
+   *
+   * @return a count of columns, not of characters
+   */
+  static int columns(String text) {
+    int n = 0;
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      n += width(cp);
+      i += Character.charCount(cp);
+    }
+    return n;
+  }
+
+  /**
+   * Columns one code point takes on a terminal, as {@code wcwidth} counts them: 0 for combining
+   * marks and format characters, 2 for East Asian wide and fullwidth characters (Hangul Jamo,
+   * CJK, Hangul syllables, compatibility ideographs, fullwidth forms, emoji pictographs, the
+   * supplementary ideographic planes), 1 otherwise. Control characters never reach a table
+   * ({@link TerminalText#printable} escapes them first).
+   */
+  static int width(int cp) {
+    int type = Character.getType(cp);
+    if (type == Character.NON_SPACING_MARK
+        || type == Character.ENCLOSING_MARK
+        || type == Character.FORMAT) {
+      return 0;
+    }
+    boolean wide =
+        (cp >= 0x1100 && cp <= 0x115F)
+            || (cp >= 0x2E80 && cp <= 0x303E)
+            || (cp >= 0x3041 && cp <= 0x33FF)
+            || (cp >= 0x3400 && cp <= 0x4DBF)
+            || (cp >= 0x4E00 && cp <= 0x9FFF)
+            || (cp >= 0xA000 && cp <= 0xA4CF)
+            || (cp >= 0xAC00 && cp <= 0xD7A3)
+            || (cp >= 0xF900 && cp <= 0xFAFF)
+            || (cp >= 0xFE30 && cp <= 0xFE4F)
+            || (cp >= 0xFF00 && cp <= 0xFF60)
+            || (cp >= 0xFFE0 && cp <= 0xFFE6)
+            || (cp >= 0x1F300 && cp <= 0x1F64F)
+            || (cp >= 0x1F900 && cp <= 0x1F9FF)
+            || (cp >= 0x20000 && cp <= 0x3FFFD);
+    return wide ? 2 : 1;
   }
 
   private static String line(String[] cells, int[] width) {
@@ -46,7 +113,7 @@ final class TextTable {
       }
       sb.append(cells[c]);
       if (c < cells.length - 1) {
-        sb.append(" ".repeat(width[c] - cells[c].length()));
+        sb.append(" ".repeat(width[c] - columns(cells[c])));
       }
     }
     return sb.toString().stripTrailing();

@@ -1,0 +1,49 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Table columns are sized in terminal columns, so wide and combining characters align. */
+class TextTableTest {
+  private static String[] lines(List<String> header, List<String[]> rows) {
+    StringWriter sink = new StringWriter();
+    PrintWriter out = new PrintWriter(sink);
+    TextTable.print(out, header, rows);
+    out.flush();
+    return sink.toString().split(System.lineSeparator());
+  }
+
+  @Test
+  void wideAndCombiningCharactersKeepTheNextColumnInPlace() {
+    String[] l =
+        lines(
+            List.of("NAME", "TYPE"),
+            List.of(
+                new String[] {"ab", "F32"},
+                new String[] {"\u5b57\u5b57", "F32"}, // two CJK characters: 4 columns
+                new String[] {"e\u0301\u0301", "F32"}, // one letter, two combining accents: 1
+                new String[] {"\ud83d\ude00", "F32"})); // an emoji outside the BMP: 2
+    // Every TYPE cell starts at the same terminal column.
+    for (String line : l) {
+      int at = line.lastIndexOf("F32") >= 0 ? line.lastIndexOf("F32") : line.indexOf("TYPE");
+      assertThat(TextTable.columns(line.substring(0, at))).as(line).isEqualTo(2 + 4 + 2);
+    }
+    assertThat(TextTable.columns("\u5b57a\u0301\ud83d\ude00")).isEqualTo(2 + 1 + 0 + 2);
+  }
+
+  @Test
+  void cutCountsColumnsAndNeverSplitsASurrogatePair() {
+    assertThat(TextTable.cut("abcdef", 6)).isEqualTo("abcdef");
+    assertThat(TextTable.cut("abcdefg", 6)).isEqualTo("abc...");
+    // Four wide characters take 8 columns: cut to 6, one fits in the 3 left before "...".
+    assertThat(TextTable.cut("\u5b57\u5b57\u5b57\u5b57", 6)).isEqualTo("\u5b57...");
+    String emoji = "\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00";
+    String cut = TextTable.cut(emoji, 6);
+    assertThat(cut).isEqualTo("\ud83d\ude00...");
+    assertThat(cut.chars().filter(c -> Character.isSurrogate((char) c)).count()).isEqualTo(2);
+  }
+}
