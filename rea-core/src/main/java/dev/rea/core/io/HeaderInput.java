@@ -158,15 +158,6 @@ public final class HeaderInput {
   }
 
   /**
-   * Checks that {@code n} more bytes exist in the file, without reading them, and then that they
-   * stay within the {@linkplain #setHeaderCeiling header ceiling} (when one is set).
-   *
-   * @param n bytes needed (treated as unsigned when negative)
-   * @throws ReaException {@code file_format_rejected} naming the current field; {@code
-   *     resource_exhausted} / {@code header_ceiling} when the bytes fit the file but not the
-   *     ceiling
-   */
-  /**
    * Tells this input that the header reaches at least {@code absoluteEnd} (a lower bound the
    * reader derives from what it has read: counts and lengths still to come, at their smallest):
    * reads may fetch ahead up to there, and never further than a read needs. Lower bounds only
@@ -195,6 +186,15 @@ public final class HeaderInput {
     return position() + count * each;
   }
 
+  /**
+   * Checks that {@code n} more bytes exist in the file, without reading them, and then that they
+   * stay within the {@linkplain #setHeaderCeiling header ceiling} (when one is set).
+   *
+   * @param n bytes needed (treated as unsigned when negative)
+   * @throws ReaException {@code file_format_rejected} naming the current field; {@code
+   *     resource_exhausted} / {@code header_ceiling} when the bytes fit the file but not the
+   *     ceiling
+   */
   public void require(long n) throws ReaException {
     if (n < 0 || n > remaining()) {
       throw truncated(n);

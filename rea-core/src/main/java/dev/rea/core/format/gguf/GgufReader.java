@@ -27,10 +27,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and validates a GGUF header: magic, version, counts, metadata key/value pairs and the

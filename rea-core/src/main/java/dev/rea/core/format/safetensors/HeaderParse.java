@@ -1008,7 +1008,6 @@ final class HeaderParse {
     return text;
   }
 
-
   /** As {@link #charge}, for bytes held only until {@link RetainedBudget#release}. */
   private void hold(long bytes) throws ReaException {
     if (bytes > budget.limit() - budget.used()) {
