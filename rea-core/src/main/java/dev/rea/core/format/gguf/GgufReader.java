@@ -180,10 +180,11 @@ public final class GgufReader implements FormatReader {
 
     private final HeaderInput in;
     private final Limits limits;
-    /** What was read so far, for {@link #completed()}: null until the counts were read. */
+    /** The version once the counts were read, else -1 ({@link #completed()}). */
     private int version = -1;
-    private final List<MetadataRow> doneMetadata = new ArrayList<>();
-    private final List<TensorDecl> doneTensors = new ArrayList<>();
+    /** Metadata pairs and tensor entries read whole so far, in file order. */
+    private final List<MetadataRow> metadataRows = new ArrayList<>();
+    private final List<TensorDecl> tensorDecls = new ArrayList<>();
     private boolean metadataDone;
     /** Offset just after the last completed declaration. */
     private long doneEnd;
@@ -369,13 +370,13 @@ public final class GgufReader implements FormatReader {
       if (version < 0) {
         return null;
       }
-      List<TensorRow> tensors = new ArrayList<>(doneTensors.size());
-      for (TensorDecl d : doneTensors) {
+      List<TensorRow> tensors = new ArrayList<>(tensorDecls.size());
+      for (TensorDecl d : tensorDecls) {
         tensors.add(d.partialRow());
       }
       List<Limitation> limitations = new ArrayList<>();
       List<Warning> warnings = new ArrayList<>();
-      typeNotes(doneTensors, limitations, warnings);
+      typeNotes(tensorDecls, limitations, warnings);
       Long knownAlignment = alignmentFromMetadata || metadataDone ? alignment : null;
       String source = alignmentFromMetadata ? "metadata" : metadataDone ? "default" : null;
       FormatFacts facts =
@@ -386,7 +387,7 @@ public final class GgufReader implements FormatReader {
               source,
               null);
       return new ParsedHeader(
-          DetectedFormat.GGUF, doneEnd, facts, doneMetadata, tensors, limitations, warnings);
+          DetectedFormat.GGUF, doneEnd, facts, metadataRows, tensors, limitations, warnings);
     }
 
     // -------------------------------------------------------------------------------------------
@@ -479,7 +480,7 @@ public final class GgufReader implements FormatReader {
     // Metadata
 
     private List<MetadataRow> readMetadata(long kvCount) throws ReaException {
-      List<MetadataRow> rows = new ArrayList<>();
+      List<MetadataRow> rows = metadataRows;
       Map<String, Integer> seen = new HashMap<>();
       for (long i = 0; i < kvCount; i++) {
         kvIndex = i;
@@ -532,7 +533,6 @@ public final class GgufReader implements FormatReader {
           alignmentFromMetadata = true;
         }
         rows.add(new MetadataRow((int) i, key, type, value));
-        doneMetadata.add(rows.get(rows.size() - 1));
         doneEnd = in.position();
       }
       return rows;
@@ -810,7 +810,7 @@ public final class GgufReader implements FormatReader {
     // Tensor directory
 
     private List<TensorDecl> readTensors(long tensorCount) throws ReaException {
-      List<TensorDecl> decls = new ArrayList<>();
+      List<TensorDecl> decls = tensorDecls;
       Map<String, Integer> names = new HashMap<>();
       long[] dims = new long[MAX_DIMS];
       long[] dimAt = new long[MAX_DIMS];
@@ -923,7 +923,6 @@ public final class GgufReader implements FormatReader {
         decls.add(
             new TensorDecl(
                 (int) i, name, type, shape, elements, offset, byteLength, offsetAt, nDimsAt + 4));
-        doneTensors.add(decls.get(decls.size() - 1));
         doneEnd = in.position();
       }
       return decls;
