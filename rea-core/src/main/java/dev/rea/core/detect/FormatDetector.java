@@ -96,14 +96,47 @@ public final class FormatDetector {
     throw unsupported(head, headLength, fileSize);
   }
 
-  private static boolean looksLikeSafetensors(byte[] head, int n, long fileSize) {
-    if (n < 9) {
-      return false;
+  /**
+   * How many leading bytes {@link #detect} should be given when the file is read for inspection,
+   * so that detection never reads past a model's header (the default {@code hash: "header"}
+   * reads only the header: specification, "Identity and reads"): the first 8 bytes decide it. A
+   * GGUF magic needs no more; what may be safetensors gets up to {@link #PROBE_BYTES} but not
+   * past its {@code 8 + N} header bytes; anything else (refused as unsupported) the whole probe.
+   *
+   * @param first the file's first bytes (8, or fewer for a shorter file)
+   * @param n how many of them are valid
+   * @param fileSize the file size in bytes
+   * @return the number of leading bytes to read for detection, at most {@code fileSize}
+   */
+  public static int probeLength(byte[] first, int n, long fileSize) {
+    long end = PROBE_BYTES;
+    if (n >= 8) {
+      if (startsWith(first, n, GGUF_MAGIC)) {
+        end = 8;
+      } else {
+        long declared = declaredJsonLength(first);
+        if (declared > 0 && declared <= fileSize - 8) {
+          end = Math.min(end, 8 + declared);
+        }
+      }
     }
+    return (int) Math.min(end, fileSize);
+  }
+
+  /** @return the safetensors JSON length the first 8 bytes declare (unsigned little-endian) */
+  private static long declaredJsonLength(byte[] head) {
     long declared = 0;
     for (int i = 7; i >= 0; i--) {
       declared = (declared << 8) | (head[i] & 0xFF);
     }
+    return declared;
+  }
+
+  private static boolean looksLikeSafetensors(byte[] head, int n, long fileSize) {
+    if (n < 9) {
+      return false;
+    }
+    long declared = declaredJsonLength(head);
     if (declared == 0) {
       return false;
     }
@@ -132,6 +165,7 @@ public final class FormatDetector {
   private static ReaException unsupported(byte[] head, int n, long fileSize) {
     String kind;
     String hint;
+    String schema = evidenceSchema(head, n);
     if (n == 0) {
       kind = "empty";
       hint = "the file is empty; it is neither GGUF nor safetensors";
@@ -175,11 +209,11 @@ public final class FormatDetector {
       hint =
           "the file starts with 'FUGG', a byte-reversed GGUF magic; GGUF keeps the bytes 'GGUF'"
               + " in both byte orders, so this is not a GGUF file";
-    } else if (evidenceSchema(head, n) != null) {
+    } else if (schema != null) {
       kind = "rea_evidence";
       hint =
           "the file is Evidence that REA saved ("
-              + (evidenceSchema(head, n).equals(EvidenceJson.BUNDLE_SCHEMA)
+              + (schema.equals(EvidenceJson.BUNDLE_SCHEMA)
                   ? "a " + EvidenceJson.BUNDLE_SCHEMA + " bundle"
                   : "a " + EvidenceRecord.SCHEMA + " record")
               + "), not a model";
@@ -201,7 +235,7 @@ public final class FormatDetector {
             .offset(0)
             .diagnostic("detected", kind);
     if (kind.equals("rea_evidence")) {
-      b.diagnostic("schema", evidenceSchema(head, n));
+      b.diagnostic("schema", schema);
     }
     return b.diagnostic("leading_bytes", HexFormat.of().formatHex(head, 0, shown))
         .diagnostic("file_size", Long.toString(fileSize))

@@ -389,32 +389,17 @@ public final class ModelInspector {
 
   /**
    * The file's first bytes for {@link FormatDetector#detect}, fetched without reading past a
-   * model's header: the first 8 (a GGUF magic, or a safetensors JSON length N), then, for what
-   * may be safetensors, up to {@link FormatDetector#PROBE_BYTES} but not past its 8 + N header
-   * bytes, and only for other files (refused as unsupported) the whole probe.
+   * model's header ({@link FormatDetector#probeLength} decides how many from the first 8).
    */
   private static byte[] probe(HeaderInput in, long fileSize) throws ReaException {
     in.expectHeaderAtLeast(Math.min(8, fileSize));
     byte[] first = new byte[(int) Math.min(8, fileSize)];
-    in.peek(first);
-    long end = FormatDetector.PROBE_BYTES;
-    if (first.length == 8) {
-      if (first[0] == 'G' && first[1] == 'G' && first[2] == 'U' && first[3] == 'F') {
-        end = 8;
-      } else {
-        long declared = 0;
-        for (int i = 7; i >= 0; i--) {
-          declared = (declared << 8) | (first[i] & 0xFF);
-        }
-        if (declared > 0 && declared <= fileSize - 8) {
-          end = Math.min(end, 8 + declared);
-        }
-      }
-    }
-    in.expectHeaderAtLeast(Math.min(end, fileSize));
-    byte[] head = new byte[(int) Math.min(end, fileSize)];
-    int n = in.peek(head);
-    return n == head.length ? head : java.util.Arrays.copyOf(head, n);
+    int n = in.peek(first);
+    int length = FormatDetector.probeLength(first, n, fileSize);
+    in.expectHeaderAtLeast(length);
+    byte[] head = new byte[length];
+    int got = in.peek(head);
+    return got == head.length ? head : java.util.Arrays.copyOf(head, got);
   }
 
   private FileSnapshot stat(Path path) throws ReaException {

@@ -64,6 +64,23 @@ class FormatDetectorTest {
             DetectedFormat.SAFETENSORS));
   }
 
+  /** Detection is given the first bytes it needs and never the bytes past a model's header. */
+  @org.junit.jupiter.api.Test
+  void probeLengthStopsAtTheHeader() {
+    byte[] gguf = {'G', 'G', 'U', 'F', 3, 0, 0, 0};
+    assertThat(FormatDetector.probeLength(gguf, 8, 1_000_000)).isEqualTo(8);
+    byte[] st =
+        java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(100).array();
+    assertThat(FormatDetector.probeLength(st, 8, 1_000)).isEqualTo(108);
+    byte[] bigJson =
+        java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(5_000).array();
+    assertThat(FormatDetector.probeLength(bigJson, 8, 1_000_000)).isEqualTo(FormatDetector.PROBE_BYTES);
+    // A length past the file, or another kind of file: the whole probe, never past the file.
+    assertThat(FormatDetector.probeLength(bigJson, 8, 1_000)).isEqualTo(FormatDetector.PROBE_BYTES);
+    assertThat(FormatDetector.probeLength(ascii("PK\u0003\u0004abcd"), 8, 300)).isEqualTo(300);
+    assertThat(FormatDetector.probeLength(new byte[] {'G', 'G'}, 2, 2)).isEqualTo(2);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("models")
   void modelsAreDetectedByTheirBytes(String what, byte[] head, DetectedFormat expected)
