@@ -1,5 +1,6 @@
 package dev.rea.mcp;
 
+import dev.rea.core.error.ReaException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -316,10 +317,38 @@ final class InboundFilter extends InputStream {
   }
 
   private void tooLarge(LineScanner s, LineScanner.Kind kind, long total) {
-    String what = "the message is " + total + " bytes, over the " + lineCap + "-byte line limit";
+    refuse(
+        s,
+        kind,
+        "the message is " + total + " bytes, over the " + lineCap + "-byte line limit",
+        Failures.requestTooLarge(total, lineCap));
+  }
+
+  private void tooDense(LineScanner s, LineScanner.Kind kind, long total, long cap) {
+    refuse(
+        s,
+        kind,
+        "the message opens "
+            + s.containers()
+            + " JSON objects and arrays, over the limit of "
+            + cap
+            + " for a message of "
+            + total
+            + " bytes",
+        Failures.requestTooDense(s.containers(), cap, total));
+  }
+
+  /**
+   * Answers a line that is not handed to the SDK because of its size or shape: a {@code
+   * tools/call} gets {@code toolError} as a tool result, another request -32600, a malformed line
+   * -32700, a notification or response nothing (a warning on stderr).
+   *
+   * @param what why, for the JSON-RPC error message and the warning
+   */
+  private void refuse(LineScanner s, LineScanner.Kind kind, String what, ReaException toolError) {
     RpcId id = s.id();
     if (kind == LineScanner.Kind.REQUEST && id != null && "tools/call".equals(s.method())) {
-      out.toolError(id, Failures.requestTooLarge(total, lineCap));
+      out.toolError(id, toolError);
     } else if (kind == LineScanner.Kind.REQUEST && id != null) {
       out.rpcError(id, -32600, "Invalid Request: " + what);
     } else if (kind == LineScanner.Kind.MALFORMED) {
@@ -328,26 +357,6 @@ final class InboundFilter extends InputStream {
       out.rpcError(id, -32600, "Invalid Request: " + what);
     } else {
       // A notification or a response (also one the SDK could not take) gets no answer.
-      Log.warn("dropped an inbound " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + what);
-    }
-  }
-
-  private void tooDense(LineScanner s, LineScanner.Kind kind, long total, long cap) {
-    String what =
-        "the message opens "
-            + s.containers()
-            + " JSON objects and arrays, over the limit of "
-            + cap
-            + " for a message of "
-            + total
-            + " bytes";
-    RpcId id = s.id();
-    if (kind == LineScanner.Kind.REQUEST && id != null && "tools/call".equals(s.method())) {
-      out.toolError(id, Failures.requestTooDense(s.containers(), cap, total));
-    } else if (kind == LineScanner.Kind.REQUEST || kind == LineScanner.Kind.INVALID) {
-      out.rpcError(id, -32600, "Invalid Request: " + what);
-    } else {
-      // A notification or a response gets no answer.
       Log.warn("dropped an inbound " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + what);
     }
   }
