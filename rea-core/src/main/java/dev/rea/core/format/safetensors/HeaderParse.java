@@ -85,9 +85,6 @@ final class HeaderParse {
 
   /** Measures string values as they stream from the parser ({@link #retainedString}). */
   private final StringSizer sizer = new StringSizer(-1);
-
-  /** A dtype's characters, matched against the known names without allocating. */
-  private final char[] dtypeChars = new char[SafetensorsDtype.LONGEST_NAME];
   /** The dtype of the last tensor whose dtype is known, tried first by {@link #readDtype}. */
   private @Nullable SafetensorsDtype lastDtype;
   private @Nullable List<String[]> metadata;
@@ -517,15 +514,11 @@ final class HeaderParse {
     StringSizer sized =
         sizer.reset(Math.max(SafetensorsDtype.LONGEST_NAME, budget.limit() - budget.used() - OVERHEAD));
     p.readString(sized);
-    if (sized.kept() && sized.keptText().length() <= dtypeChars.length) {
-      int len = sized.keptText().length();
-      char[] chars = dtypeChars;
-      ((StringBuilder) sized.keptText()).getChars(0, len, chars, 0);
+    if (sized.kept()) {
+      CharSequence text = sized.keptText();
       // Tensors of one file mostly share a dtype: try the last one found before the table.
       SafetensorsDtype known =
-          lastDtype != null && lastDtype.spelledBy(chars, 0, len)
-              ? lastDtype
-              : SafetensorsDtype.byName(chars, 0, len);
+          lastDtype != null && lastDtype.spelledBy(text) ? lastDtype : SafetensorsDtype.byName(text);
       if (known != null) {
         d.dtype = known;
         lastDtype = known;

@@ -119,30 +119,22 @@ public enum SafetensorsDtype {
   }
 
   /**
-   * Looks a dtype up by its exact name held in {@code chars[off, off + len)}, without allocating.
+   * Looks a dtype up by its exact name held in {@code text} (the parser's streamed value), without
+   * making a String of it.
    *
    * @return the dtype, or null
    */
-  static @Nullable SafetensorsDtype byName(char[] chars, int off, int len) {
+  static @Nullable SafetensorsDtype byName(CharSequence text) {
     for (SafetensorsDtype d : VALUES) {
-      if (d.spelledBy(chars, off, len)) {
+      if (d.spelledBy(text)) {
         return d;
       }
     }
     return null;
   }
 
-  /** @return true when {@code chars[off, off + len)} is exactly this dtype's name */
-  boolean spelledBy(char[] chars, int off, int len) {
-    String n = name();
-    if (n.length() != len) {
-      return false;
-    }
-    for (int i = 0; i < len; i++) {
-      if (n.charAt(i) != chars[off + i]) {
-        return false;
-      }
-    }
-    return true;
+  /** @return true when {@code text} is exactly this dtype's name */
+  boolean spelledBy(CharSequence text) {
+    return name().contentEquals(text);
   }
 }

@@ -97,7 +97,7 @@ class HeaderParseHelpersTest {
       // elementsPerUnit elements take bytesPerUnit bytes, exactly.
       assertThat(d.elementsPerUnit() * d.bits()).isEqualTo(8 * d.bytesPerUnit());
       char[] c = ("xx" + names[i] + "yy").toCharArray();
-      assertThat(SafetensorsDtype.byName(c, 2, names[i].length())).isSameAs(d);
+      assertThat(SafetensorsDtype.byName(java.nio.CharBuffer.wrap(c, 2, names[i].length()))).isSameAs(d);
     }
     assertThat(SafetensorsDtype.F4.elementsPerUnit()).isEqualTo(2);
     assertThat(SafetensorsDtype.F6_E2M3.elementsPerUnit()).isEqualTo(4);
@@ -106,12 +106,14 @@ class HeaderParseHelpersTest {
     for (SafetensorsDtype a : SafetensorsDtype.values()) {
       for (SafetensorsDtype b : SafetensorsDtype.values()) {
         char[] c = ("x" + b.name()).toCharArray();
-        assertThat(a.spelledBy(c, 1, c.length - 1)).as(a + " spelled by " + b).isEqualTo(a == b);
+        assertThat(a.spelledBy(java.nio.CharBuffer.wrap(c, 1, c.length - 1)))
+            .as(a + " spelled by " + b)
+            .isEqualTo(a == b);
       }
     }
     for (String bad : new String[] {"f32", "F128", "E8M0", "FP4", "UE8", "", "F32 "}) {
       assertThat(SafetensorsDtype.byName(bad)).as(bad).isNull();
-      assertThat(SafetensorsDtype.byName(bad.toCharArray(), 0, bad.length())).isNull();
+      assertThat(SafetensorsDtype.byName(new StringBuilder(bad))).isNull();
     }
   }
 
