@@ -22,7 +22,9 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,7 +131,7 @@ final class ReaTools {
       }
       // A bad view is refused before the file is opened.
       ViewRequest selection =
-          view == null ? null : ViewRequest.parse(bytes(view), ViewRequest.Mode.INLINE);
+          view == null ? null : ViewRequest.parse(viewBytes(view), ViewRequest.Mode.INLINE);
       EvidenceRecord record;
       try {
         record = runInspection(exchange, request, path, hash);
@@ -164,7 +166,7 @@ final class ReaTools {
       if (view == null) {
         throw Failures.badArgument("view", "the argument \"view\" is required");
       }
-      ViewRequest selection = ViewRequest.parse(bytes(view), ViewRequest.Mode.ANALYSIS);
+      ViewRequest selection = ViewRequest.parse(viewBytes(view), ViewRequest.Mode.ANALYSIS);
       Object kind = source.get("kind");
       if (!(kind instanceof String k)) {
         throw Failures.badArgument(
@@ -255,6 +257,35 @@ final class ReaTools {
     } catch (ReaException e) {
       return results.failure(e);
     }
+  }
+
+  /**
+   * A view argument as JSON text for {@link ViewRequest#parse}. The SDK has already read the line
+   * into Java values and reads a number beyond the double range (such as {@code 1e400}) as an
+   * infinite double, which would be written back as the string {@code "Infinity"}; such a number is
+   * written as {@code 1E+400} (or {@code -1E+400}) instead, so the view is refused for the number
+   * it holds, not for a string it never held.
+   */
+  private byte[] viewBytes(Map<String, Object> view) {
+    return bytes(finite(view));
+  }
+
+  /** The value with every infinite double or float (at any depth) replaced as above. */
+  private static @Nullable Object finite(@Nullable Object value) {
+    if ((value instanceof Double d && d.isInfinite()) || (value instanceof Float f && f.isInfinite())) {
+      return new BigDecimal(((Number) value).doubleValue() > 0 ? "1e400" : "-1e400");
+    }
+    if (value instanceof Map<?, ?> m) {
+      Map<Object, @Nullable Object> copy = new LinkedHashMap<>();
+      m.forEach((k, v) -> copy.put(k, finite(v)));
+      return copy;
+    }
+    if (value instanceof List<?> l) {
+      List<@Nullable Object> copy = new ArrayList<>(l.size());
+      l.forEach(v -> copy.add(finite(v)));
+      return copy;
+    }
+    return value;
   }
 
   private byte[] bytes(@Nullable Object value) {

@@ -105,6 +105,36 @@ class RawProtocolTest {
   }
 
   @Test
+  void numbersOutOfEveryRangeInAViewAreNamedAsNumbers() throws Exception {
+    // The SDK reads 1e400 as a double (Infinity); the view must still say it got a number.
+    Path p = TinyGguf.write(dir.resolve("v.gguf"), 2, 3, 0);
+    String path = RawSession.JSON.writeValueAsString(p.toString());
+    try (RawSession s = RawSession.initialized(TestServerMain.class, Map.of())) {
+      String[] limits = {"1e400", "-1e400", "1e20", "1.5", "99999999999999999999999"};
+      int id = 40;
+      for (String limit : limits) {
+        s.send(
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"inspect_model_artifact\","
+                + "\"arguments\":{\"path\":"
+                + path
+                + ",\"view\":{\"collection\":\"tensors\",\"limit\":"
+                + limit
+                + "}}}}");
+        JsonNode error = toolError(s.awaitResponse(id, WAIT)).path("error");
+        assertThat(error.path("code").asString()).as(limit).isEqualTo("invalid_input");
+        assertThat(error.path("details").path("field").asString()).as(limit).isEqualTo("view.limit");
+        assertThat(error.path("message").asString())
+            .as(limit)
+            .doesNotContain("string")
+            .containsAnyOf("number", "integer");
+        id++;
+      }
+    }
+  }
+
+  @Test
   void theTestersReproGetsInvalidRequestAndTheNextPingIsAnswered() throws Exception {
     // The adversarial tester's repro, byte for byte, in one write: a ping with id 1.5 used to
     // end the SDK's read loop, so the ping with id 2 was never answered.
