@@ -119,8 +119,9 @@ public final class RetainedBudget {
    */
   public void chargeHeld(long bytes, String what, long offset) throws ReaException {
     if (bytes < 0 || bytes > limit - used) {
-      throw refusal("holding ", " while its object is checked for duplicate keys", bytes, 0, what,
-          offset);
+      throw refusal(
+          "holding ", " while its object is checked for duplicate keys", bytes, 0, false, what,
+          what, offset);
     }
     used += bytes;
   }
@@ -137,12 +138,35 @@ public final class RetainedBudget {
     used -= bytes;
   }
 
+  /**
+   * The refusal for an item that was stopped before it was read whole because it needs more than
+   * the whole budget (a JSON name longer than the budget, cut off by the parser's length limit).
+   * Nothing is charged.
+   *
+   * @param atLeast a lower bound on the bytes the item would need (more than {@link #limit()})
+   * @param what the item, for the message (e.g. "a name of more than ... bytes in tensors")
+   * @param field the field path of the error (e.g. the object the item is in)
+   * @param offset absolute file offset of the item, for the error
+   * @return {@code retained_budget}, as {@link #charge(long, String, long)}, with {@code
+   *     requested_bytes} the lower bound and the message saying "at least"
+   */
+  public ReaException refusalOfAtLeast(long atLeast, String what, String field, long offset) {
+    return refusal("retaining ", "", atLeast, 0, true, what, field, offset);
+  }
+
   private ReaException refusal(long bytes, long prior, String what, @Nullable Long offset) {
-    return refusal("retaining ", "", bytes, prior, what, offset);
+    return refusal("retaining ", "", bytes, prior, false, what, what, offset);
   }
 
   private ReaException refusal(
-      String verb, String purpose, long bytes, long prior, String what, @Nullable Long offset) {
+      String verb,
+      String purpose,
+      long bytes,
+      long prior,
+      boolean lowerBound,
+      String what,
+      String field,
+      @Nullable Long offset) {
     long requested = prior + Math.max(bytes, 0);
     long others = used - prior;
     long over = used + Math.max(bytes, 0) - limit;
@@ -158,14 +182,14 @@ public final class RetainedBudget {
                     + " bytes ("
                     + others
                     + " bytes used, "
-                    + (prior > 0 ? "at least " : "")
+                    + (prior > 0 || lowerBound ? "at least " : "")
                     + requested
                     + " more requested"
                     + (prior > 0 ? " counting its JSON escapes" : "")
                     + ", "
                     + over
                     + " bytes over)")
-            .field(what)
+            .field(field)
             .diagnostic("limit", "retained_budget")
             .diagnostic("limit_bytes", Long.toString(limit))
             .diagnostic("used_bytes", Long.toString(others))

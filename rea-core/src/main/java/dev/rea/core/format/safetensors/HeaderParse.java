@@ -1105,7 +1105,44 @@ final class HeaderParse {
           .cause(e)
           .build();
     }
+    if (why != null && why.startsWith("Name length")) {
+      return nameOverBudget(errorOffset(e));
+    }
     return translate(e);
+  }
+
+  /**
+   * The refusal of a name that Jackson stopped decoding at {@code maxNameLength}, the retained
+   * budget ({@link SafetensorsReader#builderFor}): its decoded UTF-8 length, and so its charge, is
+   * more than the whole budget. The field is the object the name is in ({@code tensors} for a
+   * tensor name) and the offset is the name's opening quote. Jackson stops inside a long name
+   * when its name buffer would grow past the limit, or, for a name of up to about twice the limit,
+   * just after the name's closing quote; so that quote is stepped over, and then the nearest quote
+   * before it that no backslash escapes is the opening one (a name holds no other).
+   */
+  private ReaException nameOverBudget(long stoppedAt) {
+    int i = (int) Math.min(stoppedAt - PREFIX, json.length) - 1;
+    if (i >= 0 && isUnescapedQuote(i)) {
+      i--;
+    }
+    while (i > 0 && !isUnescapedQuote(i)) {
+      i--;
+    }
+    String in = depth == 1 ? "tensors" : where();
+    return budget.refusalOfAtLeast(
+        budget.limit() + 1, "a name of more than " + budget.limit() + " bytes in " + in, in, PREFIX + i);
+  }
+
+  /** @return whether {@code json[i]} is a quote after an even number of backslashes */
+  private boolean isUnescapedQuote(int i) {
+    if (json[i] != '"') {
+      return false;
+    }
+    int slashes = 0;
+    while (i - 1 - slashes >= 0 && json[i - 1 - slashes] == '\\') {
+      slashes++;
+    }
+    return slashes % 2 == 0;
   }
 
   private long errorOffset(JacksonException e) {

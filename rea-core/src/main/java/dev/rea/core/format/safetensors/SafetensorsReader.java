@@ -178,8 +178,12 @@ public final class SafetensorsReader implements FormatReader {
   static JsonFactoryBuilder builderFor(Limits limits) {
     int nestingLimit = limits.nestingLimit();
     int cap = (int) Math.min(limits.headerCeilingBytes(), MAX_JSON_BYTES);
+    // Every name is charged to the retained budget at no less than its UTF-8 length, so a name
+    // longer than the budget is refused whatever else was retained: Jackson stops decoding it
+    // there (HeaderParse reports retained_budget) instead of building it whole first.
+    int nameCap = (int) Math.min(cap, Math.max(1, limits.retainedBudgetBytes()));
     // Every limit explicit (never Jackson's static defaults): lengths fit anything a header
-    // within the ceiling can hold; a document of cap bytes has at most cap tokens; depth one
+    // within the ceiling can hold (names: anything the budget can hold); a document of cap bytes has at most cap tokens; depth one
     // above REA's limit so REA's own check (with its offset and constraint) fires first.
     StreamReadConstraints constraints =
         StreamReadConstraints.builder()
@@ -187,7 +191,7 @@ public final class SafetensorsReader implements FormatReader {
             .maxDocumentLength(cap)
             .maxTokenCount(cap)
             .maxStringLength(cap)
-            .maxNameLength(cap)
+            .maxNameLength(nameCap)
             .maxNumberLength(cap)
             .build();
     return JsonFactory.builder()

@@ -90,6 +90,52 @@ class SafetensorsBudgetChargesTest {
     assertThat(catchShape(fits)).isEqualTo(dims / 10);
   }
 
+  /**
+   * A name longer than the whole budget is refused as it is read, where it is, without being
+   * decoded whole first (Jackson's name limit is the budget): a tensor name, a metadata key, an
+   * unknown key of a tensor entry and a key inside an unknown field's object. The offset is the
+   * name's opening quote, also when the name holds escaped quotes and backslashes.
+   */
+  @Test
+  void aNameLongerThanTheBudgetIsRefusedWhereItStands() {
+    String name = "\\\"q\\\\" + "n".repeat(300_000) + "\\\"";
+    String entry = "{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]";
+    String[][] cases = {
+      {"{\"" + name + "\":" + entry + "}}", "tensors"},
+      {"{\"__metadata__\":{\"" + name + "\":\"v\"},\"t\":" + entry + "}}", "__metadata__"},
+      {"{\"t\":" + entry + ",\"" + name + "\":0}}", "tensors[\"t\"]"},
+      {"{\"t\":" + entry + ",\"x\":{\"k\":[{\"" + name + "\":0}]}}}", "tensors[\"t\"][\"x\"][\"k\"][0]"},
+    };
+    for (String[] c : cases) {
+      String json = c[0];
+      ReaException e = SafetensorsReads.reject(SafetensorsBuilder.file(json, 1), SMALL);
+      assertThat(e.constraint()).as(c[1]).isEqualTo(Constraint.RETAINED_BUDGET);
+      assertThat(e.field()).as(c[1]).isEqualTo(c[1]);
+      assertThat(e.offset()).as(c[1]).isEqualTo(SafetensorsBuilder.offsetOf(json, "\"" + name));
+      assertThat(e.getMessage())
+          .as(c[1])
+          .startsWith("retaining a name of more than 262144 bytes in " + c[1] + " (offset ")
+          .contains("at least 262145 more requested");
+      assertThat(e.diagnostics()).containsEntry("requested_bytes", "262145");
+    }
+  }
+
+  /**
+   * Jackson's name limit counts the decoded name: 300 KB of {@code \u0061} escapes (50,000
+   * characters) is read and retained under the 256 KiB budget, and a 200,000-byte name fits too.
+   */
+  @Test
+  void theNameLimitNeverRefusesANameTheBudgetHolds() throws Exception {
+    String escaped = "\\u0061".repeat(50_000);
+    String entry = "{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}";
+    ParsedHeader h =
+        SafetensorsReads.read(SafetensorsBuilder.file("{\"" + escaped + "\":" + entry + "}", 1), SMALL);
+    assertThat(h.tensors().get(0).name()).isEqualTo("a".repeat(50_000));
+    String plain = "p".repeat(200_000);
+    h = SafetensorsReads.read(SafetensorsBuilder.file("{\"" + plain + "\":" + entry + "}", 1), SMALL);
+    assertThat(h.tensors().get(0).name()).isEqualTo(plain);
+  }
+
   private static int catchShape(String json) {
     try {
       return SafetensorsReads.read(SafetensorsBuilder.file(json, 1), SMALL).tensors().get(0).shape().size();

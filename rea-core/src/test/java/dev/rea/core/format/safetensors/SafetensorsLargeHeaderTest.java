@@ -209,6 +209,50 @@ class SafetensorsLargeHeaderTest {
     }
   }
 
+  /**
+   * A tensor name of 40,000,000 bytes, more than the 32 MiB retained budget, is refused as it is
+   * read (Jackson's name limit is the budget) in the same 180 MB heap. Decoded whole first, as
+   * before, its name buffers (up to 64 MB of quads, then 80 MB of UTF-16 and the string) beside
+   * the header did not fit that heap.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aNameLongerThanTheBudgetIsNeverDecodedWhole() throws Exception {
+    Path file = dir.resolve("long-name.safetensors");
+    byte[] tail =
+        "\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}"
+            .getBytes(StandardCharsets.US_ASCII);
+    long name = 40_000_000;
+    long jsonLength = 2 + name + tail.length;
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(u64le(jsonLength)));
+      ch.write(ByteBuffer.wrap(new byte[] {'{', '"'}));
+      byte[] chunk = new byte[1 << 20];
+      Arrays.fill(chunk, (byte) 'n');
+      for (long n = name; n > 0; ) {
+        int k = (int) Math.min(chunk.length, n);
+        ByteBuffer b = ByteBuffer.wrap(chunk, 0, k);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        n -= k;
+      }
+      ch.write(ByteBuffer.wrap(tail));
+      ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+    }
+    try {
+      ChildJvm.Result run = runChild(file, "inspect");
+      assertThat(run.exit()).as(run.output()).isEqualTo(HugeHeaderChild.EXIT_REJECTED);
+      assertThat(run.output())
+          .contains(
+              "rejected: retained_budget: retaining a name of more than 33554432 bytes in tensors"
+                  + " (offset 9)");
+    } finally {
+      Files.delete(file);
+    }
+  }
+
   private static ChildJvm.Result runChild(Path file, String mode) throws Exception {
     return ChildJvm.run(
         List.of("-XX:+UseSerialGC", "-Xmx180m", "-Xmn16m"),
