@@ -124,6 +124,9 @@ final class HumanReport {
               + (r.totals().byteLength() == null
                   ? "byte total unknown"
                   : Sizes.grouped(r.totals().byteLength()) + " bytes of tensor data")
+              + (Coverage.PARTIAL.equals(r.coverage().header())
+                  ? "; of the entries read before the stop only (see Limitations)"
+                  : "")
         });
     facts.add(
         new String[] {
@@ -150,7 +153,7 @@ final class HumanReport {
         out.println("    candidates: " + TerminalText.printable(String.join(", ", l.candidates())));
       }
       if (l.tensorIndices() != null && !l.tensorIndices().isEmpty()) {
-        out.println("    tensors: " + indices(l.tensorIndices()));
+        out.println("    tensor indices: " + indices(l.tensorIndices()));
       }
     }
     out.println();

@@ -115,6 +115,54 @@ class HostileCliTest {
     }
   }
 
+  /**
+   * A GGUF read cancelled inside the header: the report says the header was read in part, that
+   * the totals cover the entries read, and how many of the declared ones those are (the
+   * {@code partial_header} limitation), so zero tensors read is not taken for zero declared.
+   */
+  @Test
+  void aReportOfAHeaderReadInPartSaysWhatTheHeaderDeclares() throws Exception {
+    byte[] bytes =
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .kv("tokenizer.ggml.tokens", GgufBuilder.stringArray("tok", 4000))
+            .tensor("a", 0, 4)
+            .tensor("b", 0, 4)
+            .tensor("c", 0, 4)
+            .bytes();
+    Path p = Files.write(dir.resolve("cut.gguf"), bytes);
+    dev.rea.core.io.Cancellation cancel = new dev.rea.core.io.Cancellation();
+    // Inside the token array: the first pair is read whole, no tensor entry is.
+    FaultyFileAccess access =
+        new FaultyFileAccess(
+            FileAccess.system(),
+            20_000,
+            () -> {
+              cancel.cancel();
+              return new java.nio.channels.ClosedByInterruptException();
+            });
+    dev.rea.core.error.ReaException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            dev.rea.core.error.ReaException.class,
+            () ->
+                ModelInspector.withAccess(Limits.defaults(), access)
+                    .inspect(p, dev.rea.core.inspect.HashMode.HEADER, new ModelInspector.Listener() {}, cancel));
+    Thread.interrupted();
+    assertThat(e.partialEvidence()).isNotNull();
+    StringWriter text = new StringWriter();
+    new HumanReport(new PrintWriter(text, true), 40).print(e.partialEvidence());
+    assertThat(text.toString())
+        .startsWith("PARTIAL Evidence for " + p)
+        .contains("read in part (the read stopped inside it)")
+        .contains(
+            "0 tensors, 0 parameters (declared), 0 bytes of tensor data; of the entries read"
+                + " before the stop only (see Limitations)")
+        .contains(
+            "- [partial_header] the read stopped inside the header, after 1 of its 2 metadata"
+                + " pairs (metadata_kv_count) and 0 of its 3 tensor entries (tensor_count) were"
+                + " read whole");
+  }
+
   @Test
   void aFailureInsideTheHeaderPrintsNoPartialEvidence() throws Exception {
     Path p = Files.write(dir.resolve("early.safetensors"), HostileFiles.safetensors());

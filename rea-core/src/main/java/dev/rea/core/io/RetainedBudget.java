@@ -94,6 +94,21 @@ public final class RetainedBudget {
   }
 
   /**
+   * Charges {@code bytes} if they fit what is left, for an optional part of the record that is
+   * left out when they do not.
+   *
+   * @param bytes bytes about to be retained (non-negative)
+   * @return whether they were charged
+   */
+  public boolean tryCharge(long bytes) {
+    if (bytes < 0 || bytes > limit - used) {
+      return false;
+    }
+    used += bytes;
+    return true;
+  }
+
+  /**
    * Charges bytes that belong to no place in the file (the record's fixed part and the selected
    * path, charged before the header is read).
    *

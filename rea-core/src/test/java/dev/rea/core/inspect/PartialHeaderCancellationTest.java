@@ -116,6 +116,28 @@ class PartialHeaderCancellationTest {
                   StorageValidation.UNKNOWN));
     }
 
+    // The first limitation says how much of what the header declares was read, so that totals
+    // over the rows read are not taken for the file's.
+    assertThat(partial.limitations()).as(where).isNotEmpty();
+    dev.rea.core.evidence.Limitation stopped = partial.limitations().get(0);
+    assertThat(stopped.code()).isEqualTo("partial_header");
+    assertThat(stopped.message())
+        .as(where)
+        .isEqualTo(
+            "the read stopped inside the header, after "
+                + rows.size()
+                + " of its "
+                + complete.metadata().size()
+                + " metadata pairs (metadata_kv_count) and "
+                + tensors.size()
+                + " of its "
+                + complete.tensors().size()
+                + " tensor entries (tensor_count) were read whole; the rows, types and totals"
+                + " here cover those only");
+    assertThat(partial.limitations().subList(1, partial.limitations().size()))
+        .noneMatch(l -> l.code().equals("partial_header"));
+    assertThat(partial.totals().tensorCount()).isEqualTo(tensors.size());
+
     // Alignment: explicit once its pair is read; the default only once the metadata ended.
     boolean alignmentRead = rows.stream().anyMatch(r -> r.key().equals("general.alignment"));
     if (explicit && alignmentRead) {

@@ -182,6 +182,9 @@ public final class GgufReader implements FormatReader {
     private final Limits limits;
     /** The version once the counts were read, else -1 ({@link #completed()}). */
     private int version = -1;
+    /** The declared tensor_count and metadata_kv_count, once read ({@link #completed()}). */
+    private long declaredTensors;
+    private long declaredKvs;
     /** Metadata pairs and tensor entries read whole so far, in file order. */
     private final List<MetadataRow> metadataRows = new ArrayList<>();
     private final List<TensorDecl> tensorDecls = new ArrayList<>();
@@ -315,6 +318,8 @@ public final class GgufReader implements FormatReader {
       stage = S_KV_COUNT;
       long kvCount = in.i64();
       checkCounts(tensorCount, kvCount);
+      declaredTensors = tensorCount;
+      declaredKvs = kvCount;
       this.version = version;
       doneEnd = in.position();
       // Both counts fit the bytes left (checkCounts): no overflow.
@@ -377,6 +382,14 @@ public final class GgufReader implements FormatReader {
       List<Limitation> limitations = new ArrayList<>();
       List<Warning> warnings = new ArrayList<>();
       typeNotes(tensorDecls, limitations, warnings);
+      Limitation stopped =
+          partialHeaderLimitation(
+              metadataRows.size(), declaredKvs, tensorDecls.size(), declaredTensors);
+      // Charged like every other part of the record; with the budget spent, the record still
+      // says coverage.header "partial".
+      if (budget.tryCharge(RecordSize.limitationBytes(stopped))) {
+        limitations.add(0, stopped);
+      }
       Long knownAlignment = alignmentFromMetadata || metadataDone ? alignment : null;
       String source = alignmentFromMetadata ? "metadata" : metadataDone ? "default" : null;
       FormatFacts facts =
@@ -1225,6 +1238,29 @@ public final class GgufReader implements FormatReader {
       default:
         return false;
     }
+  }
+
+  /**
+   * The {@code partial_header} limitation of a read stopped inside the header: how many of the
+   * declared metadata pairs and tensor entries were read whole, so that totals over the rows read
+   * are not taken for the file's.
+   */
+  static Limitation partialHeaderLimitation(long kvsRead, long kvs, long tensorsRead, long tensors) {
+    return new Limitation(
+        "partial_header",
+        "the read stopped inside the header, after "
+            + kvsRead
+            + " of its "
+            + kvs
+            + " metadata pairs (metadata_kv_count) and "
+            + tensorsRead
+            + " of its "
+            + tensors
+            + " tensor entries (tensor_count) were read whole; the rows, types and totals here"
+            + " cover those only",
+        null,
+        null,
+        null);
   }
 
   /** @return the limitation of a type carried by {@code count} tensors, listing {@code indices} */
