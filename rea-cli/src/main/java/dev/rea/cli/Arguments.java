@@ -62,7 +62,12 @@ final class Arguments {
     }
     Path dir = p.getParent();
     if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
-      throw badOutput(field, p, "the directory " + dir + " does not exist (create it first)");
+      throw badOutput(
+          field,
+          p,
+          java.nio.file.Files.exists(dir)
+              ? dir + " is not a directory, so it cannot hold " + p.getFileName()
+              : "the directory " + dir + " does not exist (create it first)");
     }
     if (java.nio.file.Files.isDirectory(p)) {
       throw badOutput(field, p, p + " is a directory; give a file name");

@@ -200,6 +200,25 @@ class EvidenceCliTest {
         "--view", v, "--json"), 3, "not_found", null);
   }
 
+  /** Output paths that cannot be written are refused before the model is read, each plainly. */
+  @Test
+  void anOutputWhoseDirectoryIsMissingOrAFileIsRefusedSayingWhich() throws Exception {
+    String model = tinyLlama().toString();
+    Path aFile = Files.write(dir.resolve("plain.txt"), new byte[] {1});
+    String[][] cases = {
+      {dir.resolve("missing/ev.json").toString(),
+          "the directory " + dir.resolve("missing") + " does not exist (create it first)"},
+      {aFile.resolve("ev.json").toString(), aFile + " is not a directory, so it cannot hold ev.json"},
+      {dir.toString(), dir + " is a directory; give a file name"},
+      {dir.resolve("x") + "/", dir.resolve("x") + "/ ends with '/', which names a directory; give a file name"},
+    };
+    for (String[] c : cases) {
+      CliRunner.Result r = CliRunner.run("inspect-model-artifact", model, "--evidence_output", c[0], "--json");
+      assertError(r, 2, "bad_argument", "--evidence_output");
+      assertThat(r.json().get("error").get("message").asString()).as(c[0]).contains(c[1]);
+    }
+  }
+
   private static void assertError(CliRunner.Result r, int status, String constraint, String field) {
     assertThat(r.status()).as(r.out() + r.err()).isEqualTo(status);
     JsonNode e = r.json().get("error");
