@@ -704,7 +704,6 @@ public final class KeyRing {
   }
 
   private static String describe(IOException e) {
-    String m = e.getMessage();
-    return m == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + m;
+    return dev.rea.core.io.HeaderInput.describeWithFile(e);
   }
 }

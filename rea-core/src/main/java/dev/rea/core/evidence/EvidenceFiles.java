@@ -5,12 +5,12 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.io.AtomicFiles;
 import dev.rea.core.io.FileAccess;
 import dev.rea.core.io.FileSnapshot;
+import dev.rea.core.io.HeaderInput;
 import dev.rea.core.io.MissingPaths;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -162,11 +162,8 @@ public final class EvidenceFiles {
         .build();
   }
 
-  private static String reason(IOException e) {
-    if (e instanceof FileSystemException fse && fse.getReason() != null) {
-      return e.getClass().getSimpleName() + ": " + fse.getReason();
-    }
-    String m = e.getMessage();
-    return m == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + m;
+  /** The failure in words, with the file it concerns ({@link HeaderInput#describeWithFile}). */
+  static String reason(IOException e) {
+    return HeaderInput.describeWithFile(e);
   }
 }

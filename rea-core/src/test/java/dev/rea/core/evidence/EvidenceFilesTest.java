@@ -164,6 +164,50 @@ class EvidenceFilesTest {
     }
   }
 
+  /** Failures are said in words, with the file they concern, never as a Java class name. */
+  @Test
+  void failureReasonsNameTheProblemAndTheFileNotTheJavaClass() {
+    assertThat(EvidenceFiles.reason(new java.nio.file.NoSuchFileException("/proc/.v.tmp")))
+        .isEqualTo("No such file or directory (/proc/.v.tmp)");
+    assertThat(EvidenceFiles.reason(new java.nio.file.AccessDeniedException("/a/b")))
+        .isEqualTo("Permission denied (/a/b)");
+    assertThat(EvidenceFiles.reason(new java.nio.file.NotDirectoryException("/a")))
+        .isEqualTo("Not a directory (/a)");
+    assertThat(EvidenceFiles.reason(new java.nio.file.FileAlreadyExistsException("/a")))
+        .isEqualTo("File exists (/a)");
+    assertThat(EvidenceFiles.reason(
+            new java.nio.file.FileSystemException("/ro/x", null, "Read-only file system")))
+        .isEqualTo("Read-only file system (/ro/x)");
+    assertThat(EvidenceFiles.reason(new IOException("No space left on device")))
+        .isEqualTo("No space left on device");
+    assertThat(EvidenceFiles.reason(new IOException())).isEqualTo("IOException");
+  }
+
+  /**
+   * Writing into /proc (Linux) fails at the temporary file: the message says so in words, and
+   * the target is left as it was.
+   */
+  @Test
+  void aWriteThatCannotCreateItsTemporaryFileSaysSoInWords() throws Exception {
+    Path version = Path.of("/proc/version");
+    boolean linuxProc = Files.isRegularFile(version);
+    if (!linuxProc) {
+      System.out.println("skipped: no /proc/version here");
+    }
+    assumeTrue(linuxProc);
+    byte[] before = Files.readAllBytes(version);
+    ReaException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            ReaException.class, () -> EvidenceFiles.writeAtomically(version, new byte[] {'{', '}'}));
+    assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
+    assertThat(e.getMessage())
+        .startsWith("writing the evidence file /proc/version failed: ")
+        .contains("(/proc/")
+        .doesNotContain("Exception");
+    assertThat(e.diagnostics()).containsKey("exception");
+    assertThat(Files.readAllBytes(version)).isEqualTo(before);
+  }
+
   @Test
   void aSizeZeroFileThatYieldsBytesHasNoFixedSize() {
     Path p = tmp.resolve("status");
