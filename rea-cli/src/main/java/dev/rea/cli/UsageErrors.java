@@ -15,6 +15,9 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
   public int handleParseException(CommandLine.ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     String hint = optionBeforeCommand(ex, args);
+    if (hint == null) {
+      hint = dashedFileName(ex, args);
+    }
     String message = hint == null ? ex.getMessage() : ex.getMessage() + " (" + hint + ")";
     ReaException error =
         ReaException.builder(Constraint.BAD_ARGUMENT, message)
@@ -55,6 +58,37 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     for (String a : args) {
       if (cmd.getSubcommands().containsKey(a) && !"help".equals(a)) {
         return "options go after the command name: rea " + a + " ... " + u.getUnmatched().get(0);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * @return a hint when the file argument is missing and an argument that is no option of the
+   *     command starts with '-' ({@code rea inspect-model-artifact -model.gguf}): picocli read it
+   *     as an option; or null
+   */
+  static String dashedFileName(CommandLine.ParameterException ex, String[] args) {
+    if (!(ex instanceof CommandLine.MissingParameterException m)
+        || m.getMissing().stream().noneMatch(CommandLine.Model.ArgSpec::isPositional)) {
+      return null;
+    }
+    CommandLine.Model.CommandSpec spec = ex.getCommandLine().getCommandSpec();
+    for (String a : args) {
+      if (a.equals("--")) {
+        return null;
+      }
+      int eq = a.indexOf('=');
+      String name = eq < 0 ? a : a.substring(0, eq);
+      if (a.length() > 1
+          && a.startsWith("-")
+          && spec.findOption(name) == null
+          && !spec.subcommands().containsKey(a)) {
+        return "'"
+            + a
+            + "' was read as an option; for a file whose name starts with '-', write ./"
+            + a
+            + " or put -- before it";
       }
     }
     return null;

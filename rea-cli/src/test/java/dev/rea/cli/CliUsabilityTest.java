@@ -119,6 +119,26 @@ class CliUsabilityTest {
   }
 
   @Test
+  void aFileNameStartingWithADashGetsAHint() {
+    CliRunner.Result json = CliRunner.run("inspect-model-artifact", "-model.gguf", "--json");
+    assertThat(json.status()).isEqualTo(2);
+    assertThat(json.json().get("error").get("message").asString())
+        .isEqualTo(
+            "Missing required parameter: 'PATH' ('-model.gguf' was read as an option; for a file"
+                + " whose name starts with '-', write ./-model.gguf or put -- before it)");
+    assertThat(CliRunner.run("inspect-model-artifact", "--hash=full", "-m.gguf").err())
+        .contains("'-m.gguf' was read as an option");
+    // Known options alone are no reason for the hint, and after -- there is nothing to hint.
+    assertThat(CliRunner.run("inspect-model-artifact", "--hash=full", "--json").json()
+            .get("error").get("message").asString())
+        .isEqualTo("Missing required parameter: 'PATH'");
+    // After --, the name is the file: looked for, not refused as a usage error.
+    CliRunner.Result after = CliRunner.run("inspect-model-artifact", "--json", "--", "-no-such.gguf");
+    assertThat(after.status()).isEqualTo(3);
+    assertThat(after.json().get("error").get("constraint").asString()).isEqualTo("not_found");
+  }
+
+  @Test
   void helpListsCommandsWithCompleteOneLineSummaries() {
     CliRunner.Result r = CliRunner.run("--help");
     assertThat(r.status()).isEqualTo(0);
