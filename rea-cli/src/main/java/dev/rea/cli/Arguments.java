@@ -51,7 +51,7 @@ final class Arguments {
 
   /**
    * Resolves an output file and checks, before any work is done, that its directory exists and
-   * that it is not a directory itself.
+   * that it is not a directory itself. A symbolic link to an existing file resolves to that file.
    *
    * @throws ReaException {@code bad_argument} naming the option
    */
@@ -78,6 +78,15 @@ final class Arguments {
           field,
           p,
           p + " exists and is not a regular file (a FIFO, device or socket); give a file name");
+    }
+    if (java.nio.file.Files.isSymbolicLink(p) && java.nio.file.Files.exists(p)) {
+      // Written through the link: the file it leads to is replaced (atomically, in its own
+      // directory) and the link is kept, where a rename onto the link would replace the link.
+      try {
+        return p.toRealPath();
+      } catch (java.io.IOException | SecurityException e) {
+        return p; // left to the write, which reports it
+      }
     }
     return p;
   }

@@ -255,7 +255,10 @@ final class HumanReport {
       out.println("  none");
       return;
     }
-    TextTable.print(out, List.of("#", "NAME", "TYPE", "SHAPE", "FILE OFFSET", "BYTES", "STORAGE"), table);
+    if (shown > 0) {
+      TextTable.print(
+          out, List.of("#", "NAME", "TYPE", "SHAPE", "FILE OFFSET", "BYTES", "STORAGE"), table);
+    }
     if (tensors.size() > shown) {
       out.println(
           "  ... "

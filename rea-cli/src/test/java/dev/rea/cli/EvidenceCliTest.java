@@ -219,6 +219,29 @@ class EvidenceCliTest {
     }
   }
 
+  /** An output that is a link to earlier Evidence is written through: the link stays. */
+  @Test
+  void anOutputThatIsALinkToEarlierEvidenceIsWrittenThroughTheLink() throws Exception {
+    String model = tinyLlama().toString();
+    Path target = dir.resolve("kept/ev.json");
+    Files.createDirectories(target.getParent());
+    assertThat(CliRunner.run("inspect-model-artifact", model, "--evidence_output", target.toString())
+        .status()).isEqualTo(0);
+    byte[] first = Files.readAllBytes(target);
+    Path link = Files.createSymbolicLink(dir.resolve("link.json"), target);
+    CliRunner.Result r =
+        CliRunner.run("inspect-model-artifact", model, "--evidence_output", link.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(0);
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(Files.readSymbolicLink(link)).isEqualTo(target);
+    byte[] second = Files.readAllBytes(target);
+    assertThat(second).isNotEqualTo(first); // another observed_at, another evidence ID
+    assertThat(new String(second, java.nio.charset.StandardCharsets.UTF_8)).startsWith("{\"schema\":\"rea.bundle.v1\"");
+    try (var listing = Files.list(target.getParent())) {
+      assertThat(listing.map(p -> p.getFileName().toString())).containsExactly("ev.json");
+    }
+  }
+
   private static void assertError(CliRunner.Result r, int status, String constraint, String field) {
     assertThat(r.status()).as(r.out() + r.err()).isEqualTo(status);
     JsonNode e = r.json().get("error");

@@ -80,6 +80,12 @@ class InspectCommandTest {
     CliRunner.Result one =
         CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max_tensor_rows", "11");
     assertThat(one.out()).contains("... 1 more tensor not shown (");
+    // No rows: no column headings over nothing, only the count.
+    CliRunner.Result none =
+        CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--max_tensor_rows", "0");
+    assertThat(none.out())
+        .contains("Tensors (12)\n  ... 12 more tensors not shown (")
+        .doesNotContainPattern("(?m)^  # +NAME");
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.rea.core.format.gguf;
 
+import dev.rea.core.format.safetensors.SafetensorsCorpus;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rea.core.Limits;
@@ -128,9 +130,9 @@ public final class GgufTesting {
   public static Path corpusOrSkip(String sub) {
     Optional<Path> c = corpus();
     if (c.isEmpty()) {
-      System.out.println("skipped: ../shared/corpus not found");
+      System.out.println(SafetensorsCorpus.skipped());
     }
-    Assumptions.assumeTrue(c.isPresent(), "skipped: ../shared/corpus not found");
+    Assumptions.assumeTrue(c.isPresent(), SafetensorsCorpus.skipped());
     return c.get().resolve(sub);
   }
 

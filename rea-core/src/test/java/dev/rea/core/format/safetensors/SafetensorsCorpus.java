@@ -15,8 +15,16 @@ import java.util.Optional;
  * under {@code src/test/resources/safetensors/}. Reusable through the rea-core test-jar.
  */
 public final class SafetensorsCorpus {
-  /** The line printed when the shared corpus is absent. */
-  public static final String SKIPPED = "skipped: ../shared/corpus not found";
+  /**
+   * @return the line printed when the shared corpus is absent, naming where it was looked for:
+   *     {@code REA_CORPUS} (or {@code rea.corpus}) when set, else {@code ../shared/corpus}
+   */
+  public static String skipped() {
+    String override = System.getProperty("rea.corpus", System.getenv("REA_CORPUS"));
+    return override != null && !override.isBlank()
+        ? "skipped: the corpus " + override + " (REA_CORPUS) not found"
+        : "skipped: ../shared/corpus not found";
+  }
 
   private SafetensorsCorpus() {}
 

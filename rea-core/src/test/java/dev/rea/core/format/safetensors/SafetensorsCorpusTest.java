@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * tensor counts, dtype counts, parameter counts, metadata, header lengths, data bytes and SHA-256,
  * and the abuse file rejected. Every file goes through {@link ModelInspector} with a full hash.
  * The seven committed copies under {@code src/test/resources/safetensors/} run always; the
- * shared corpus runs when present and prints {@value SafetensorsCorpus#SKIPPED} otherwise.
+ * shared corpus runs when present and prints {@link SafetensorsCorpus#skipped} otherwise.
  */
 class SafetensorsCorpusTest {
 
@@ -250,9 +250,9 @@ class SafetensorsCorpusTest {
   private static Path sharedDirectory(String what) {
     Optional<Path> dir = SafetensorsCorpus.sharedDirectory();
     if (dir.isEmpty()) {
-      System.out.println(SafetensorsCorpus.SKIPPED + " (" + what + ")");
+      System.out.println(SafetensorsCorpus.skipped() + " (" + what + ")");
     }
-    assumeTrue(dir.isPresent(), SafetensorsCorpus.SKIPPED);
+    assumeTrue(dir.isPresent(), SafetensorsCorpus.skipped());
     return dir.get();
   }
 
