@@ -182,24 +182,7 @@ class SafetensorsLargeHeaderTest {
             .getBytes(StandardCharsets.US_ASCII);
     byte[] tail = "\"}}".getBytes(StandardCharsets.US_ASCII);
     long jsonLength = CEILING - 8;
-    long fill = jsonLength - head.length - tail.length;
-    try (FileChannel ch =
-        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      ch.write(ByteBuffer.wrap(u64le(jsonLength)));
-      ch.write(ByteBuffer.wrap(head));
-      byte[] chunk = new byte[1 << 20];
-      Arrays.fill(chunk, (byte) 'a');
-      for (long n = fill; n > 0; ) {
-        int k = (int) Math.min(chunk.length, n);
-        ByteBuffer b = ByteBuffer.wrap(chunk, 0, k);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-        n -= k;
-      }
-      ch.write(ByteBuffer.wrap(tail));
-      ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
-    }
+    writeFilled(file, head, jsonLength - head.length - tail.length, (byte) 'a', tail);
     try {
       ChildJvm.Result run = runChild(file, "inspect");
       assertThat(run.exit()).as(run.output()).isEqualTo(0);
@@ -222,25 +205,7 @@ class SafetensorsLargeHeaderTest {
     byte[] tail =
         "\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}"
             .getBytes(StandardCharsets.US_ASCII);
-    long name = 40_000_000;
-    long jsonLength = 2 + name + tail.length;
-    try (FileChannel ch =
-        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      ch.write(ByteBuffer.wrap(u64le(jsonLength)));
-      ch.write(ByteBuffer.wrap(new byte[] {'{', '"'}));
-      byte[] chunk = new byte[1 << 20];
-      Arrays.fill(chunk, (byte) 'n');
-      for (long n = name; n > 0; ) {
-        int k = (int) Math.min(chunk.length, n);
-        ByteBuffer b = ByteBuffer.wrap(chunk, 0, k);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-        n -= k;
-      }
-      ch.write(ByteBuffer.wrap(tail));
-      ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
-    }
+    writeFilled(file, new byte[] {'{', '"'}, 40_000_000, (byte) 'n', tail);
     try {
       ChildJvm.Result run = runChild(file, "inspect");
       assertThat(run.exit()).as(run.output()).isEqualTo(HugeHeaderChild.EXIT_REJECTED);
@@ -250,6 +215,31 @@ class SafetensorsLargeHeaderTest {
                   + " (offset 9)");
     } finally {
       Files.delete(file);
+    }
+  }
+
+  /**
+   * Writes {@code u64le(json length) + head + fill bytes of fillByte + tail + 4 data bytes}, the
+   * fill a megabyte at a time.
+   */
+  private static void writeFilled(Path file, byte[] head, long fill, byte fillByte, byte[] tail)
+      throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(u64le(head.length + fill + tail.length)));
+      ch.write(ByteBuffer.wrap(head));
+      byte[] chunk = new byte[1 << 20];
+      Arrays.fill(chunk, fillByte);
+      for (long n = fill; n > 0; ) {
+        int k = (int) Math.min(chunk.length, n);
+        ByteBuffer b = ByteBuffer.wrap(chunk, 0, k);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        n -= k;
+      }
+      ch.write(ByteBuffer.wrap(tail));
+      ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
     }
   }
 
