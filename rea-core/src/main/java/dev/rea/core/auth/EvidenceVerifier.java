@@ -8,6 +8,7 @@ import dev.rea.core.evidence.EvidenceImport;
 import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.RecordChecks;
+import java.io.OutputStream;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * Authenticates Evidence before anything is indexed (CONTRACT section 5).
@@ -146,12 +148,12 @@ public final class EvidenceVerifier {
     for (int i = 0; i < imported.records().size(); i++) {
       EvidenceImport.ImportedRecord ir = imported.records().get(i);
       String prefix = imported.bundle() ? "records[" + i + "]." : "";
-      byte[] rendered = EvidenceJson.recordBytes(ir.record(), false);
-      byte[] raw = canonicalize(ir.identityFreeJson(), prefix);
-      // Byte-equal text (the usual case: REA wrote the file) needs no second canonicalisation.
-      byte[] model = Arrays.equals(ir.identityFreeJson(), rendered)
+      byte[] raw = canonicalize(ir, prefix);
+      // Byte-equal text (the usual case: REA wrote the file) needs no second canonicalisation;
+      // otherwise the record's own form, in parts as well (EvidenceIds.canonicalBytes).
+      byte[] model = writtenAs(ir.record(), ir.identityFreeJson())
           ? raw
-          : EvidenceIds.canonicalize(rendered);
+          : EvidenceIds.canonicalBytes(ir.record());
       if (!Arrays.equals(raw, model)) {
         throw RecordChecks.reject(
             prefix.isEmpty() ? "record" : prefix.substring(0, prefix.length() - 1),
@@ -267,13 +269,59 @@ public final class EvidenceVerifier {
     }
   }
 
-  private static byte[] canonicalize(byte[] json, String prefix) throws ReaException {
+  /**
+   * The canonical form of the record's text as read, its large arrays in parts ({@link
+   * EvidenceIds#canonicalizeText}): memory follows a part, not the input.
+   */
+  private static byte[] canonicalize(EvidenceImport.ImportedRecord ir, String prefix)
+      throws ReaException {
     try {
-      return EvidenceIds.canonicalize(json);
+      return EvidenceIds.canonicalizeText(ir.identityFreeJson(), ir.arrays());
     } catch (RuntimeException e) {
       throw RecordChecks.reject(
           prefix.isEmpty() ? "record" : prefix.substring(0, prefix.length() - 1),
           "the record cannot be put in RFC 8785 canonical form: " + e.getMessage());
+    }
+  }
+
+  /**
+   * @return whether the record, written as REA writes it without its identity, is byte for byte
+   *     {@code text}; compared as it is written, without a copy of the text
+   */
+  private static boolean writtenAs(EvidenceRecord record, byte[] text) {
+    SameBytes out = new SameBytes(text);
+    try (JsonGenerator g = EvidenceJson.generator(out)) {
+      EvidenceJson.writeRecord(g, record, false);
+    }
+    return out.same();
+  }
+
+  /** Compares what is written to it with expected bytes. */
+  private static final class SameBytes extends OutputStream {
+    private final byte[] expected;
+    private int at;
+    private boolean same = true;
+
+    SameBytes(byte[] expected) {
+      this.expected = expected;
+    }
+
+    @Override
+    public void write(int b) {
+      same &= at < expected.length && expected[at] == (byte) b;
+      at++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      if (same) {
+        same = at + len <= expected.length && Arrays.equals(b, off, off + len, expected, at, at + len);
+      }
+      at += len;
+    }
+
+    boolean same() {
+      return same && at == expected.length;
     }
   }
 

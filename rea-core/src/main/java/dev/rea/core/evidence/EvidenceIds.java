@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import java.lang.ref.SoftReference;
 import java.lang.ref.WeakReference;
 import org.erdtman.jcs.JsonCanonicalizer;
@@ -84,12 +86,18 @@ public final class EvidenceIds {
 
   /** The canonical form of the record (without identity), in parts when it is worth it. */
   static byte[] canonicalForm(EvidenceRecord record) {
-    String placeholder =
-        "rea-tensors-"
-            + Long.toHexString(ThreadLocalRandom.current().nextLong())
-            + Long.toHexString(ThreadLocalRandom.current().nextLong());
-    int threads = Math.max(1, Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()));
-    return canonicalForm(record, SPLIT_TENSORS, PART_ROWS, threads, placeholder);
+    return canonicalForm(record, SPLIT_TENSORS, PART_ROWS, threads(), placeholder());
+  }
+
+  private static int threads() {
+    return Math.max(1, Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()));
+  }
+
+  /** A string of ASCII letters, digits and '-' that no record is expected to hold. */
+  private static String placeholder() {
+    return "rea-part-"
+        + Long.toHexString(ThreadLocalRandom.current().nextLong())
+        + Long.toHexString(ThreadLocalRandom.current().nextLong());
   }
 
   /**
@@ -100,10 +108,9 @@ public final class EvidenceIds {
    * canonicalized with the string {@code placeholder} in place of its {@code tensors} array, its
    * rows are canonicalized as arrays of {@code partRows} rows (on up to {@code threads} threads,
    * this one included, each taking the next part), and the parts' elements, in order, replace
-   * {@code "tensors":"<placeholder>"}. Unless that text occurs exactly once in the record's
-   * canonical form (a value of the record could contain it), the record is canonicalized whole
-   * instead. The result is byte for byte the library's canonical form of the whole record
-   * ({@code EvidenceIdsTest}); only one part's tree per thread is alive at a time.
+   * the placeholder ({@link #joinCanonical}). The result is byte for byte the library's canonical
+   * form of the whole record ({@code EvidenceIdsTest}); only one part's tree per thread is alive
+   * at a time.
    *
    * @param placeholder a string of ASCII letters, digits and {@code '-'} (written unescaped)
    * @throws OutOfMemoryError (or any error or runtime exception) from any of the threads, as is
@@ -114,24 +121,155 @@ public final class EvidenceIds {
     if (rows.size() < Math.max(2, splitAt)) {
       return canonicalize(EvidenceJson.recordBytes(record, false));
     }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+    try (JsonGenerator g = EvidenceJson.generator(out)) {
+      EvidenceJson.writeRecord(g, record, false, placeholder);
+    }
     int parts = (rows.size() + partRows - 1) / partRows;
-    byte[][] done = new byte[parts][];
+    Parted tensors =
+        new Parted(
+            placeholder,
+            parts,
+            i -> rowsBytes(rows.subList(i * partRows, Math.min(rows.size(), (i + 1) * partRows))));
+    return joinCanonical(
+        out.toByteArray(), List.of(tensors), threads, () -> EvidenceJson.recordBytes(record, false));
+  }
+
+  /**
+   * Where one array stands in a compact JSON text (no whitespace): {@code open} is the offset of
+   * its {@code '['}, {@code ends[i]} the offset just after its element {@code i} (so the byte at
+   * {@code ends[i]} is the {@code ','} before element {@code i + 1}, or the closing bracket), and
+   * {@code close} the offset just after its {@code ']'}. Offsets are in bytes.
+   */
+  public record ArraySpan(int open, int[] ends, int close) {}
+
+  /**
+   * The RFC 8785 canonical form of a compact JSON text, as {@link #canonicalize}, with the arrays
+   * at {@code spans} (top-level members of the text's object, in text order, not nested in one
+   * another) canonicalized in parts of {@link #PART_ROWS} elements when they hold {@link
+   * #SPLIT_TENSORS} elements or more in all: the canonicalizer's tree never holds more than a
+   * part per thread, where a whole 60 MB text took more than a gigabyte. Spans that do not fit
+   * the text as described make it canonicalized whole. Byte for byte the library's form of the
+   * whole text ({@code EvidenceIdsTest}).
+   *
+   * @throws java.io.UncheckedIOException (or any runtime exception) when the text is not JSON the
+   *     canonicalizer takes
+   */
+  public static byte[] canonicalizeText(byte[] json, List<ArraySpan> spans) {
+    return canonicalizeText(json, spans, SPLIT_TENSORS, PART_ROWS, threads(), placeholder());
+  }
+
+  static byte[] canonicalizeText(
+      byte[] json, List<ArraySpan> spans, int splitAt, int partRows, int threads, String base) {
+    long elements = 0;
+    int after = 0;
+    for (ArraySpan s : spans) {
+      if (!fits(json, s, after)) {
+        return canonicalize(json);
+      }
+      after = s.close();
+      elements += s.ends().length;
+    }
+    if (elements < Math.max(2, splitAt)) {
+      return canonicalize(json);
+    }
+    ByteArrayOutputStream skeleton = new ByteArrayOutputStream(4096);
+    List<Parted> arrays = new ArrayList<>();
+    int pos = 0;
+    for (ArraySpan s : spans) {
+      int n = s.ends().length;
+      if (n == 0) {
+        continue;
+      }
+      String placeholder = base + "-" + arrays.size();
+      skeleton.write(json, pos, s.open() - pos);
+      skeleton.writeBytes(('"' + placeholder + '"').getBytes(StandardCharsets.US_ASCII));
+      pos = s.close();
+      arrays.add(
+          new Parted(
+              placeholder,
+              (n + partRows - 1) / partRows,
+              i -> {
+                int first = i * partRows;
+                int last = Math.min(n, first + partRows) - 1;
+                int from = first == 0 ? s.open() + 1 : s.ends()[first - 1] + 1;
+                int to = s.ends()[last];
+                byte[] part = new byte[to - from + 2];
+                part[0] = '[';
+                System.arraycopy(json, from, part, 1, to - from);
+                part[part.length - 1] = ']';
+                return part;
+              }));
+    }
+    skeleton.write(json, pos, json.length - pos);
+    return joinCanonical(skeleton.toByteArray(), arrays, threads, () -> json);
+  }
+
+  /** @return whether {@code s} is an array of the compact text starting at or after {@code from} */
+  private static boolean fits(byte[] json, ArraySpan s, int from) {
+    int[] ends = s.ends();
+    if (s.open() < from
+        || s.close() > json.length
+        || s.close() - s.open() < 2
+        || json[s.open()] != '['
+        || json[s.close() - 1] != ']') {
+      return false;
+    }
+    int prev = s.open() + 1;
+    for (int i = 0; i < ends.length; i++) {
+      int end = ends[i];
+      int next = i + 1 < ends.length ? ',' : ']';
+      if (end <= prev || end >= s.close() || json[end] != next) {
+        return false;
+      }
+      prev = end + 1;
+    }
+    return ends.length > 0 || s.close() - s.open() == 2;
+  }
+
+  /**
+   * One array canonicalized in parts: the placeholder string standing for it in the skeleton, and
+   * the JSON text of each part (an array of some of its elements, in order).
+   */
+  private record Parted(String placeholder, int parts, IntFunction<byte[]> partJson) {}
+
+  /**
+   * Canonicalizes the skeleton and every part of every array (on up to {@code threads} threads,
+   * this one included, each taking the next part), then puts each array's canonical elements,
+   * joined by commas and in brackets, where its quoted placeholder stands in the canonical
+   * skeleton. RFC 8785 orders an object's members by name alone and writes an array as its
+   * canonical elements joined by commas, so the result is the canonical form of the whole
+   * document. Unless each quoted placeholder occurs exactly once in the canonical skeleton (a
+   * value could hold it), the whole document ({@code whole}) is canonicalized instead.
+   *
+   * @throws OutOfMemoryError (or any error or runtime exception) from any of the threads, as is
+   */
+  private static byte[] joinCanonical(
+      byte[] skeletonJson, List<Parted> arrays, int threads, Supplier<byte[]> whole) {
+    int[] firstTask = new int[arrays.size() + 1];
+    for (int a = 0; a < arrays.size(); a++) {
+      firstTask[a + 1] = firstTask[a] + arrays.get(a).parts();
+    }
+    int tasks = firstTask[arrays.size()];
+    byte[][] done = new byte[tasks][];
     AtomicInteger next = new AtomicInteger();
     Runnable work =
         () -> {
-          for (int i = next.getAndIncrement(); i < parts; i = next.getAndIncrement()) {
+          for (int t = next.getAndIncrement(); t < tasks; t = next.getAndIncrement()) {
+            int a = 0;
+            while (firstTask[a + 1] <= t) {
+              a++;
+            }
             try {
-              done[i] =
-                  canonicalize(
-                      rowsBytes(rows.subList(i * partRows, Math.min(rows.size(), (i + 1) * partRows))));
+              done[t] = canonicalize(arrays.get(a).partJson().apply(t - firstTask[a]));
             } catch (RuntimeException | Error e) {
-              next.set(parts); // the others stop taking parts
+              next.set(tasks); // the others stop taking parts
               throw e;
             }
           }
         };
     List<CompletableFuture<Void>> workers = new ArrayList<>();
-    for (int t = 1; t < Math.min(threads, parts); t++) {
+    for (int t = 1; t < Math.min(threads, tasks); t++) {
       CompletableFuture<Void> f = new CompletableFuture<>();
       Thread worker =
           new Thread(
@@ -150,14 +288,10 @@ public final class EvidenceIds {
     }
     byte[] skeleton;
     try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-      try (JsonGenerator g = EvidenceJson.generator(out)) {
-        EvidenceJson.writeRecord(g, record, false, placeholder);
-      }
-      skeleton = canonicalize(out.toByteArray());
+      skeleton = canonicalize(skeletonJson);
       work.run();
     } catch (RuntimeException | Error e) {
-      next.set(parts);
+      next.set(tasks);
       throw e;
     } finally {
       // Whatever happened here, every worker is awaited: no thread outlives the call.
@@ -168,34 +302,48 @@ public final class EvidenceIds {
     for (CompletableFuture<Void> f : workers) {
       rethrowFailure(f);
     }
-    byte[] marker = ("\"tensors\":\"" + placeholder + "\"").getBytes(StandardCharsets.US_ASCII);
-    int at = indexOf(skeleton, marker, 0);
-    if (at < 0 || indexOf(skeleton, marker, at + 1) >= 0) {
-      return canonicalize(EvidenceJson.recordBytes(record, false));
+    // Where each array's quoted placeholder stands in the canonical skeleton, in text order.
+    int[] at = new int[arrays.size()];
+    Integer[] order = new Integer[arrays.size()];
+    for (int a = 0; a < arrays.size(); a++) {
+      byte[] marker = ('"' + arrays.get(a).placeholder() + '"').getBytes(StandardCharsets.US_ASCII);
+      at[a] = indexOf(skeleton, marker, 0);
+      if (at[a] < 0 || indexOf(skeleton, marker, at[a] + 1) >= 0) {
+        return canonicalize(whole.get());
+      }
+      order[a] = a;
     }
-    // "tensors":[<part 0's elements>,<part 1's elements>,...]; each part is "[...]", never empty.
-    int head = at + marker.length - placeholder.length() - 2;
-    int tail = skeleton.length - at - marker.length;
-    long length = head + 2L + (parts - 1) + tail;
-    for (byte[] part : done) {
-      length += part.length - 2;
+    java.util.Arrays.sort(order, (x, y) -> Integer.compare(at[x], at[y]));
+    long length = skeleton.length;
+    for (int a = 0; a < arrays.size(); a++) {
+      length -= arrays.get(a).placeholder().length() + 2;
+      length += 2 + (arrays.get(a).parts() - 1);
+      for (int t = firstTask[a]; t < firstTask[a + 1]; t++) {
+        length += done[t].length - 2;
+      }
     }
     if (length > Integer.MAX_VALUE - 8) {
       throw new OutOfMemoryError("canonical form of " + length + " bytes");
     }
+    // [<part 0's elements>,<part 1's elements>,...] for each; each part is "[...]", never empty.
     byte[] joined = new byte[(int) length];
-    System.arraycopy(skeleton, 0, joined, 0, head);
-    int p = head;
-    joined[p++] = '[';
-    for (int i = 0; i < parts; i++) {
-      if (i > 0) {
-        joined[p++] = ',';
+    int from = 0;
+    int p = 0;
+    for (int a : order) {
+      System.arraycopy(skeleton, from, joined, p, at[a] - from);
+      p += at[a] - from;
+      joined[p++] = '[';
+      for (int t = firstTask[a]; t < firstTask[a + 1]; t++) {
+        if (t > firstTask[a]) {
+          joined[p++] = ',';
+        }
+        System.arraycopy(done[t], 1, joined, p, done[t].length - 2);
+        p += done[t].length - 2;
       }
-      System.arraycopy(done[i], 1, joined, p, done[i].length - 2);
-      p += done[i].length - 2;
+      joined[p++] = ']';
+      from = at[a] + arrays.get(a).placeholder().length() + 2;
     }
-    joined[p++] = ']';
-    System.arraycopy(skeleton, at + marker.length, joined, p, tail);
+    System.arraycopy(skeleton, from, joined, p, skeleton.length - from);
     return joined;
   }
 

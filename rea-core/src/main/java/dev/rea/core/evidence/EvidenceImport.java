@@ -13,6 +13,7 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -103,9 +104,16 @@ public final class EvidenceImport {
    * @param record the record as read
    * @param identityFreeJson the record's JSON exactly as in the input, without the {@code
    *     evidence_id} and {@code authentication} properties (UTF-8; number texts unchanged)
+   * @param arrays where each array-valued member stands in {@code identityFreeJson}, in text
+   *     order ({@link EvidenceIds#canonicalizeText} canonicalizes large ones in parts)
    * @param offset byte offset of the record's opening brace in the input
    */
-  public record ImportedRecord(EvidenceRecord record, byte[] identityFreeJson, long offset) {}
+  public record ImportedRecord(
+      EvidenceRecord record, byte[] identityFreeJson, List<EvidenceIds.ArraySpan> arrays, long offset) {
+    public ImportedRecord {
+      arrays = List.copyOf(arrays);
+    }
+  }
 
   /**
    * What an input held.
@@ -378,7 +386,7 @@ public final class EvidenceImport {
         records.add(new RecordReader(j, "").read());
       }
     }
-    List<byte[]> identityFree = identityFreeCopies(checked, bundle, records.size());
+    List<Copied> identityFree = identityFreeCopies(checked, bundle, records.size());
     List<ImportedRecord> out = new ArrayList<>(records.size());
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < records.size(); i++) {
@@ -389,7 +397,8 @@ public final class EvidenceImport {
         throw RecordChecks.reject(prefix + "evidence_id",
             "the bundle holds evidence " + r.evidenceId() + " twice");
       }
-      out.add(new ImportedRecord(r, identityFree.get(i), offsets.get(i)));
+      Copied c = identityFree.get(i);
+      out.add(new ImportedRecord(r, c.json(), c.arrays(), offsets.get(i)));
     }
     return new Imported(bundle, out);
   }
@@ -421,9 +430,9 @@ public final class EvidenceImport {
   }
 
   /** Copies each record's JSON without its identity properties, keeping number texts. */
-  private List<byte[]> identityFreeCopies(StrictJson checked, boolean bundle, int count)
+  private List<Copied> identityFreeCopies(StrictJson checked, boolean bundle, int count)
       throws ReaException {
-    List<byte[]> out = new ArrayList<>(count);
+    List<Copied> out = new ArrayList<>(count);
     try (StrictJson j = checked.reopen()) {
       JsonParser p = j.parser();
       try {
@@ -450,8 +459,15 @@ public final class EvidenceImport {
     return out;
   }
 
-  private static byte[] copyRecord(JsonParser p) {
+  /**
+   * A record's compact JSON without its identity properties, and where each of its array-valued
+   * members stands in it (for {@link EvidenceIds#canonicalizeText}).
+   */
+  private record Copied(byte[] json, List<EvidenceIds.ArraySpan> arrays) {}
+
+  private static Copied copyRecord(JsonParser p) {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(4096);
+    List<EvidenceIds.ArraySpan> arrays = new ArrayList<>();
     try (JsonGenerator g = EvidenceJson.generator(buf)) {
       g.writeStartObject();
       while (p.nextToken() == JsonToken.PROPERTY_NAME) {
@@ -462,11 +478,32 @@ public final class EvidenceImport {
           continue;
         }
         g.writeName(name);
-        copyValue(p, g);
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+          copyValue(p, g);
+          continue;
+        }
+        // The array's bracket and the end of each element, flushed to find their offsets (the
+        // generator writes a separator before the next element, not after this one).
+        g.writeStartArray();
+        g.flush();
+        int open = buf.size() - 1;
+        int[] ends = new int[16];
+        int n = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          copyValue(p, g);
+          g.flush();
+          if (n == ends.length) {
+            ends = Arrays.copyOf(ends, n * 2);
+          }
+          ends[n++] = buf.size();
+        }
+        g.writeEndArray();
+        g.flush();
+        arrays.add(new EvidenceIds.ArraySpan(open, Arrays.copyOf(ends, n), buf.size()));
       }
       g.writeEndObject();
     }
-    return buf.toByteArray();
+    return new Copied(buf.toByteArray(), arrays);
   }
 
   private static void copyValue(JsonParser p, JsonGenerator g) {

@@ -131,6 +131,11 @@ class EvidenceIdsTest {
 
   /** A record of {@code n} tensors with names drawn from quotes, escapes and astral characters. */
   private static EvidenceRecord randomRecord(long seed) {
+    return randomRecord(seed, false);
+  }
+
+  /** As above; with {@code unique}, each name ends with its index (an importer refuses twins). */
+  private static EvidenceRecord randomRecord(long seed, boolean unique) {
     java.util.Random r = new java.util.Random(seed);
     int n = 2 + r.nextInt(60);
     java.util.List<TensorRow> rows = new java.util.ArrayList<>();
@@ -138,6 +143,9 @@ class EvidenceIdsTest {
       StringBuilder name = new StringBuilder();
       for (int k = r.nextInt(10); k > 0; k--) {
         name.appendCodePoint(NAME_CHARS.codePointAt(NAME_CHARS.offsetByCodePoints(0, r.nextInt(NAME_CHARS.codePointCount(0, NAME_CHARS.length())))));
+      }
+      if (unique) {
+        name.append('#').append(i);
       }
       rows.add(i % 5 == 4
           ? TestRecords.ambiguous(i, name.toString(), 17, 64L * i, 4, 2)
@@ -176,5 +184,123 @@ class EvidenceIdsTest {
     assertThat(EvidenceIds.canonicalForm(r, 2, 3, 2, "x\"y")).isEqualTo(whole);
     // Fewer rows than the split point: one piece.
     assertThat(EvidenceIds.canonicalForm(r, r.tensors().size() + 1, 3, 2, "p")).isEqualTo(whole);
+  }
+
+  /**
+   * A record's text as imported (compact, with the spans of its arrays) canonicalized in parts is
+   * the library's canonical form of the whole text: random records with hostile names, 1 to 9
+   * elements per part, 1 to 3 threads, every array (metadata, tensors, types, limitations,
+   * warnings) parted.
+   */
+  @Test
+  void anImportedTextCanonicalizedInPartsIsTheLibrarysFormOfTheWholeText() {
+    org.quicktheories.QuickTheory.qt()
+        .withExamples(200)
+        .forAll(org.quicktheories.generators.SourceDSL.longs().all())
+        .checkAssert(
+            seed -> {
+              EvidenceImport.ImportedRecord ir = imported(randomRecord(seed, true));
+              byte[] whole = EvidenceIds.canonicalize(ir.identityFreeJson());
+              int partRows = 1 + (int) Math.floorMod(seed, 9L);
+              int threads = 1 + (int) Math.floorMod(seed >>> 8, 3L);
+              assertThat(ir.arrays()).hasSizeGreaterThanOrEqualTo(5);
+              assertThat(
+                      EvidenceIds.canonicalizeText(
+                          ir.identityFreeJson(), ir.arrays(), 2, partRows, threads, "rea-part-0f"))
+                  .as("seed %d, %d per part, %d threads", seed, partRows, threads)
+                  .isEqualTo(whole);
+            });
+    EvidenceRecord large = TestRecords.manyTensors(EvidenceIds.SPLIT_TENSORS + 1);
+    EvidenceImport.ImportedRecord ir = imported(large);
+    assertThat(EvidenceIds.idOfCanonical(EvidenceIds.canonicalizeText(ir.identityFreeJson(), ir.arrays())))
+        .isEqualTo(large.evidenceId());
+  }
+
+  /**
+   * Hand-made texts: arrays holding strings with brackets, commas and escaped quotes, nested
+   * arrays and objects, numbers the canonical form rewrites, empty arrays; and spans that do not
+   * describe the text, which make it canonicalized whole (the same bytes either way).
+   */
+  @Test
+  void textsWithAwkwardArraysAndSpansThatDoNotFitGiveTheWholeTextsForm() {
+    String[] texts = {
+      "{\"a\":[1,[2,3],\"x,]\"],\"b\":[],\"c\":{\"d\":[1]},\"e\":[{\"k\":\"[\\\"]\"},1e3,-0.0,1.5E-7]}",
+      "{\"z\":[\"\\u0000\",\"\\ud83d\\ude00\",true,null,{}],\"y\":\"[\\\"p\\\"]\",\"x\":[[[]]]}",
+    };
+    for (String t : texts) {
+      byte[] json = t.getBytes(StandardCharsets.UTF_8);
+      byte[] whole = EvidenceIds.canonicalize(json);
+      java.util.List<EvidenceIds.ArraySpan> spans = topLevelArrays(json);
+      for (int partRows = 1; partRows <= 3; partRows++) {
+        assertThat(EvidenceIds.canonicalizeText(json, spans, 1, partRows, 2, "p-1"))
+            .as(t)
+            .isEqualTo(whole);
+      }
+      // Spans shifted by one byte, or out of order: the text is canonicalized whole.
+      java.util.List<EvidenceIds.ArraySpan> shifted = new java.util.ArrayList<>();
+      for (EvidenceIds.ArraySpan sp : spans) {
+        shifted.add(new EvidenceIds.ArraySpan(sp.open() + 1, sp.ends(), sp.close()));
+      }
+      assertThat(EvidenceIds.canonicalizeText(json, shifted, 1, 1, 2, "p-2")).isEqualTo(whole);
+      java.util.List<EvidenceIds.ArraySpan> reversed = new java.util.ArrayList<>(spans);
+      java.util.Collections.reverse(reversed);
+      assertThat(EvidenceIds.canonicalizeText(json, reversed, 1, 1, 2, "p-3")).isEqualTo(whole);
+    }
+    // A placeholder that a value of the text holds: found twice, so the whole text.
+    byte[] clash = "{\"a\":[1,2,3],\"b\":\"p-4-0\"}".getBytes(StandardCharsets.UTF_8);
+    assertThat(EvidenceIds.canonicalizeText(clash, topLevelArrays(clash), 1, 1, 1, "p-4"))
+        .isEqualTo(EvidenceIds.canonicalize(clash));
+  }
+
+  private static EvidenceImport.ImportedRecord imported(EvidenceRecord r) {
+    try {
+      return EvidenceImport.standard().read(EvidenceJson.recordBytes(r, true)).records().get(0);
+    } catch (dev.rea.core.error.ReaException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * The spans of the arrays that are members of a compact JSON object, found by scanning its
+   * bytes (strings and nesting tracked), independently of the importer.
+   */
+  private static java.util.List<EvidenceIds.ArraySpan> topLevelArrays(byte[] json) {
+    java.util.List<EvidenceIds.ArraySpan> out = new java.util.ArrayList<>();
+    int depth = 0;
+    boolean inString = false;
+    int open = -1;
+    java.util.List<Integer> ends = new java.util.ArrayList<>();
+    for (int i = 0; i < json.length; i++) {
+      byte b = json[i];
+      if (inString) {
+        if (b == '\\') {
+          i++;
+        } else if (b == '"') {
+          inString = false;
+        }
+        continue;
+      }
+      if (b == '"') {
+        inString = true;
+      } else if (b == '[' || b == '{') {
+        if (depth == 1 && b == '[') {
+          open = i;
+          ends.clear();
+        }
+        depth++;
+      } else if (b == ']' || b == '}') {
+        depth--;
+        if (depth == 1 && b == ']') {
+          if (i > open + 1) {
+            ends.add(i);
+          }
+          out.add(new EvidenceIds.ArraySpan(open, ends.stream().mapToInt(Integer::intValue).toArray(), i + 1));
+          open = -1;
+        }
+      } else if (b == ',' && depth == 2 && open >= 0) {
+        ends.add(i);
+      }
+    }
+    return out;
   }
 }
