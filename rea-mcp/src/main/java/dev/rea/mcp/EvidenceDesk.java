@@ -83,8 +83,58 @@ final class EvidenceDesk {
   }
 
   /** @return a loader that authenticates with the provider's and trusted keys */
-  EvidenceLoader loader() throws ReaException {
+  private EvidenceLoader loader() throws ReaException {
     return new EvidenceLoader(EvidenceVerifier.standard(ring()));
+  }
+
+  /**
+   * Evidence is read and authenticated one input at a time: that takes memory in proportion to
+   * the input (a few hundred MB for the largest accepted, 64 MiB), so calls that arrive together
+   * wait for each other instead of adding up. Fair, so none waits behind later ones.
+   */
+  private final java.util.concurrent.locks.ReentrantLock loading =
+      new java.util.concurrent.locks.ReentrantLock(true);
+
+  /** Loads held at once (at most 1); and the most seen, for tests. */
+  private final java.util.concurrent.atomic.AtomicInteger loadsNow =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  private volatile int mostLoadsAtOnce;
+
+  /** A load of Evidence under {@link #loading}. */
+  private interface Load {
+    EvidenceLoader.Loaded run(EvidenceLoader loader) throws ReaException;
+  }
+
+  private EvidenceLoader.Loaded loadOneAtATime(Load load) throws ReaException {
+    EvidenceLoader loader = loader();
+    loading.lock();
+    try {
+      int now = loadsNow.incrementAndGet();
+      mostLoadsAtOnce = Math.max(mostLoadsAtOnce, now);
+      try {
+        return load.run(loader);
+      } finally {
+        loadsNow.decrementAndGet();
+      }
+    } finally {
+      loading.unlock();
+    }
+  }
+
+  /** Authenticates and indexes Evidence given as JSON text ({@link EvidenceLoader#load}). */
+  EvidenceLoader.Loaded load(byte[] json) throws ReaException {
+    return loadOneAtATime(l -> l.load(json));
+  }
+
+  /** Same, from a file ({@link EvidenceLoader#loadFile}). */
+  EvidenceLoader.Loaded loadFile(Path path) throws ReaException {
+    return loadOneAtATime(l -> l.loadFile(path));
+  }
+
+  /** @return the most loads that ran at once so far (tests: never more than one) */
+  int mostLoadsAtOnce() {
+    return mostLoadsAtOnce;
   }
 
   /** Retains Evidence this server produced (indexed once here). */
@@ -102,12 +152,12 @@ final class EvidenceDesk {
    *     a bundle or any record fails; {@code resource_exhausted} / {@code retained_budget}
    */
   List<String> importBundle(byte[] json) throws ReaException {
-    return retainBundle(loader().load(json), null);
+    return retainBundle(load(json), null);
   }
 
   /** Same, from a bundle file; also {@code target_unavailable} when it cannot be read. */
   List<String> importBundleFile(Path path) throws ReaException {
-    return retainBundle(loader().loadFile(path), path);
+    return retainBundle(loadFile(path), path);
   }
 
   private List<String> retainBundle(EvidenceLoader.Loaded loaded, @Nullable Path path)

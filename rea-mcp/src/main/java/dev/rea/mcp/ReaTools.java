@@ -183,7 +183,7 @@ final class ReaTools {
         case "evidence-file" -> {
           Args s = Args.of("source.", source, Set.of("kind", "path"));
           Path p = s.absolutePath("path");
-          ev = EvidenceDesk.singleRecord(desk.loader().loadFile(p), p);
+          ev = EvidenceDesk.singleRecord(desk.loadFile(p), p);
           sourceKind = SourceKind.EVIDENCE_FILE;
         }
         case "inline" -> {
@@ -192,7 +192,7 @@ final class ReaTools {
           if (evidence == null) {
             throw Failures.badArgument("source.evidence", "source.evidence (a record) is required");
           }
-          ev = EvidenceDesk.singleRecord(desk.loader().load(bytes(evidence)), null);
+          ev = EvidenceDesk.singleRecord(desk.load(bytes(evidence)), null);
           sourceKind = SourceKind.INLINE;
         }
         default ->
