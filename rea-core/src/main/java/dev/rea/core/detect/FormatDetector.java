@@ -58,6 +58,16 @@ public final class FormatDetector {
       }
     }
 
+    /**
+     * @return whether the bytes are a safetensors file whose declared JSON length fits the file
+     *     ({@code 8 + length <= size}): a text that happens to have {@code [} or {@code {} as its
+     *     ninth byte declares a length of quintillions of bytes
+     */
+    public boolean safetensorsThatFits() {
+      return model() == DetectedFormat.SAFETENSORS
+          && Long.compareUnsigned(declaredJsonLength(head), Math.max(0, size - 8)) <= 0;
+    }
+
     /** @return the bytes as text, one character per byte (ISO-8859-1) */
     public String text() {
       return new String(head, 0, length, StandardCharsets.ISO_8859_1);

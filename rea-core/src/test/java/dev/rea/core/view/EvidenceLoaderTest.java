@@ -12,6 +12,7 @@ import dev.rea.core.evidence.EvidenceFiles;
 import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.testing.TestRecords;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -122,5 +123,32 @@ class EvidenceLoaderTest {
           assertThat(e.diagnostics()).containsEntry("detected", "gguf");
           assertThat(e.path()).isEqualTo(model.toString());
         });
+  }
+
+  /**
+   * JSON whose ninth byte opens an array or object is not called a safetensors file when the
+   * length its first eight bytes would declare cannot fit it; a real safetensors file still is.
+   */
+  @Test
+  void jsonThatOnlyLooksLikeASafetensorsLengthIsNotNamedAModel() throws Exception {
+    KeyRing ring = KeyRing.open(tmp.resolve("home"));
+    EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
+    Path brackets = Files.writeString(tmp.resolve("b.json"), "[".repeat(200) + "]".repeat(200));
+    Path nested = Files.writeString(tmp.resolve("n.json"), "{\"a\":" + "[".repeat(80) + "]".repeat(80) + "}");
+    for (Path p : List.of(brackets, nested)) {
+      assertThatThrownBy(() -> loader.loadFile(p))
+          .isInstanceOfSatisfying(ReaException.class, e -> {
+            assertThat(e.getMessage()).as(p.toString()).doesNotContain("model file");
+            assertThat(e.diagnostics()).doesNotContainKey("detected");
+          });
+    }
+    byte[] json = "{\"t\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}".getBytes(StandardCharsets.UTF_8);
+    byte[] st = new byte[8 + json.length + 1];
+    st[0] = (byte) json.length;
+    System.arraycopy(json, 0, st, 8, json.length);
+    Path model = Files.write(tmp.resolve("m.safetensors"), st);
+    assertThatThrownBy(() -> loader.loadFile(model))
+        .isInstanceOfSatisfying(ReaException.class, e ->
+            assertThat(e.getMessage()).contains("this is a safetensors model file, not saved Evidence"));
   }
 }
