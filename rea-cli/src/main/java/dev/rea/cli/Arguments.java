@@ -135,7 +135,7 @@ final class Arguments {
     } catch (java.io.IOException | SecurityException e) {
       return;
     }
-    if (probe.size() == 0 || probe.text().startsWith(EVIDENCE_START)) {
+    if (probe.size() == 0 || (probe.text().startsWith(EVIDENCE_START) && isOneJsonObject(output))) {
       return;
     }
     dev.rea.core.detect.DetectedFormat model = probe.model();
@@ -149,6 +149,25 @@ final class Arguments {
                 : "is a " + model.displayName() + " model file")
             + "; --evidence_output replaces only an earlier Evidence file (or an empty file):"
             + " choose another file name, or remove that file first");
+  }
+
+  /**
+   * @return whether the file is one well-formed JSON object and nothing more (read as a stream;
+   *     Evidence that begins like REA's but was cut short or altered into non-JSON is not earlier
+   *     Evidence); false also when it cannot be read
+   */
+  private static boolean isOneJsonObject(Path file) {
+    try (tools.jackson.core.JsonParser p =
+        new tools.jackson.core.json.JsonFactory()
+            .createParser(tools.jackson.core.ObjectReadContext.empty(), file.toFile())) {
+      if (p.nextToken() != tools.jackson.core.JsonToken.START_OBJECT) {
+        return false;
+      }
+      p.skipChildren();
+      return p.nextToken() == null;
+    } catch (tools.jackson.core.JacksonException | SecurityException e) {
+      return false;
+    }
   }
 
   private static ReaException badOutput(String field, Path p, String problem) {

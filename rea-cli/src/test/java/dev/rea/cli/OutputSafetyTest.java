@@ -116,10 +116,17 @@ class OutputSafetyTest {
     Files.write(safetensors, st.array());
     Path notes = dir.resolve("notes.txt");
     Files.writeString(notes, "my notes\n");
+    // Begins like Evidence, but is not one JSON object: not earlier Evidence either.
+    Path cut = dir.resolve("cut.json");
+    Files.writeString(cut, "{\"schema\":\"rea.bundle.v1\",\"records\":[IMPORTANT DATA");
+    Path twoObjects = dir.resolve("two.json");
+    Files.writeString(twoObjects, "{\"schema\":\"rea.bundle.v1\",\"records\":[]}\n{\"mine\":1}");
     String[][] cases = {
       {otherModel.toString(), "already exists and is a GGUF model file"},
       {safetensors.toString(), "already exists and is a safetensors model file"},
       {notes.toString(), "already exists and is not Evidence that REA wrote"},
+      {cut.toString(), "already exists and is not Evidence that REA wrote"},
+      {twoObjects.toString(), "already exists and is not Evidence that REA wrote"},
     };
     for (String[] c : cases) {
       byte[] before = Files.readAllBytes(Path.of(c[0]));
