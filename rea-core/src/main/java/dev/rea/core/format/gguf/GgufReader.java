@@ -794,7 +794,8 @@ public final class GgufReader implements FormatReader {
             long bad = in.skipBools(rest);
             if (bad >= 0) {
               levelIndex[level] = from + (bad - start);
-              throw reject(bad, "BOOL must be 0 or 1 but the byte is not");
+              // skipBools stopped at the bad byte without consuming it.
+              throw reject(bad, "BOOL must be 0 or 1 but the byte is " + in.u8());
             }
             return;
           }
