@@ -276,7 +276,8 @@ public final class EvidenceVerifier {
   private static byte[] canonicalize(EvidenceImport.ImportedRecord ir, String prefix)
       throws ReaException {
     try {
-      return EvidenceIds.canonicalizeText(ir.identityFreeJson(), ir.arrays());
+      return EvidenceIds.canonicalizeText(
+          ir.identityFreeJson(), ir.arrays(), EvidenceIds.hasSubnormal(ir.record()));
     } catch (RuntimeException e) {
       throw RecordChecks.reject(
           prefix.isEmpty() ? "record" : prefix.substring(0, prefix.length() - 1),

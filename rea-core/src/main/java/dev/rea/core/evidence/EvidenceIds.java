@@ -84,9 +84,67 @@ public final class EvidenceIds {
   /** Threads that canonicalize parts at once, the calling one included. */
   static final int MAX_THREADS = 4;
 
-  /** The canonical form of the record (without identity), in parts when it is worth it. */
+  /**
+   * The canonical form of the record (without identity), in parts when it is worth it: its
+   * tensor rows apart from the rest ({@link #canonicalForm(EvidenceRecord, int, int, int,
+   * String)}); and when another array (metadata, types, limitations, warnings) is large too, every
+   * array of its compact text ({@link #canonicalizeText}).
+   */
   static byte[] canonicalForm(EvidenceRecord record) {
+    if (record.metadata().size() >= SPLIT_TENSORS
+        || record.types().size() >= SPLIT_TENSORS
+        || record.limitations().size() >= SPLIT_TENSORS
+        || record.warnings().size() >= SPLIT_TENSORS) {
+      byte[] text = EvidenceJson.recordBytes(record, false);
+      return canonicalizeText(
+          text, topLevelArrays(text), SPLIT_TENSORS, PART_ROWS, threads(), placeholder(),
+          hasSubnormal(record));
+    }
     return canonicalForm(record, SPLIT_TENSORS, PART_ROWS, threads(), placeholder());
+  }
+
+  /**
+   * The arrays that are members of the object a compact JSON text holds (no whitespace, as
+   * {@link EvidenceJson} writes it), found by one pass over its bytes that follows strings and
+   * nesting.
+   */
+  static List<ArraySpan> topLevelArrays(byte[] json) {
+    List<ArraySpan> out = new ArrayList<>();
+    int depth = 0;
+    int open = -1;
+    int[] ends = new int[16];
+    int n = 0;
+    for (int i = 0; i < json.length; i++) {
+      byte b = json[i];
+      if (b == '"') {
+        // Skip the string: a quote after a backslash is part of it.
+        for (i++; i < json.length && json[i] != '"'; i++) {
+          if (json[i] == '\\') {
+            i++;
+          }
+        }
+      } else if (b == '[' || b == '{') {
+        if (depth == 1 && b == '[') {
+          open = i;
+          n = 0;
+        }
+        depth++;
+      } else if (b == ']' || b == '}') {
+        depth--;
+        if (depth == 1 && b == ']' && open >= 0) {
+          if (i > open + 1) {
+            ends = n == ends.length ? java.util.Arrays.copyOf(ends, n * 2) : ends;
+            ends[n++] = i;
+          }
+          out.add(new ArraySpan(open, java.util.Arrays.copyOf(ends, n), i + 1));
+          open = -1;
+        }
+      } else if (b == ',' && depth == 2 && open >= 0) {
+        ends = n == ends.length ? java.util.Arrays.copyOf(ends, n * 2) : ends;
+        ends[n++] = i;
+      }
+    }
+    return out;
   }
 
   private static int threads() {
@@ -118,8 +176,9 @@ public final class EvidenceIds {
   static byte[] canonicalForm(
       EvidenceRecord record, int splitAt, int partRows, int threads, String placeholder) {
     List<TensorRow> rows = record.tensors();
+    boolean subnormals = hasSubnormal(record);
     if (rows.size() < Math.max(2, splitAt)) {
-      return canonicalize(EvidenceJson.recordBytes(record, false));
+      return canonicalize(EvidenceJson.recordBytes(record, false), subnormals);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = EvidenceJson.generator(out)) {
@@ -132,7 +191,11 @@ public final class EvidenceIds {
             parts,
             i -> rowsBytes(rows.subList(i * partRows, Math.min(rows.size(), (i + 1) * partRows))));
     return joinCanonical(
-        out.toByteArray(), List.of(tensors), threads, () -> EvidenceJson.recordBytes(record, false));
+        out.toByteArray(),
+        List.of(tensors),
+        threads,
+        () -> EvidenceJson.recordBytes(record, false),
+        subnormals);
   }
 
   /**
@@ -156,22 +219,43 @@ public final class EvidenceIds {
    *     canonicalizer takes
    */
   public static byte[] canonicalizeText(byte[] json, List<ArraySpan> spans) {
-    return canonicalizeText(json, spans, SPLIT_TENSORS, PART_ROWS, threads(), placeholder());
+    return canonicalizeText(json, spans, false);
+  }
+
+  /**
+   * As {@link #canonicalizeText(byte[], List)}; with {@code subnormals}, numbers whose value is a
+   * subnormal double are written as ECMAScript writes them ({@link #canonicalize(byte[],
+   * boolean)}). Pass {@link #hasSubnormal} of the record the text holds.
+   */
+  public static byte[] canonicalizeText(byte[] json, List<ArraySpan> spans, boolean subnormals) {
+    return canonicalizeText(
+        json, spans, SPLIT_TENSORS, PART_ROWS, threads(), placeholder(), subnormals);
   }
 
   static byte[] canonicalizeText(
       byte[] json, List<ArraySpan> spans, int splitAt, int partRows, int threads, String base) {
+    return canonicalizeText(json, spans, splitAt, partRows, threads, base, false);
+  }
+
+  static byte[] canonicalizeText(
+      byte[] json,
+      List<ArraySpan> spans,
+      int splitAt,
+      int partRows,
+      int threads,
+      String base,
+      boolean subnormals) {
     long elements = 0;
     int after = 0;
     for (ArraySpan s : spans) {
       if (!fits(json, s, after)) {
-        return canonicalize(json);
+        return canonicalize(json, subnormals);
       }
       after = s.close();
       elements += s.ends().length;
     }
     if (elements < Math.max(2, splitAt)) {
-      return canonicalize(json);
+      return canonicalize(json, subnormals);
     }
     ByteArrayOutputStream skeleton = new ByteArrayOutputStream(4096);
     List<Parted> arrays = new ArrayList<>();
@@ -202,7 +286,7 @@ public final class EvidenceIds {
               }));
     }
     skeleton.write(json, pos, json.length - pos);
-    return joinCanonical(skeleton.toByteArray(), arrays, threads, () -> json);
+    return joinCanonical(skeleton.toByteArray(), arrays, threads, () -> json, subnormals);
   }
 
   /** @return whether {@code s} is an array of the compact text starting at or after {@code from} */
@@ -245,7 +329,11 @@ public final class EvidenceIds {
    * @throws OutOfMemoryError (or any error or runtime exception) from any of the threads, as is
    */
   private static byte[] joinCanonical(
-      byte[] skeletonJson, List<Parted> arrays, int threads, Supplier<byte[]> whole) {
+      byte[] skeletonJson,
+      List<Parted> arrays,
+      int threads,
+      Supplier<byte[]> whole,
+      boolean subnormals) {
     int[] firstTask = new int[arrays.size() + 1];
     for (int a = 0; a < arrays.size(); a++) {
       firstTask[a + 1] = firstTask[a] + arrays.get(a).parts();
@@ -261,7 +349,8 @@ public final class EvidenceIds {
               a++;
             }
             try {
-              done[t] = canonicalize(arrays.get(a).partJson().apply(t - firstTask[a]));
+              done[t] =
+                  canonicalize(arrays.get(a).partJson().apply(t - firstTask[a]), subnormals);
             } catch (RuntimeException | Error e) {
               next.set(tasks); // the others stop taking parts
               throw e;
@@ -288,7 +377,7 @@ public final class EvidenceIds {
     }
     byte[] skeleton;
     try {
-      skeleton = canonicalize(skeletonJson);
+      skeleton = canonicalize(skeletonJson, subnormals);
       work.run();
     } catch (RuntimeException | Error e) {
       next.set(tasks);
@@ -309,7 +398,7 @@ public final class EvidenceIds {
       byte[] marker = ('"' + arrays.get(a).placeholder() + '"').getBytes(StandardCharsets.US_ASCII);
       at[a] = indexOf(skeleton, marker, 0);
       if (at[a] < 0 || indexOf(skeleton, marker, at[a] + 1) >= 0) {
-        return canonicalize(whole.get());
+        return canonicalize(whole.get(), subnormals);
       }
       order[a] = a;
     }
@@ -402,6 +491,146 @@ public final class EvidenceIds {
   private record Canonical(WeakReference<EvidenceRecord> of, SoftReference<byte[]> bytes, String id) {}
 
   private static volatile @Nullable Canonical lastCanonical;
+
+  /**
+   * RFC 8785 canonical UTF-8 bytes of JSON text; with {@code subnormals}, every number whose value
+   * is a subnormal double (non-zero, below 2^-1022 in magnitude) is written as ECMAScript's
+   * Number.prototype.toString writes it, as RFC 8785 section 3.2.2.3 requires. The reference
+   * library (1.1) writes some of them wrongly (1e-320 as {@code 0.0000...0001e-178}, found by a
+   * hostile-input trial), so such numbers stand in the library's input as placeholder strings,
+   * which its output then has in their place (a number's place in the canonical form does not
+   * depend on its value). Without subnormals, or with none in the text, this is {@link
+   * #canonicalize(byte[])}.
+   */
+  public static byte[] canonicalize(byte[] jsonUtf8, boolean subnormals) {
+    if (!subnormals) {
+      return canonicalize(jsonUtf8);
+    }
+    List<long[]> at = new ArrayList<>(); // {start, end, bits}
+    try (tools.jackson.core.JsonParser p =
+        NUMBERS.createParser(tools.jackson.core.ObjectReadContext.empty(), jsonUtf8)) {
+      for (tools.jackson.core.JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+        if (t == tools.jackson.core.JsonToken.VALUE_NUMBER_FLOAT
+            || t == tools.jackson.core.JsonToken.VALUE_NUMBER_INT) {
+          double d = p.getDoubleValue();
+          if (isSubnormal(d)) {
+            long start = p.currentTokenLocation().getByteOffset();
+            at.add(new long[] {start, start + p.getString().length(), Double.doubleToRawLongBits(d)});
+          }
+        }
+      }
+    }
+    if (at.isEmpty()) {
+      return canonicalize(jsonUtf8);
+    }
+    String base = placeholder();
+    ByteArrayOutputStream in = new ByteArrayOutputStream(jsonUtf8.length + 64 * at.size());
+    int pos = 0;
+    for (int k = 0; k < at.size(); k++) {
+      in.write(jsonUtf8, pos, (int) at.get(k)[0] - pos);
+      in.writeBytes(('"' + base + "-" + k + '"').getBytes(StandardCharsets.US_ASCII));
+      pos = (int) at.get(k)[1];
+    }
+    in.write(jsonUtf8, pos, jsonUtf8.length - pos);
+    byte[] out = canonicalize(in.toByteArray());
+    ByteArrayOutputStream fixed = new ByteArrayOutputStream(out.length);
+    int from = 0;
+    // The placeholders keep their order: canonicalization moves members, so search each anew.
+    byte[][] markers = new byte[at.size()][];
+    int[] where = new int[at.size()];
+    Integer[] order = new Integer[at.size()];
+    for (int k = 0; k < at.size(); k++) {
+      markers[k] = ('"' + base + "-" + k + '"').getBytes(StandardCharsets.US_ASCII);
+      where[k] = indexOf(out, markers[k], 0);
+      if (where[k] < 0 || indexOf(out, markers[k], where[k] + 1) >= 0) {
+        throw new IllegalStateException("a placeholder was not found once in the canonical form");
+      }
+      order[k] = k;
+    }
+    java.util.Arrays.sort(order, (x, y) -> Integer.compare(where[x], where[y]));
+    for (int k : order) {
+      fixed.write(out, from, where[k] - from);
+      fixed.writeBytes(
+          ecmaScriptNumber(Double.longBitsToDouble(at.get(k)[2])).getBytes(StandardCharsets.US_ASCII));
+      from = where[k] + markers[k].length;
+    }
+    fixed.write(out, from, out.length - from);
+    return fixed.toByteArray();
+  }
+
+  /** A plain streaming parser for finding number tokens (the text was checked before). */
+  private static final tools.jackson.core.json.JsonFactory NUMBERS =
+      tools.jackson.core.json.JsonFactory.builder()
+          .streamReadConstraints(
+              tools.jackson.core.StreamReadConstraints.builder()
+                  .maxDocumentLength(-1)
+                  .maxStringLength(Integer.MAX_VALUE)
+                  .maxNameLength(Integer.MAX_VALUE)
+                  .maxNumberLength(Integer.MAX_VALUE)
+                  .maxNestingDepth(Integer.MAX_VALUE)
+                  .maxTokenCount(-1)
+                  .build())
+          .build();
+
+  /** @return whether {@code d} is a subnormal double (finite, non-zero, below 2^-1022) */
+  static boolean isSubnormal(double d) {
+    return d != 0 && Math.abs(d) < Double.MIN_NORMAL;
+  }
+
+  /**
+   * @return whether a metadata value of the record (a scalar, or an element of an array's
+   *     preview at any depth) is a subnormal double, the numbers {@link #canonicalize(byte[],
+   *     boolean)} must write itself
+   */
+  public static boolean hasSubnormal(EvidenceRecord record) {
+    for (MetadataRow m : record.metadata()) {
+      if (hasSubnormal(m.value())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasSubnormal(MetadataValue v) {
+    if (v instanceof MetadataValue.FloatValue f) {
+      return isSubnormal(f.value());
+    }
+    if (v instanceof MetadataValue.ArrayValue a) {
+      for (MetadataValue e : a.preview()) {
+        if (hasSubnormal(e)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A subnormal double as ECMAScript's Number.prototype.toString writes it (ECMA-262, Number::
+   * toString; RFC 8785 section 3.2.2.3): the fewest significant digits that read back as the
+   * same double (the closest such, when several), in exponent form, since every subnormal is
+   * below 10^-21: {@code d[.ddd]e-NNN}.
+   *
+   * @throws IllegalArgumentException unless {@code d} is subnormal
+   */
+  static String ecmaScriptNumber(double d) {
+    if (!isSubnormal(d)) {
+      throw new IllegalArgumentException("not a subnormal double: " + d);
+    }
+    java.math.BigDecimal exact = new java.math.BigDecimal(Math.abs(d));
+    for (int digits = 1; ; digits++) {
+      java.math.BigDecimal r =
+          exact.round(new java.math.MathContext(digits, java.math.RoundingMode.HALF_EVEN));
+      if (r.doubleValue() == Math.abs(d)) {
+        r = r.stripTrailingZeros();
+        String s = r.unscaledValue().toString();
+        // value = s x 10^(-scale); with n as ECMA-262 defines it, the exponent shown is n - 1.
+        int exponent = s.length() - 1 - r.scale();
+        String mantissa = s.length() == 1 ? s : s.charAt(0) + "." + s.substring(1);
+        return (d < 0 ? "-" : "") + mantissa + "e" + exponent;
+      }
+    }
+  }
 
   /** @return RFC 8785 canonical UTF-8 bytes of arbitrary JSON text */
   public static byte[] canonicalize(byte[] jsonUtf8) {

@@ -391,6 +391,8 @@ public final class EvidenceImport {
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < records.size(); i++) {
       String prefix = bundle ? "records[" + i + "]." : "";
+      checkSize(identityFree.get(i).json().length, bundle ? "records[" + i + "]" : "record",
+          offsets.get(i));
       EvidenceRecord r = records.get(i);
       RecordChecks.check(r, prefix, limits, true);
       if (!ids.add(r.evidenceId())) {
@@ -401,6 +403,41 @@ public final class EvidenceImport {
       out.add(new ImportedRecord(r, c.json(), c.arrays(), offsets.get(i)));
     }
     return new Imported(bundle, out);
+  }
+
+  /**
+   * Refuses a record whose compact JSON is larger than the retained representation budget: REA
+   * never writes such a record (the budget bounds every record it produces, as JSON), and
+   * authenticating one means putting all of it in canonical form, which takes memory in
+   * proportion to it (strings are never split into parts). Checked before that, on the
+   * identity-free copy.
+   *
+   * @throws ReaException {@code resource_exhausted} / {@code retained_budget} naming the record
+   *     and its offset, with the budget and the record's size in the diagnostics
+   */
+  private void checkSize(long compactBytes, String field, long offset) throws ReaException {
+    long limit = limits.retainedBudgetBytes();
+    if (compactBytes <= limit) {
+      return;
+    }
+    throw ReaException.builder(
+            Constraint.RETAINED_BUDGET,
+            "the "
+                + field
+                + " at offset "
+                + offset
+                + " takes "
+                + compactBytes
+                + " bytes as compact JSON (without evidence_id and authentication), more than the"
+                + " retained representation budget of "
+                + limit
+                + " bytes that bounds every record REA writes")
+        .field(field)
+        .offset(offset)
+        .diagnostic("limit", "retained_budget")
+        .diagnostic("limit_bytes", Long.toString(limit))
+        .diagnostic("requested_bytes", Long.toString(compactBytes))
+        .build();
   }
 
   /** Reads only the top-level {@code schema} string (after the whole input was checked). */

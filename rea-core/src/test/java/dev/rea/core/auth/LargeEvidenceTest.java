@@ -17,12 +17,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Evidence near the input limit is authenticated in memory that follows a part of it, not the
+ * Evidence near the size limits is authenticated in memory that follows a part of it, not the
  * whole: the canonical form of its text is built in parts (EvidenceIds.canonicalizeText). A
- * 200,000-tensor record (about 37 MB) whose signature was altered by one bit is refused for its
- * signature in a 288 MB heap, and the same record unaltered verifies there. Canonicalized whole,
- * the library's tree of such a text took about a gigabyte (a hostile-input trial: 980 MB RSS to
- * refuse a forged 43 MB file).
+ * 160,000-tensor record (about 31 MB, within the 32 MiB retained budget that bounds every record
+ * REA writes) whose signature was altered by one bit is refused for its signature in a 288 MB
+ * heap, and the same record unaltered verifies there; a 200,000-tensor record (about 37 MB) is
+ * refused for its size before it is canonicalized. Canonicalized whole, the library's tree of
+ * such a text took about a gigabyte (a hostile-input trial: 980 MB RSS to refuse a forged 43 MB
+ * file).
  */
 class LargeEvidenceTest {
   @TempDir Path dir;
@@ -32,16 +34,10 @@ class LargeEvidenceTest {
   void aLargeForgedRecordIsRefusedForItsSignatureInASmallHeap() throws Exception {
     Path home = dir.resolve("home");
     KeyRing ring = KeyRing.open(home);
-    EvidenceRecord signed = new EvidenceSigner(ring).sign(TestRecords.manyTensors(200_000));
+    EvidenceRecord signed = new EvidenceSigner(ring).sign(TestRecords.manyTensors(160_000));
     Path good = Files.write(dir.resolve("good.json"), EvidenceJson.recordBytes(signed, true));
-    Authentication a = signed.authentication();
-    byte[] sig = Base64.getDecoder().decode(a.signature());
-    sig[5] ^= 1;
-    EvidenceRecord forged =
-        signed.withAuthentication(
-            new Authentication(a.scheme(), a.keyId(), Base64.getEncoder().encodeToString(sig)));
-    Path bad = Files.write(dir.resolve("bad.json"), EvidenceJson.recordBytes(forged, true));
-    assertThat(Files.size(bad)).isGreaterThan(30_000_000L);
+    Path bad = Files.write(dir.resolve("bad.json"), EvidenceJson.recordBytes(forged(signed), true));
+    assertThat(Files.size(bad)).isGreaterThan(28_000_000L).isLessThan(32L << 20);
 
     ChildJvm.Result refused = run(bad, home);
     assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
@@ -50,7 +46,32 @@ class LargeEvidenceTest {
         .contains("the signature does not verify");
     ChildJvm.Result verified = run(good, home);
     assertThat(verified.exit()).as(verified.output()).isEqualTo(0);
-    assertThat(verified.output()).contains("verified: 200000 tensors");
+    assertThat(verified.output()).contains("verified: 160000 tensors");
+  }
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aRecordLargerThanTheRetainedBudgetIsRefusedForItsSize() throws Exception {
+    Path home = dir.resolve("home");
+    KeyRing ring = KeyRing.open(home);
+    EvidenceRecord signed = new EvidenceSigner(ring).sign(TestRecords.manyTensors(200_000));
+    byte[] json = EvidenceJson.recordBytes(signed, true);
+    Path big = Files.write(dir.resolve("big.json"), json);
+    ChildJvm.Result refused = run(big, home);
+    assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
+    assertThat(refused.output())
+        .contains("rejected: retained_budget at record: the record at offset 0 takes ")
+        .contains("more than the retained representation budget of 33554432 bytes that bounds"
+            + " every record REA writes");
+  }
+
+  /** @return the record with one bit of its signature flipped */
+  private static EvidenceRecord forged(EvidenceRecord signed) {
+    Authentication a = signed.authentication();
+    byte[] sig = Base64.getDecoder().decode(a.signature());
+    sig[5] ^= 1;
+    return signed.withAuthentication(
+        new Authentication(a.scheme(), a.keyId(), Base64.getEncoder().encodeToString(sig)));
   }
 
   private static ChildJvm.Result run(Path file, Path home) throws Exception {

@@ -303,4 +303,59 @@ class EvidenceIdsTest {
     }
     return out;
   }
+
+  /** Every subnormal double of the vectors is written as ECMAScript writes it (Node.js's output). */
+  @Test
+  void subnormalDoublesAreWrittenAsEcmaScriptWritesThem() throws Exception {
+    int checked = 0;
+    try (java.io.InputStream in =
+        EvidenceIdsTest.class.getResourceAsStream("/evidence/subnormals-ecmascript.txt")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] f = line.trim().split(" ");
+        double d = Double.longBitsToDouble(Long.parseUnsignedLong(f[0], 16));
+        assertThat(EvidenceIds.ecmaScriptNumber(d)).as(f[0]).isEqualTo(f[1]);
+        checked++;
+      }
+    }
+    assertThat(checked).isEqualTo(312);
+  }
+
+  /**
+   * A record with subnormal FLOAT64 metadata (a scalar, and in an array's preview) has them in
+   * its canonical form as RFC 8785 writes them; the reference library alone writes 1e-320 as
+   * {@code 0.0000...0001e-178}. The form is the same whole and in parts, and a record signed over
+   * it verifies.
+   */
+  @Test
+  void subnormalMetadataIsCanonicalizedAsRfc8785WritesIt() throws Exception {
+    EvidenceRecord small = TestRecords.small();
+    java.util.List<MetadataRow> md = new java.util.ArrayList<>(small.metadata());
+    md.add(new MetadataRow(md.size(), "x.sub", ValueType.FLOAT64, new MetadataValue.FloatValue(1e-320)));
+    md.add(new MetadataRow(md.size(), "x.subs", ValueType.ARRAY,
+        new MetadataValue.ArrayValue(ValueType.FLOAT64, 2,
+            java.util.List.of(new MetadataValue.FloatValue(-1.23e-318), new MetadataValue.FloatValue(0.5)), true)));
+    EvidenceRecord r = TestRecords.gguf(md, TestRecords.manyTensors(EvidenceIds.SPLIT_TENSORS + 5).tensors(),
+        small.limitations(), small.warnings());
+    assertThat(EvidenceIds.hasSubnormal(r)).isTrue();
+    byte[] text = EvidenceJson.recordBytes(r, false);
+    String library = new String(EvidenceIds.canonicalize(text), StandardCharsets.UTF_8);
+    assertThat(library).doesNotContain("1e-320"); // the library's own mistake, which this works around
+    byte[] whole = EvidenceIds.canonicalize(text, true);
+    String canonical = new String(whole, StandardCharsets.UTF_8);
+    assertThat(canonical).contains("\"value\":1e-320}").contains("[-1.23e-318,0.5]");
+    // The library's form with only the subnormal numbers changed.
+    assertThat(canonical.replace("1e-320", "X").replace("-1.23e-318", "Y"))
+        .isEqualTo(library
+            .replaceFirst("\"value\":[^,}]*e-178", "\"value\":X")
+            .replaceFirst("\\[-1\\.23e-318,", "[Y,"));
+    // In parts (tensors apart), and as an imported text with every array parted: the same bytes.
+    assertThat(EvidenceIds.canonicalForm(r)).isEqualTo(whole);
+    EvidenceImport.ImportedRecord ir = imported(r);
+    assertThat(EvidenceIds.canonicalizeText(ir.identityFreeJson(), ir.arrays(), 1, 7, 2, "p-s", true))
+        .isEqualTo(whole);
+    assertThat(EvidenceIds.compute(r)).isEqualTo(EvidenceIds.idOfCanonical(whole));
+  }
 }
