@@ -79,7 +79,24 @@ final class Arguments {
           p,
           p + " exists and is not a regular file (a FIFO, device or socket); give a file name");
     }
-    if (java.nio.file.Files.isSymbolicLink(p) && java.nio.file.Files.exists(p)) {
+    if (java.nio.file.Files.isSymbolicLink(p) && !java.nio.file.Files.exists(p)) {
+      // Leads nowhere (or round in a loop): the rename would replace the link, losing it.
+      String target;
+      try {
+        target = java.nio.file.Files.readSymbolicLink(p).toString();
+      } catch (java.io.IOException | SecurityException e) {
+        target = "?";
+      }
+      throw badOutput(
+          field,
+          p,
+          p
+              + " is a symbolic link to "
+              + target
+              + ", which does not exist (or the links form a loop); give the file to write, or"
+              + " create the file the link leads to first");
+    }
+    if (java.nio.file.Files.isSymbolicLink(p)) {
       // Written through the link: the file it leads to is replaced (atomically, in its own
       // directory) and the link is kept, where a rename onto the link would replace the link.
       try {

@@ -242,6 +242,25 @@ class EvidenceCliTest {
     }
   }
 
+  /** A link that leads nowhere, or round in a loop, is refused and kept, not replaced. */
+  @Test
+  void anOutputThatIsADanglingOrLoopingLinkIsRefusedAndKept() throws Exception {
+    String model = tinyLlama().toString();
+    Path dangling = Files.createSymbolicLink(dir.resolve("dang.json"), dir.resolve("nowhere.json"));
+    Path loopA = dir.resolve("loop-a.json");
+    Path loopB = Files.createSymbolicLink(dir.resolve("loop-b.json"), loopA);
+    Files.createSymbolicLink(loopA, loopB);
+    for (Path link : List.of(dangling, loopA)) {
+      CliRunner.Result r = CliRunner.run("inspect-model-artifact", model, "--evidence_output", link.toString(), "--json");
+      assertError(r, 2, "bad_argument", "--evidence_output");
+      assertThat(r.json().get("error").get("message").asString())
+          .contains(link + " is a symbolic link to ")
+          .contains("which does not exist (or the links form a loop)");
+      assertThat(Files.isSymbolicLink(link)).isTrue();
+    }
+    assertThat(Files.exists(dir.resolve("nowhere.json"))).isFalse();
+  }
+
   private static void assertError(CliRunner.Result r, int status, String constraint, String field) {
     assertThat(r.status()).as(r.out() + r.err()).isEqualTo(status);
     JsonNode e = r.json().get("error");
