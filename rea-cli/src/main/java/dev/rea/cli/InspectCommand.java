@@ -317,6 +317,13 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         byte[] summary = ModelArtifactSummary.render(indexed, page);
         if (json) {
           Output.printJson(out, summary);
+          if (output == null) {
+            // The summary names the complete Evidence by parent_evidence_id; say that it was
+            // not kept (the readable summary says so in its own text).
+            err.println(
+                "rea: the complete Evidence (parent_evidence_id) was not written anywhere; add"
+                    + " --evidence_output FILE to keep it");
+          }
         } else {
           CompactReport.printSummary(TerminalText.wrap(out), summary, output);
         }

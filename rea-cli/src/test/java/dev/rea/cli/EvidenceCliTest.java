@@ -61,6 +61,15 @@ class EvidenceCliTest {
     JsonNode s = r.json();
     assertThat(s.get("kind").asString()).isEqualTo("model-artifact-summary");
     assertThat(s.has("page")).isFalse();
+    assertThat(r.err()).doesNotContain("was not written");
+    // Without --evidence_output, the JSON summary's parent Evidence is kept nowhere: stderr says so.
+    CliRunner.Result unsaved = CliRunner.run("inspect-model-artifact", tinyLlama().toString(),
+        "--detail", "summary", "--json");
+    assertThat(unsaved.status()).isEqualTo(0);
+    assertThat(unsaved.json().get("parent_evidence_id").asString()).startsWith("sha256:");
+    assertThat(unsaved.err())
+        .isEqualTo("rea: the complete Evidence (parent_evidence_id) was not written anywhere; add"
+            + " --evidence_output FILE to keep it" + System.lineSeparator());
     assertThat(s.get("counts").get("tensors").asInt()).isEqualTo(12);
     assertThat(s.get("headline_metadata").get(0).get("key").asString()).isEqualTo("general.architecture");
     assertThat(s.get("headline_metadata").get(0).get("value").asString()).isEqualTo("llama");
