@@ -348,6 +348,9 @@ public final class EvidenceImport {
   }
 
   private Imported read(StrictJson checked, boolean bundle) throws ReaException {
+    // The identity-free copies first: a record larger than the budget is refused while it is
+    // copied, before anything of it is built (its strings decoded into the record, say).
+    List<Copied> identityFree = identityFreeCopies(checked, bundle);
     List<EvidenceRecord> records = new ArrayList<>();
     List<Long> offsets = new ArrayList<>();
     try (StrictJson j = checked.reopen()) {
@@ -386,13 +389,10 @@ public final class EvidenceImport {
         records.add(new RecordReader(j, "").read());
       }
     }
-    List<Copied> identityFree = identityFreeCopies(checked, bundle, records.size());
     List<ImportedRecord> out = new ArrayList<>(records.size());
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < records.size(); i++) {
       String prefix = bundle ? "records[" + i + "]." : "";
-      checkSize(identityFree.get(i).json().length, bundle ? "records[" + i + "]" : "record",
-          offsets.get(i));
       EvidenceRecord r = records.get(i);
       RecordChecks.check(r, prefix, limits, true);
       if (!ids.add(r.evidenceId())) {
@@ -406,37 +406,31 @@ public final class EvidenceImport {
   }
 
   /**
-   * Refuses a record whose compact JSON is larger than the retained representation budget: REA
-   * never writes such a record (the budget bounds every record it produces, as JSON), and
-   * authenticating one means putting all of it in canonical form, which takes memory in
-   * proportion to it (strings are never split into parts). Checked before that, on the
-   * identity-free copy.
+   * The refusal of a record whose compact JSON is larger than the retained representation
+   * budget: REA never writes such a record (the budget bounds every record it produces, as JSON),
+   * and authenticating one means putting all of it in canonical form, which takes memory in
+   * proportion to it (strings are never split into parts). Found while its identity-free copy is
+   * made, which stops there.
    *
-   * @throws ReaException {@code resource_exhausted} / {@code retained_budget} naming the record
-   *     and its offset, with the budget and the record's size in the diagnostics
+   * @return {@code resource_exhausted} / {@code retained_budget} naming the record and its
+   *     offset, with the budget in the diagnostics
    */
-  private void checkSize(long compactBytes, String field, long offset) throws ReaException {
+  private ReaException tooLarge(String field, long offset) {
     long limit = limits.retainedBudgetBytes();
-    if (compactBytes <= limit) {
-      return;
-    }
-    throw ReaException.builder(
+    return ReaException.builder(
             Constraint.RETAINED_BUDGET,
             "the "
                 + field
                 + " at offset "
                 + offset
-                + " takes "
-                + compactBytes
-                + " bytes as compact JSON (without evidence_id and authentication), more than the"
-                + " retained representation budget of "
+                + " takes more than "
                 + limit
-                + " bytes that bounds every record REA writes")
+                + " bytes as compact JSON (without evidence_id and authentication): more than the"
+                + " retained representation budget that bounds every record REA writes")
         .field(field)
         .offset(offset)
         .diagnostic("limit", "retained_budget")
         .diagnostic("limit_bytes", Long.toString(limit))
-        .diagnostic("requested_bytes", Long.toString(compactBytes))
         .build();
   }
 
@@ -467,15 +461,16 @@ public final class EvidenceImport {
   }
 
   /** Copies each record's JSON without its identity properties, keeping number texts. */
-  private List<Copied> identityFreeCopies(StrictJson checked, boolean bundle, int count)
+  private List<Copied> identityFreeCopies(StrictJson checked, boolean bundle)
       throws ReaException {
-    List<Copied> out = new ArrayList<>(count);
+    List<Copied> out = new ArrayList<>();
+    long limit = limits.retainedBudgetBytes();
     try (StrictJson j = checked.reopen()) {
       JsonParser p = j.parser();
       try {
         p.nextToken();
         if (!bundle) {
-          out.add(copyRecord(p));
+          out.add(copyRecord(p, limit, () -> tooLarge("record", 0)));
           return out;
         }
         while (p.nextToken() == JsonToken.PROPERTY_NAME) {
@@ -483,7 +478,9 @@ public final class EvidenceImport {
           p.nextToken();
           if (name.equals("records")) {
             while (p.nextToken() == JsonToken.START_OBJECT) {
-              out.add(copyRecord(p));
+              String field = "records[" + out.size() + "]";
+              long at = p.currentTokenLocation().getByteOffset();
+              out.add(copyRecord(p, limit, () -> tooLarge(field, at)));
             }
           } else {
             p.skipChildren();
@@ -502,8 +499,56 @@ public final class EvidenceImport {
    */
   private record Copied(byte[] json, List<EvidenceIds.ArraySpan> arrays) {}
 
-  private static Copied copyRecord(JsonParser p) {
-    ByteArrayOutputStream buf = new ByteArrayOutputStream(4096);
+  /** Thrown by {@link Bounded} when a copy would pass its limit. */
+  private static final class TooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TooLarge() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** A byte buffer that refuses to grow past {@code limit} bytes. */
+  private static final class Bounded extends ByteArrayOutputStream {
+    private final long limit;
+
+    Bounded(long limit) {
+      super(4096);
+      this.limit = limit;
+    }
+
+    @Override
+    public synchronized void write(int b) {
+      if (count + 1L > limit) {
+        throw new TooLarge();
+      }
+      super.write(b);
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) {
+      if (count + (long) len > limit) {
+        throw new TooLarge();
+      }
+      super.write(b, off, len);
+    }
+  }
+
+  /**
+   * @param limit the most bytes the copy may take
+   * @param refusal what a longer copy is refused with
+   */
+  private static Copied copyRecord(JsonParser p, long limit, Supplier<ReaException> refusal)
+      throws ReaException {
+    try {
+      return copyRecord(p, limit);
+    } catch (TooLarge e) {
+      throw refusal.get();
+    }
+  }
+
+  private static Copied copyRecord(JsonParser p, long limit) {
+    ByteArrayOutputStream buf = new Bounded(limit);
     List<EvidenceIds.ArraySpan> arrays = new ArrayList<>();
     try (JsonGenerator g = EvidenceJson.generator(buf)) {
       g.writeStartObject();

@@ -60,9 +60,10 @@ class LargeEvidenceTest {
     ChildJvm.Result refused = run(big, home);
     assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
     assertThat(refused.output())
-        .contains("rejected: retained_budget at record: the record at offset 0 takes ")
-        .contains("more than the retained representation budget of 33554432 bytes that bounds"
-            + " every record REA writes");
+        .contains(
+            "rejected: retained_budget at record: the record at offset 0 takes more than 33554432"
+                + " bytes as compact JSON (without evidence_id and authentication): more than the"
+                + " retained representation budget that bounds every record REA writes");
   }
 
   /** @return the record with one bit of its signature flipped */
