@@ -358,4 +358,22 @@ class EvidenceIdsTest {
         .isEqualTo(whole);
     assertThat(EvidenceIds.compute(r)).isEqualTo(EvidenceIds.idOfCanonical(whole));
   }
+
+  /**
+   * A record with a large metadata array (not only many tensors) is canonicalized with every
+   * array in parts, the spans found in its compact text: the same bytes as the whole record.
+   */
+  @Test
+  void aRecordWithManyMetadataRowsIsCanonicalizedInPartsToTheSameBytes() {
+    EvidenceRecord small = TestRecords.small();
+    java.util.List<MetadataRow> md = new java.util.ArrayList<>();
+    for (int i = 0; i < EvidenceIds.SPLIT_TENSORS + 3; i++) {
+      md.add(TestRecords.string(i, "k." + i, "v [\"" + i + "\"], {x}"));
+    }
+    EvidenceRecord r = TestRecords.gguf(md, small.tensors(), small.limitations(), small.warnings());
+    byte[] text = EvidenceJson.recordBytes(r, false);
+    assertThat(EvidenceIds.topLevelArrays(text)).hasSize(5);
+    assertThat(EvidenceIds.topLevelArrays(text).get(0).ends()).hasSize(EvidenceIds.SPLIT_TENSORS + 3);
+    assertThat(EvidenceIds.canonicalForm(r)).isEqualTo(EvidenceIds.canonicalize(text));
+  }
 }
