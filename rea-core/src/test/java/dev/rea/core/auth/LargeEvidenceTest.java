@@ -32,19 +32,17 @@ class LargeEvidenceTest {
   @Test
   @Timeout(value = 300, unit = TimeUnit.SECONDS)
   void aLargeForgedRecordIsRefusedForItsSignatureInASmallHeap() throws Exception {
-    Path home = dir.resolve("home");
-    KeyRing ring = KeyRing.open(home);
-    EvidenceRecord signed = new EvidenceSigner(ring).sign(TestRecords.manyTensors(160_000));
+    EvidenceRecord signed = signed(160_000);
     Path good = Files.write(dir.resolve("good.json"), EvidenceJson.recordBytes(signed, true));
     Path bad = Files.write(dir.resolve("bad.json"), EvidenceJson.recordBytes(forged(signed), true));
     assertThat(Files.size(bad)).isGreaterThan(28_000_000L).isLessThan(32L << 20);
 
-    ChildJvm.Result refused = run(bad, home);
+    ChildJvm.Result refused = run(bad);
     assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
     assertThat(refused.output())
         .contains("rejected: evidence_rejected at authentication.signature: ")
         .contains("the signature does not verify");
-    ChildJvm.Result verified = run(good, home);
+    ChildJvm.Result verified = run(good);
     assertThat(verified.exit()).as(verified.output()).isEqualTo(0);
     assertThat(verified.output()).contains("verified: 160000 tensors");
   }
@@ -52,18 +50,23 @@ class LargeEvidenceTest {
   @Test
   @Timeout(value = 300, unit = TimeUnit.SECONDS)
   void aRecordLargerThanTheRetainedBudgetIsRefusedForItsSize() throws Exception {
-    Path home = dir.resolve("home");
-    KeyRing ring = KeyRing.open(home);
-    EvidenceRecord signed = new EvidenceSigner(ring).sign(TestRecords.manyTensors(200_000));
-    byte[] json = EvidenceJson.recordBytes(signed, true);
-    Path big = Files.write(dir.resolve("big.json"), json);
-    ChildJvm.Result refused = run(big, home);
+    Path big = Files.write(dir.resolve("big.json"), EvidenceJson.recordBytes(signed(200_000), true));
+    ChildJvm.Result refused = run(big);
     assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
     assertThat(refused.output())
         .contains(
             "rejected: retained_budget at record: the record at offset 0 takes more than 33554432"
                 + " bytes as compact JSON (without evidence_id and authentication): more than the"
                 + " retained representation budget that bounds every record REA writes");
+  }
+
+  /** @return a record of {@code tensors} tensors signed with a key in {@link #home()} */
+  private EvidenceRecord signed(int tensors) throws Exception {
+    return new EvidenceSigner(KeyRing.open(home())).sign(TestRecords.manyTensors(tensors));
+  }
+
+  private Path home() {
+    return dir.resolve("home");
   }
 
   /** @return the record with one bit of its signature flipped */
@@ -75,12 +78,12 @@ class LargeEvidenceTest {
         new Authentication(a.scheme(), a.keyId(), Base64.getEncoder().encodeToString(sig)));
   }
 
-  private static ChildJvm.Result run(Path file, Path home) throws Exception {
+  private ChildJvm.Result run(Path file) throws Exception {
     return ChildJvm.run(
         List.of("-XX:+UseSerialGC", "-Xmx288m", "-Xmn16m"),
         LargeEvidenceChild.class,
         240,
         file.toString(),
-        home.toString());
+        home().toString());
   }
 }
