@@ -391,18 +391,11 @@ public final class EvidenceIds {
     for (CompletableFuture<Void> f : workers) {
       rethrowFailure(f);
     }
-    // Where each array's quoted placeholder stands in the canonical skeleton, in text order.
-    int[] at = new int[arrays.size()];
-    Integer[] order = new Integer[arrays.size()];
-    for (int a = 0; a < arrays.size(); a++) {
-      byte[] marker = ('"' + arrays.get(a).placeholder() + '"').getBytes(StandardCharsets.US_ASCII);
-      at[a] = indexOf(skeleton, marker, 0);
-      if (at[a] < 0 || indexOf(skeleton, marker, at[a] + 1) >= 0) {
-        return canonicalize(whole.get(), subnormals);
-      }
-      order[a] = a;
+    Marks marks = locateQuoted(skeleton, arrays.stream().map(Parted::placeholder).toList());
+    if (marks == null) {
+      return canonicalize(whole.get(), subnormals);
     }
-    java.util.Arrays.sort(order, (x, y) -> Integer.compare(at[x], at[y]));
+    int[] at = marks.at();
     long length = skeleton.length;
     for (int a = 0; a < arrays.size(); a++) {
       length -= arrays.get(a).placeholder().length() + 2;
@@ -418,7 +411,7 @@ public final class EvidenceIds {
     byte[] joined = new byte[(int) length];
     int from = 0;
     int p = 0;
-    for (int a : order) {
+    for (int a : marks.order()) {
       System.arraycopy(skeleton, from, joined, p, at[a] - from);
       p += at[a] - from;
       joined[p++] = '[';
@@ -434,6 +427,37 @@ public final class EvidenceIds {
     }
     System.arraycopy(skeleton, from, joined, p, skeleton.length - from);
     return joined;
+  }
+
+  /**
+   * Where quoted placeholders stand in a canonical text.
+   *
+   * @param at {@code at[k]}: the offset of the opening quote of placeholder {@code k}
+   * @param order the placeholders' indices in text order
+   */
+  private record Marks(int[] at, int[] order) {}
+
+  /**
+   * @return where each of {@code placeholders}, quoted, stands in {@code text}, or null unless
+   *     each occurs there exactly once (a value of the text could hold one)
+   */
+  private static @Nullable Marks locateQuoted(byte[] text, List<String> placeholders) {
+    int n = placeholders.size();
+    int[] at = new int[n];
+    for (int k = 0; k < n; k++) {
+      byte[] marker = ('"' + placeholders.get(k) + '"').getBytes(StandardCharsets.US_ASCII);
+      at[k] = indexOf(text, marker, 0);
+      if (at[k] < 0 || indexOf(text, marker, at[k] + 1) >= 0) {
+        return null;
+      }
+    }
+    int[] order =
+        java.util.stream.IntStream.range(0, n)
+            .boxed()
+            .sorted((x, y) -> Integer.compare(at[x], at[y]))
+            .mapToInt(Integer::intValue)
+            .toArray();
+    return new Marks(at, order);
   }
 
   private static byte[] rowsBytes(List<TensorRow> rows) {
@@ -524,35 +548,29 @@ public final class EvidenceIds {
       return canonicalize(jsonUtf8);
     }
     String base = placeholder();
+    List<String> placeholders = new ArrayList<>(at.size());
     ByteArrayOutputStream in = new ByteArrayOutputStream(jsonUtf8.length + 64 * at.size());
     int pos = 0;
     for (int k = 0; k < at.size(); k++) {
+      placeholders.add(base + "-" + k);
       in.write(jsonUtf8, pos, (int) at.get(k)[0] - pos);
-      in.writeBytes(('"' + base + "-" + k + '"').getBytes(StandardCharsets.US_ASCII));
+      in.writeBytes(('"' + placeholders.get(k) + '"').getBytes(StandardCharsets.US_ASCII));
       pos = (int) at.get(k)[1];
     }
     in.write(jsonUtf8, pos, jsonUtf8.length - pos);
     byte[] out = canonicalize(in.toByteArray());
+    // Canonicalization moves members, so each placeholder is looked for anew.
+    Marks marks = locateQuoted(out, placeholders);
+    if (marks == null) {
+      throw new IllegalStateException("a placeholder was not found once in the canonical form");
+    }
     ByteArrayOutputStream fixed = new ByteArrayOutputStream(out.length);
     int from = 0;
-    // The placeholders keep their order: canonicalization moves members, so search each anew.
-    byte[][] markers = new byte[at.size()][];
-    int[] where = new int[at.size()];
-    Integer[] order = new Integer[at.size()];
-    for (int k = 0; k < at.size(); k++) {
-      markers[k] = ('"' + base + "-" + k + '"').getBytes(StandardCharsets.US_ASCII);
-      where[k] = indexOf(out, markers[k], 0);
-      if (where[k] < 0 || indexOf(out, markers[k], where[k] + 1) >= 0) {
-        throw new IllegalStateException("a placeholder was not found once in the canonical form");
-      }
-      order[k] = k;
-    }
-    java.util.Arrays.sort(order, (x, y) -> Integer.compare(where[x], where[y]));
-    for (int k : order) {
-      fixed.write(out, from, where[k] - from);
+    for (int k : marks.order()) {
+      fixed.write(out, from, marks.at()[k] - from);
       fixed.writeBytes(
           ecmaScriptNumber(Double.longBitsToDouble(at.get(k)[2])).getBytes(StandardCharsets.US_ASCII));
-      from = where[k] + markers[k].length;
+      from = marks.at()[k] + placeholders.get(k).length() + 2;
     }
     fixed.write(out, from, out.length - from);
     return fixed.toByteArray();
