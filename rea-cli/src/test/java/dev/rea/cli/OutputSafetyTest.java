@@ -121,7 +121,12 @@ class OutputSafetyTest {
     Files.writeString(cut, "{\"schema\":\"rea.bundle.v1\",\"records\":[IMPORTANT DATA");
     Path twoObjects = dir.resolve("two.json");
     Files.writeString(twoObjects, "{\"schema\":\"rea.bundle.v1\",\"records\":[]}\n{\"mine\":1}");
+    // Text whose ninth byte opens an array is not named a safetensors file (it would declare
+    // quintillions of bytes of JSON).
+    Path brackets = dir.resolve("brackets.txt");
+    Files.writeString(brackets, "[".repeat(40) + "]".repeat(40));
     String[][] cases = {
+      {brackets.toString(), "already exists and is not Evidence that REA wrote"},
       {otherModel.toString(), "already exists and is a GGUF model file"},
       {safetensors.toString(), "already exists and is a safetensors model file"},
       {notes.toString(), "already exists and is not Evidence that REA wrote"},

@@ -49,23 +49,24 @@ public final class FormatDetector {
    * @param size the file size in bytes
    */
   public record Probe(byte[] head, int length, long size) {
-    /** @return the model format the bytes show ({@link #detect}), or null when not a model */
+    /**
+     * @return the model format the bytes show ({@link #detect}), or null when not a model. A
+     *     safetensors file is named only when the JSON length its first eight bytes declare fits
+     *     the file: a text whose ninth byte is {@code [} or {@code {} would declare a length of
+     *     quintillions of bytes
+     */
     public @Nullable DetectedFormat model() {
+      DetectedFormat f;
       try {
-        return detect(head, length, size);
+        f = detect(head, length, size);
       } catch (ReaException notAModel) {
         return null;
       }
-    }
-
-    /**
-     * @return whether the bytes are a safetensors file whose declared JSON length fits the file
-     *     ({@code 8 + length <= size}): a text that happens to have {@code [} or {@code {} as its
-     *     ninth byte declares a length of quintillions of bytes
-     */
-    public boolean safetensorsThatFits() {
-      return model() == DetectedFormat.SAFETENSORS
-          && Long.compareUnsigned(declaredJsonLength(head), Math.max(0, size - 8)) <= 0;
+      if (f == DetectedFormat.SAFETENSORS
+          && Long.compareUnsigned(declaredJsonLength(head), Math.max(0, size - 8)) > 0) {
+        return null;
+      }
+      return f;
     }
 
     /** @return the bytes as text, one character per byte (ISO-8859-1) */

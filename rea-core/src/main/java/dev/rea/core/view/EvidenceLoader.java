@@ -97,10 +97,7 @@ public final class EvidenceLoader {
       }
     }
     dev.rea.core.detect.DetectedFormat f = probe.model();
-    // A JSON text whose ninth byte opens an array or object is not named a safetensors file
-    // unless the length its first eight bytes would declare fits the file.
-    if (f == null
-        || (f == dev.rea.core.detect.DetectedFormat.SAFETENSORS && !probe.safetensorsThatFits())) {
+    if (f == null) {
       return e;
     }
     return e.toBuilder("this is a " + f.displayName() + " model file, not saved Evidence")
