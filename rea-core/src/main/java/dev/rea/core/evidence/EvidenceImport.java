@@ -25,6 +25,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.exc.StreamConstraintsException;
 
 /**
  * Strict import of Evidence JSON (CONTRACT sections 3 and 5): one record ({@code "schema":
@@ -39,7 +40,9 @@ import tools.jackson.core.JsonToken;
  * no duplicate keys, nothing after the top-level object. Every Jackson parser over the input
  * carries {@link tools.jackson.core.StreamReadConstraints} made of the same two bounds ({@link
  * StrictJson#constraints}: document, token, string and name length at most {@link
- * #maxInputBytes()}, nesting at most {@link #maxDepth()}).
+ * #maxInputBytes()}, nesting at most {@link #maxDepth()}); the parser that copies each record for
+ * its identity check also stops decoding any string or name longer than the retained budget
+ * ({@link Limits#retainedBudgetBytes()}), which no record within the budget can hold.
  *
  * <p>Then every object is read strictly: unknown properties are refused, required ones must be
  * present, every value has its CONTRACT type (decimal strings for sizes, offsets, dimensions,
@@ -465,7 +468,10 @@ public final class EvidenceImport {
       throws ReaException {
     List<Copied> out = new ArrayList<>();
     long limit = limits.retainedBudgetBytes();
-    try (StrictJson j = checked.reopen()) {
+    // A string or name longer than the budget cannot fit in a record within it (each UTF-16 code
+    // unit takes at least one byte of compact JSON), so the copying parser stops decoding one
+    // there instead of holding it whole first.
+    try (StrictJson j = checked.reopen(limit)) {
       JsonParser p = j.parser();
       try {
         p.nextToken();
@@ -542,7 +548,7 @@ public final class EvidenceImport {
       throws ReaException {
     try {
       return copyRecord(p, limit);
-    } catch (TooLarge e) {
+    } catch (TooLarge | StreamConstraintsException e) {
       throw refusal.get();
     }
   }

@@ -133,20 +133,48 @@ public final class StrictJson implements AutoCloseable {
    *     are repeated)
    */
   public StrictJson reopen() {
-    JsonParser p = factory(maxBytes, maxDepth).createParser(ObjectReadContext.empty(), input);
+    return reopen(maxBytes);
+  }
+
+  /**
+   * A new cursor over the same, already checked input whose parser also refuses any string value
+   * or property name longer than {@code maxStringChars} UTF-16 code units while decoding it
+   * (Jackson's {@link StreamReadConstraints#getMaxStringLength()} and {@link
+   * StreamReadConstraints#getMaxNameLength()}, checked as its text buffer grows): a reader that
+   * only needs shorter strings then never holds a longer one whole. The refusal is a {@link
+   * tools.jackson.core.exc.StreamConstraintsException}, which the caller maps to its own error.
+   *
+   * @param maxStringChars longest string or name to decode, in UTF-16 code units (at most the
+   *     input's own bound)
+   * @return a cursor before the root token (no checks are repeated)
+   */
+  public StrictJson reopen(long maxStringChars) {
+    long cap = Math.min(maxStringChars, maxBytes);
+    JsonParser p =
+        factory(maxBytes, maxDepth, cap).createParser(ObjectReadContext.empty(), input);
     return new StrictJson(input, constraint, what, p, maxBytes, maxDepth);
   }
 
-  /** Key of a shared factory: the two bounds its constraints are made of. */
-  private record Bounds(long maxBytes, int maxDepth) {}
+  /** Key of a shared factory: the bounds its constraints are made of. */
+  private record Bounds(long maxBytes, int maxDepth, long maxStringChars) {}
 
   private static final java.util.concurrent.ConcurrentHashMap<Bounds, JsonFactory> FACTORIES =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /** @return the shared (thread-safe) parser factory for these bounds */
   private static JsonFactory factory(long maxBytes, int maxDepth) {
+    return factory(maxBytes, maxDepth, maxBytes);
+  }
+
+  private static JsonFactory factory(long maxBytes, int maxDepth, long maxStringChars) {
     return FACTORIES.computeIfAbsent(
-        new Bounds(maxBytes, maxDepth), b -> newFactory(b.maxBytes(), b.maxDepth()));
+        new Bounds(maxBytes, maxDepth, maxStringChars),
+        b ->
+            JsonFactory.builder()
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .streamReadConstraints(
+                    constraints(b.maxBytes(), b.maxDepth(), b.maxStringChars()))
+                .build());
   }
 
   /**
@@ -154,7 +182,12 @@ public final class StrictJson implements AutoCloseable {
    * maxDepth} nested containers gets (see the class comment).
    */
   public static StreamReadConstraints constraints(long maxBytes, int maxDepth) {
-    int cap = (int) Math.min(maxBytes, Integer.MAX_VALUE);
+    return constraints(maxBytes, maxDepth, maxBytes);
+  }
+
+  private static StreamReadConstraints constraints(
+      long maxBytes, int maxDepth, long maxStringChars) {
+    int cap = (int) Math.min(Math.min(maxBytes, maxStringChars), Integer.MAX_VALUE);
     return StreamReadConstraints.builder()
         .maxNestingDepth(maxDepth)
         .maxDocumentLength(maxBytes)
@@ -162,13 +195,6 @@ public final class StrictJson implements AutoCloseable {
         .maxStringLength(cap)
         .maxNameLength(cap)
         .maxNumberLength(64)
-        .build();
-  }
-
-  private static JsonFactory newFactory(long maxBytes, int maxDepth) {
-    return JsonFactory.builder()
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .streamReadConstraints(constraints(maxBytes, maxDepth))
         .build();
   }
 

@@ -7,8 +7,11 @@ import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.testing.ChildJvm;
 import dev.rea.core.testing.TestRecords;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -60,9 +63,59 @@ class LargeEvidenceTest {
                 + " retained representation budget that bounds every record REA writes");
   }
 
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aRecordWithOneStringLongerThanTheBudgetIsRefusedBeforeTheStringIsHeldWhole()
+      throws Exception {
+    // 60,000,000 ASCII characters in one metadata value: within the 64 MiB input limit, past
+    // the 32 MiB budget. The parser that copies the record stops decoding the string at the
+    // budget; decoded whole (its characters, their String and its copy) it did not fit this heap.
+    String marker = "REA-LONG-STRING-MARKER";
+    EvidenceRecord withMarker =
+        TestRecords.gguf(
+            List.of(TestRecords.string(0, "general.name", marker)),
+            List.of(TestRecords.f32(0, "w", 0, 4)),
+            List.of(),
+            List.of());
+    byte[] json = EvidenceJson.recordBytes(signed(withMarker), true);
+    String text = new String(json, StandardCharsets.UTF_8);
+    int at = text.indexOf(marker);
+    assertThat(text.indexOf(marker, at + 1)).isEqualTo(-1);
+    Path big = dir.resolve("long-string.json");
+    try (OutputStream out = Files.newOutputStream(big)) {
+      out.write(json, 0, at);
+      byte[] chunk = new byte[1 << 20];
+      Arrays.fill(chunk, (byte) 'a');
+      long left = 60_000_000L;
+      while (left > 0) {
+        int n = (int) Math.min(chunk.length, left);
+        out.write(chunk, 0, n);
+        left -= n;
+      }
+      int after = at + marker.length();
+      out.write(json, after, json.length - after);
+    }
+    assertThat(Files.size(big)).isGreaterThan(60_000_000L).isLessThan(64L << 20);
+
+    ChildJvm.Result refused =
+        ChildJvm.run(
+            List.of("-XX:+UseSerialGC", "-Xmx192m", "-Xmn16m"),
+            LargeEvidenceChild.class,
+            240,
+            big.toString(),
+            home().toString());
+    assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
+    assertThat(refused.output())
+        .contains("rejected: retained_budget at record: the record at offset 0 takes more than");
+  }
+
   /** @return a record of {@code tensors} tensors signed with a key in {@link #home()} */
   private EvidenceRecord signed(int tensors) throws Exception {
-    return new EvidenceSigner(KeyRing.open(home())).sign(TestRecords.manyTensors(tensors));
+    return signed(TestRecords.manyTensors(tensors));
+  }
+
+  private EvidenceRecord signed(EvidenceRecord unsigned) throws Exception {
+    return new EvidenceSigner(KeyRing.open(home())).sign(unsigned);
   }
 
   private Path home() {

@@ -88,6 +88,18 @@ class EvidenceImportBoundsTest {
       try (StrictJson again = j.reopen()) {
         assertThat(again.streamReadConstraints().getMaxDocumentLength()).isEqualTo(max);
       }
+      // A narrower string bound (the record copier's, the retained budget) changes only the
+      // string and name lengths; a wider one is held to the input's bound.
+      try (StrictJson narrow = j.reopen(1000)) {
+        StreamReadConstraints n = narrow.streamReadConstraints();
+        assertThat(n.getMaxStringLength()).isEqualTo(1000);
+        assertThat(n.getMaxNameLength()).isEqualTo(1000);
+        assertThat(n.getMaxDocumentLength()).isEqualTo(max);
+        assertThat(n.getMaxNestingDepth()).isEqualTo(depth);
+      }
+      try (StrictJson wide = j.reopen(Long.MAX_VALUE)) {
+        assertThat((long) wide.streamReadConstraints().getMaxStringLength()).isEqualTo(max);
+      }
     }
     // Jackson's own nesting limit agrees with the importer's: one level deeper is refused.
     String deep = "{\"schema\":\"rea.evidence.v1\",\"x\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
