@@ -2,7 +2,9 @@ package dev.rea.core.detect;
 
 /** The model formats REA inspects. {@link #wire()} is the {@code artifact.format} spelling. */
 public enum DetectedFormat {
+  /** GGUF v2 or v3, either byte order (magic {@code GGUF}). */
   GGUF("gguf", "GGUF"),
+  /** safetensors: an 8-byte little-endian JSON length, then the JSON header. */
   SAFETENSORS("safetensors", "safetensors");
 
   private final String wire;

@@ -14,13 +14,30 @@ import java.util.Objects;
  */
 public record Coverage(
     String header, String storageSizes, String ranges, String digest, String finalIdentity) {
+  /** Everything of this kind was read and established. */
   public static final String COMPLETE = "complete";
+
+  /** Some of it was not read, or some value of it is unknown. */
   public static final String PARTIAL = "partial";
+
+  /** {@code digest}: only the header was hashed (the default, {@code --hash header}). */
   public static final String NONE = "none";
+
+  /** {@code digest}: the record is partial (reading stopped), so no digest is established. */
   public static final String UNKNOWN = "unknown";
+
+  /** {@code final_identity}: the file's identity after reading matched the one before. */
   public static final String VERIFIED = "verified";
+
+  /**
+   * {@code final_identity}: the record is partial, so the identity was not compared again after
+   * reading.
+   */
   public static final String UNVERIFIED = "unverified";
 
+  /**
+   * @throws NullPointerException if any field is null
+   */
   public Coverage {
     Objects.requireNonNull(header, "header");
     Objects.requireNonNull(storageSizes, "storageSizes");
