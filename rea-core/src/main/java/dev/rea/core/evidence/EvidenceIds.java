@@ -245,13 +245,11 @@ public final class EvidenceIds {
       int threads,
       String base,
       boolean subnormals) {
+    if (!spansFit(json, spans)) {
+      return canonicalize(json, subnormals);
+    }
     long elements = 0;
-    int after = 0;
     for (ArraySpan s : spans) {
-      if (!fits(json, s, after)) {
-        return canonicalize(json, subnormals);
-      }
-      after = s.close();
       elements += s.ends().length;
     }
     if (elements < Math.max(2, splitAt)) {
@@ -287,6 +285,22 @@ public final class EvidenceIds {
     }
     skeleton.write(json, pos, json.length - pos);
     return joinCanonical(skeleton.toByteArray(), arrays, threads, () -> json, subnormals);
+  }
+
+  /**
+   * @return whether every span is an array of the compact text, each after the one before it (the
+   *     spans {@link #canonicalizeText} may work in parts; otherwise it canonicalizes the text
+   *     whole)
+   */
+  static boolean spansFit(byte[] json, List<ArraySpan> spans) {
+    int after = 0;
+    for (ArraySpan s : spans) {
+      if (!fits(json, s, after)) {
+        return false;
+      }
+      after = s.close();
+    }
+    return true;
   }
 
   /** @return whether {@code s} is an array of the compact text starting at or after {@code from} */

@@ -231,6 +231,7 @@ class EvidenceIdsTest {
       byte[] json = t.getBytes(StandardCharsets.UTF_8);
       byte[] whole = EvidenceIds.canonicalize(json);
       java.util.List<EvidenceIds.ArraySpan> spans = topLevelArrays(json);
+      assertThat(EvidenceIds.spansFit(json, spans)).as(t).isTrue();
       for (int partRows = 1; partRows <= 3; partRows++) {
         assertThat(EvidenceIds.canonicalizeText(json, spans, 1, partRows, 2, "p-1"))
             .as(t)
@@ -241,9 +242,11 @@ class EvidenceIdsTest {
       for (EvidenceIds.ArraySpan sp : spans) {
         shifted.add(new EvidenceIds.ArraySpan(sp.open() + 1, sp.ends(), sp.close()));
       }
+      assertThat(EvidenceIds.spansFit(json, shifted)).as(t).isFalse();
       assertThat(EvidenceIds.canonicalizeText(json, shifted, 1, 1, 2, "p-2")).isEqualTo(whole);
       java.util.List<EvidenceIds.ArraySpan> reversed = new java.util.ArrayList<>(spans);
       java.util.Collections.reverse(reversed);
+      assertThat(EvidenceIds.spansFit(json, reversed)).as(t).isFalse();
       assertThat(EvidenceIds.canonicalizeText(json, reversed, 1, 1, 2, "p-3")).isEqualTo(whole);
     }
     // A placeholder that a value of the text holds: found twice, so the whole text.
