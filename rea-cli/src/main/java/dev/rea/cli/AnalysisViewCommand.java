@@ -101,7 +101,8 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       dev.rea.core.inspect.SelectedPath.checkTrailingSlash("--source", source, file);
       KeyRing ring = Keys.readingRing(env, err);
       EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
-      IndexedEvidence ev = EvidenceLoader.select(loader.loadFile(file), evidenceId);
+      IndexedEvidence ev =
+          EvidenceLoader.select(loader.loadFile(file), evidenceId, "with --evidence_id");
       ViewPage page = ViewPages.answer(ev, selection, SourceKind.EVIDENCE_FILE);
       if (json) {
         Output.printJson(out, page.json());

@@ -67,7 +67,9 @@ final class CompactReport {
     for (JsonNode h : headline) {
       rows.add(
           new String[] {
-            TerminalText.printable(h.get("key").asString()), h.get("type").asString(), cell(h.get("value"))
+            TerminalText.printable(h.get("key").asString()),
+            h.get("type").asString(),
+            TextTable.cut(cellText("value", h.get("value")), MAX_CELL_CHARS)
           });
     }
     if (rows.isEmpty()) {
@@ -191,7 +193,7 @@ final class CompactReport {
               + u.get("index").asInt()
               + ": unknown "
               + String.join(", ", fields)
-              + (u.get("limitations").size() > 0 ? " (" + cell(u.get("limitations")) + ")" : ""));
+              + (u.get("limitations").size() > 0 ? " (" + codes(u.get("limitations")) + ")" : ""));
     }
     for (JsonNode w : p.get("warnings")) {
       out.println(
@@ -238,9 +240,13 @@ final class CompactReport {
     return parts.isEmpty() ? "none" : String.join("; ", parts);
   }
 
-  /** A JSON value as a table cell, cut to {@link #MAX_CELL_CHARS}. */
-  private static String cell(JsonNode v) {
-    return TextTable.cut(cellText(v), MAX_CELL_CHARS);
+  /** Limitation codes (REA's own snake_case words) as {@code a, b}, cut to {@link #MAX_CELL_CHARS}. */
+  private static String codes(JsonNode array) {
+    List<String> items = new ArrayList<>();
+    for (JsonNode e : array) {
+      items.add(e.asString());
+    }
+    return TextTable.cut(TerminalText.printable(String.join(", ", items)), MAX_CELL_CHARS);
   }
 
   /**
@@ -251,7 +257,15 @@ final class CompactReport {
       Set.of("parameter_count", "offset", "file_offset", "byte_length", "tensor_count");
 
   private static String cellText(String column, JsonNode v) {
-    return AMOUNTS.contains(column) && (v.isNull() || isDecimal(v)) ? amount(v) : cellText(v);
+    if (AMOUNTS.contains(column) && (v.isNull() || isDecimal(v))) {
+      return amount(v);
+    }
+    // A metadata value is quoted when it is a string, as the readable report shows it, so that
+    // "7" the string and 7 the number differ.
+    if (column.equals("value") && v.isString()) {
+      return TerminalText.quoted(v.asString(), Integer.MAX_VALUE);
+    }
+    return cellText(v);
   }
 
   /** @return true for a string of 1 to 40 decimal digits (an amount, 2^128 and below) */
@@ -281,7 +295,12 @@ final class CompactReport {
         : Sizes.grouped(new BigInteger(decimalOrNull.asString()));
   }
 
-  /** A JSON value as printable text: strings bare, string arrays as [a, b], others compact. */
+  /**
+   * A JSON value as printable text: a string bare; an array of decimal strings (a shape) as
+   * {@code [4096, 32000]}; an array of other strings with each one quoted, as the readable report
+   * shows them ({@code ["a\tb", "c, d"]}: elements holding commas or quotes stay apart); anything
+   * else as compact JSON.
+   */
   private static String cellText(JsonNode v) {
     String s;
     if (v == null || v.isNull()) {
@@ -289,9 +308,13 @@ final class CompactReport {
     } else if (v.isString()) {
       s = v.asString();
     } else if (v.isArray() && allStrings(v)) {
+      boolean decimals = true;
+      for (JsonNode e : v) {
+        decimals &= isDecimal(e);
+      }
       List<String> items = new ArrayList<>();
       for (JsonNode e : v) {
-        items.add(e.asString());
+        items.add(decimals ? e.asString() : TerminalText.quoted(e.asString(), Integer.MAX_VALUE));
       }
       s = "[" + String.join(", ", items) + "]";
     } else {

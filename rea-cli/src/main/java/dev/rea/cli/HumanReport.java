@@ -14,7 +14,9 @@ import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -202,7 +204,7 @@ final class HumanReport {
           "  (strings are cut at "
               + MAX_VALUE_CHARS
               + " characters: --json gives them whole, as does inspect-analysis-view --json"
-              + " with \"keys\")");
+              + " with \"keys\" for a value that fits its 64 KiB page)");
     }
   }
 
@@ -276,11 +278,34 @@ final class HumanReport {
   }
 
   private static String arrayType(MetadataValue.ArrayValue a) {
-    String inner =
-        a.elementType() == ValueType.ARRAY && !a.preview().isEmpty()
-            ? arrayType((MetadataValue.ArrayValue) a.preview().get(0))
-            : a.elementType().name();
-    return "ARRAY<" + inner + ">[" + Long.toUnsignedString(a.count()) + "]";
+    return "ARRAY<" + elementLabel(a) + ">[" + Long.toUnsignedString(a.count()) + "]";
+  }
+
+  /**
+   * The label of an array's elements. For an array of arrays it says only what holds for every
+   * inner array: their whole label when every one is in the preview and all are alike ({@code
+   * ARRAY<INT32>[2]}), their shared element label without a count when only the counts differ
+   * ({@code ARRAY<INT32>}), else {@code ARRAY} (inner arrays of different types, or some not in
+   * the preview).
+   */
+  private static String elementLabel(MetadataValue.ArrayValue a) {
+    if (a.elementType() != ValueType.ARRAY) {
+      return a.elementType().name();
+    }
+    if (a.preview().isEmpty() || !a.previewComplete()) {
+      return ValueType.ARRAY.name();
+    }
+    Set<String> whole = new HashSet<>();
+    Set<String> uncounted = new HashSet<>();
+    for (MetadataValue e : a.preview()) {
+      MetadataValue.ArrayValue inner = (MetadataValue.ArrayValue) e;
+      whole.add(arrayType(inner));
+      uncounted.add("ARRAY<" + elementLabel(inner) + ">");
+    }
+    if (whole.size() == 1) {
+      return whole.iterator().next();
+    }
+    return uncounted.size() == 1 ? uncounted.iterator().next() : ValueType.ARRAY.name();
   }
 
   private static String valueText(ValueType type, MetadataValue v) {
@@ -343,31 +368,7 @@ final class HumanReport {
   }
 
   private static String quote(String s) {
-    StringBuilder sb = new StringBuilder(Math.min(s.length(), MAX_VALUE_CHARS) + 2);
-    sb.append('"');
-    int limit = Math.min(s.length(), MAX_VALUE_CHARS);
-    for (int i = 0; i < limit; i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        default -> {
-          if (TerminalText.unsafe(c)) {
-            TerminalText.appendEscape(sb, c);
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    sb.append('"');
-    if (s.length() > limit) {
-      sb.append("... (").append(Sizes.grouped(s.length())).append(" chars)");
-    }
-    return sb.toString();
+    return TerminalText.quoted(s, MAX_VALUE_CHARS);
   }
 
   /** Escapes what a terminal would obey (so columns stay aligned), then cuts to {@code max}. */

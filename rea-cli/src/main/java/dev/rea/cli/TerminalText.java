@@ -57,6 +57,44 @@ final class TerminalText {
     return escaped(s, true);
   }
 
+  /**
+   * A string value in double quotes, as the readable report shows string values: line feed, CR,
+   * tab, quote and backslash as their JSON escapes, every other {@link #unsafe} character as
+   * {@code \}{@code uXXXX}.
+   *
+   * @param s the value
+   * @param maxChars the most characters of {@code s} to show (UTF-16 units); a longer value is
+   *     closed after them and followed by {@code ... (N chars)}
+   * @return the quoted text, safe for one line or cell
+   */
+  static String quoted(String s, int maxChars) {
+    int limit = Math.min(s.length(), maxChars);
+    StringBuilder sb = new StringBuilder(limit + 2);
+    sb.append('"');
+    for (int i = 0; i < limit; i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        default -> {
+          if (unsafe(c)) {
+            appendEscape(sb, c);
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    sb.append('"');
+    if (s.length() > limit) {
+      sb.append("... (").append(Sizes.grouped(s.length())).append(" chars)");
+    }
+    return sb.toString();
+  }
+
   private static String escaped(String s, boolean value) {
     if (s == null) {
       return null;

@@ -321,6 +321,37 @@ class CliUsabilityTest {
   }
 
   @Test
+  void pagesQuoteStringValuesAsTheReportDoes() throws Exception {
+    // Three strings holding a tab, a comma and a quote: bare, they read as four elements.
+    Path model = dir.resolve("tags.gguf");
+    Files.write(
+        model,
+        dev.rea.core.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
+            .kv("general.tags", dev.rea.core.format.gguf.GgufBuilder.array(8,
+                dev.rea.core.format.gguf.GgufBuilder.str("a\tb"),
+                dev.rea.core.format.gguf.GgufBuilder.str("c, d"),
+                dev.rea.core.format.gguf.GgufBuilder.str("e\"f")))
+            .tensor("w", 0, 4, 2)
+            .bytes());
+    Path ev = dir.resolve("tags.json");
+    CliRunner.Result page =
+        CliRunner.run("inspect-model-artifact", model.toString(), "--detail", "summary",
+            "--evidence_output", ev.toString(), "--view",
+            "{\"collection\":\"metadata\",\"keys\":[\"general.tags\",\"general.architecture\"]}");
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(page.out())
+        .contains("[\"a\\tb\", \"c, d\", \"e\\\"f\"]")
+        .containsPattern("general\\.architecture +STRING +\"llama\"");
+    CliRunner.Result tensors =
+        CliRunner.run("inspect-analysis-view", "--source", ev.toString(), "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"fields\":[\"name\",\"shape\"]}");
+    assertThat(tensors.status()).as(tensors.err()).isZero();
+    // A shape (decimal strings) stays bare; a name is one cell, bare.
+    assertThat(tensors.out()).containsPattern("(?m)^  0 +w +\\[4, 2\\]$");
+  }
+
+  @Test
   void cutValuesSayWhereTheWholeValueIs() throws Exception {
     String template = "{% for message in messages %}" + "x".repeat(200) + "{% endfor %}";
     Path model = dir.resolve("long.gguf");
@@ -337,7 +368,8 @@ class CliUsabilityTest {
     assertThat(report.out())
         .contains(
             "(strings are cut at 72 characters: --json gives them whole, as does"
-                + " inspect-analysis-view --json with \"keys\")");
+                + " inspect-analysis-view --json with \"keys\" for a value that fits its 64 KiB"
+                + " page)");
     assertThat(report.out()).contains("(names this report; each run has its own)");
 
     Path ev = dir.resolve("ev.json");

@@ -85,8 +85,44 @@ class EvidenceCliTest {
     CliRunner.Result text = CliRunner.run("inspect-model-artifact", tinyLlama().toString(),
         "--detail", "summary", "--evidence_output", ev.toString());
     assertThat(text.status()).isEqualTo(0);
-    assertThat(text.out()).contains("Summary of ").containsPattern("general\\.architecture +STRING +llama")
+    assertThat(text.out()).contains("Summary of ").containsPattern("general\\.architecture +STRING +\"llama\"")
         .contains("12 tensors").contains("Complete Evidence: sha256:").contains(ev.toString());
+  }
+
+  @Test
+  void aBundleOfSeveralRecordsNamesTheOptionThatChoosesOne() throws Exception {
+    Path st = dir.resolve("m.safetensors");
+    Files.write(
+        st,
+        dev.rea.core.format.safetensors.SafetensorsBuilder.builder().tensor("a", "F32", 2).build());
+    CliRunner.Result one = CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--json");
+    CliRunner.Result other = CliRunner.run("inspect-model-artifact", st.toString(), "--json");
+    JsonNode first = one.json();
+    JsonNode second = other.json();
+    // Each record's bytes as written (a bundle of one: {"schema":...,"records":[RECORD]}).
+    String a = recordText(one.out());
+    String b = recordText(other.out());
+    Path two = Files.writeString(
+        dir.resolve("two.json"), "{\"schema\":\"rea.bundle.v1\",\"records\":[" + a + "," + b + "]}");
+    String view = "{\"kind\":\"model-artifact\",\"collection\":\"types\"}";
+    CliRunner.Result unchosen =
+        CliRunner.run("inspect-analysis-view", "--source", two.toString(), "--view", view);
+    assertThat(unchosen.status()).isEqualTo(2);
+    assertThat(unchosen.err())
+        .contains("the bundle holds 2 records; choose one with --evidence_id: ")
+        .contains(first.get("records").get(0).get("evidence_id").asString());
+    CliRunner.Result chosen =
+        CliRunner.run("inspect-analysis-view", "--source", two.toString(), "--view", view,
+            "--evidence_id", second.get("records").get(0).get("evidence_id").asString());
+    assertThat(chosen.status()).as(chosen.err()).isZero();
+    assertThat(chosen.out()).contains("of " + st).contains("F32");
+  }
+
+  private static String recordText(String bundleOfOne) {
+    String open = "\"records\":[";
+    int from = bundleOfOne.indexOf(open) + open.length();
+    int to = bundleOfOne.lastIndexOf("]}");
+    return bundleOfOne.substring(from, to);
   }
 
   @Test

@@ -51,6 +51,34 @@ class InspectCommandTest {
   }
 
   @Test
+  void anArrayOfArraysIsLabelledOnlyByWhatEveryInnerArrayShares() throws Exception {
+    // GGUF value types: 5 INT32, 7 BOOL, 8 STRING, 9 ARRAY.
+    Path model = dir.resolve("nested.gguf");
+    Files.write(
+        model,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .kv("test.alike", GgufBuilder.array(9,
+                GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
+                GgufBuilder.array(5, GgufBuilder.i32(3), GgufBuilder.i32(4))))
+            .kv("test.counts", GgufBuilder.array(9,
+                GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
+                GgufBuilder.array(5, GgufBuilder.i32(3))))
+            .kv("test.mixed", GgufBuilder.array(9,
+                GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
+                GgufBuilder.array(8, GgufBuilder.str("a")),
+                GgufBuilder.array(7)))
+            .tensor("w", 0, 4)
+            .bytes());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .containsPattern("test\\.alike +ARRAY<ARRAY<INT32>\\[2\\]>\\[2\\] +\\[\\[1, 2\\], \\[3, 4\\]\\]")
+        .containsPattern("test\\.counts +ARRAY<ARRAY<INT32>>\\[2\\] +\\[\\[1, 2\\], \\[3\\]\\]")
+        .containsPattern("test\\.mixed +ARRAY<ARRAY>\\[3\\] +\\[\\[1, 2\\], \\[\"a\"\\], \\[\\]\\]");
+  }
+
+  @Test
   void theTypesTableHasAnIdColumnForGgufOnly() throws Exception {
     // Safetensors dtypes have no numeric ID: no column that is always empty.
     Path st = dir.resolve("m.safetensors");

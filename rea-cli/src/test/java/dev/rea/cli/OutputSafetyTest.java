@@ -221,6 +221,9 @@ class OutputSafetyTest {
   void lineBreaksFromTheFileCannotStartARowOfTheirOwn() throws Exception {
     String forged = "x\nFAKE\tROW\u2028y";
     String escaped = "x\\u000aFAKE\\u0009ROW\\u2028y";
+    // A string value (not a name or key) is quoted as the report quotes strings: \n and \t as
+    // their JSON escapes.
+    String quoted = "x\\nFAKE\\tROW\\u2028y";
     Path gguf = dir.resolve("lines.gguf");
     Files.write(
         gguf,
@@ -263,10 +266,10 @@ class OutputSafetyTest {
       assertThat(full.out()).as(model.toString()).contains("t" + (model == gguf ? "ok" : "") + escaped);
       assertThat(tensors.out()).contains("t" + (model == gguf ? "ok" : "") + escaped);
       if (model == gguf) {
-        assertThat(summary.out()).contains("Model" + escaped);
-        assertThat(metadata.out()).contains("v" + escaped);
+        assertThat(summary.out()).contains("\"Model" + quoted + "\"");
+        assertThat(metadata.out()).contains("\"v" + quoted + "\"");
       } else {
-        assertThat(metadata.out()).contains("k" + escaped).contains("v" + escaped);
+        assertThat(metadata.out()).contains("k" + escaped).contains("\"v" + quoted + "\"");
       }
     }
 

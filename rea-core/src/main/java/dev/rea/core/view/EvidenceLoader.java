@@ -115,6 +115,18 @@ public final class EvidenceLoader {
    */
   public static IndexedEvidence select(Loaded loaded, @Nullable String evidenceId)
       throws ReaException {
+    return select(loaded, evidenceId, "by its evidence_id");
+  }
+
+  /**
+   * As {@link #select(Loaded, String)}, with the words that tell the user how to choose a record
+   * of a bundle given without an ID (the CLI names its option: {@code "with --evidence_id"}).
+   *
+   * @param howToChoose the end of "choose one ...", before the list of IDs
+   * @throws ReaException {@code bad_argument} or {@code unknown_evidence}
+   */
+  public static IndexedEvidence select(
+      Loaded loaded, @Nullable String evidenceId, String howToChoose) throws ReaException {
     List<IndexedEvidence> rs = loaded.records();
     if (evidenceId == null) {
       if (rs.size() == 1) {
@@ -124,7 +136,9 @@ public final class EvidenceLoader {
               Constraint.BAD_ARGUMENT,
               "the bundle holds "
                   + rs.size()
-                  + " records; choose one by its evidence_id: "
+                  + " records; choose one "
+                  + howToChoose
+                  + ": "
                   + ids(rs))
           .field("evidence_id")
           .diagnostic("evidence_ids", idList(rs))
