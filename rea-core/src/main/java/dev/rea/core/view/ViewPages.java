@@ -188,12 +188,15 @@ public final class ViewPages {
         .append(" requested ")
         .append(sel.unmatchedWhat())
         .append(" match no row of this Evidence: ");
+    // Names, keys and type labels are quoted (they may hold commas); indices are numbers.
+    boolean numbers = sel.unmatchedWhat().equals("indices");
     for (int i = 0; i < Math.min(5, missing.size()); i++) {
       if (i > 0) {
         m.append(", ");
       }
       String s = missing.get(i);
-      m.append('"').append(s.length() > 64 ? s.substring(0, 64) + "..." : s).append('"');
+      String shown = s.length() > 64 ? s.substring(0, 64) + "..." : s;
+      m.append(numbers ? shown : '"' + shown + '"');
     }
     if (missing.size() > 5) {
       m.append(", ...");

@@ -215,7 +215,8 @@ public record ViewRequest(
   }
 
   private static ReaException bad(String field, String reason) {
-    return ReaException.builder(Constraint.BAD_VIEW, "bad view: " + reason + " (view." + field + ")")
+    // Worded as StrictJson words the view's JSON-level refusals ("view rejected: ... at view.x").
+    return ReaException.builder(Constraint.BAD_VIEW, "view rejected: " + reason + " at view." + field)
         .field("view." + field)
         .diagnostic("reason", reason)
         .build();

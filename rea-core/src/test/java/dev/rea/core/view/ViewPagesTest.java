@@ -114,7 +114,7 @@ class ViewPagesTest {
     assertThat(indices(p)).containsExactly(2);
     assertThat(p.get("total_matches").intValue()).isEqualTo(1);
     assertThat(p.get("warnings").get(0).get("message").stringValue())
-        .isEqualTo("1 of 3 requested indices match no row of this Evidence: \"9\"");
+        .isEqualTo("1 of 3 requested indices match no row of this Evidence: 9");
 
     JsonNode none = page(ev, "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"names\":[]}");
     assertThat(none.get("total_matches").intValue()).isZero();
@@ -218,6 +218,8 @@ class ViewPagesTest {
           .isInstanceOfSatisfying(ReaException.class, e -> {
             assertThat(e.constraint()).isEqualTo(Constraint.BAD_VIEW);
             assertThat(e.field()).isEqualTo(c[1]);
+            // One wording for every refusal, whichever check made it.
+            assertThat(e.getMessage()).startsWith("view rejected: ").contains(" at " + c[1]);
           });
     }
     // An unknown property names the closest known one, or lists them all.

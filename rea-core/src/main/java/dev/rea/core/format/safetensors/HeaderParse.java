@@ -495,10 +495,14 @@ final class HeaderParse {
         "dtype "
             + quote(label)
             + " is not a dtype of the safetensors crate (0.8.0-dev, 24b0b285); "
-            + count
-            + " tensor(s) keep their declared data_offsets range (checked for order,"
-            + " overlap and coverage) as byte_length, but their shapes cannot be checked"
-            + " against their storage",
+            + (count == 1
+                ? "1 tensor keeps its declared data_offsets range (checked for order, overlap and"
+                    + " coverage) as byte_length, but its shape cannot be checked against its"
+                    + " storage"
+                : count
+                    + " tensors keep their declared data_offsets range (checked for order,"
+                    + " overlap and coverage) as byte_length, but their shapes cannot be checked"
+                    + " against their storage"),
         indices,
         null,
         null);

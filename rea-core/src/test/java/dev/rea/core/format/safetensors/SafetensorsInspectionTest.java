@@ -127,9 +127,15 @@ class SafetensorsInspectionTest {
     assertThat(r.coverage().header()).isEqualTo(Coverage.COMPLETE);
     assertThat(r.limitations()).hasSize(2);
     assertThat(r.limitations().get(0).code()).isEqualTo("unknown_dtype");
-    assertThat(r.limitations().get(0).message()).contains("\"F128\"");
+    assertThat(r.limitations().get(0).message())
+        .contains("\"F128\"")
+        .contains("; 2 tensors keep their declared data_offsets range")
+        .contains("but their shapes cannot be checked");
     assertThat(r.limitations().get(0).tensorIndices()).containsExactly(0, 3);
-    assertThat(r.limitations().get(1).message()).contains("\"f32\"");
+    assertThat(r.limitations().get(1).message())
+        .contains("\"f32\"")
+        .contains("; 1 tensor keeps its declared data_offsets range")
+        .contains("but its shape cannot be checked");
     assertThat(r.limitations().get(1).tensorIndices()).containsExactly(2);
     TypeRow f128 = r.types().stream().filter(t -> t.type().equals("F128")).findFirst().orElseThrow();
     assertThat(f128.tensorCount()).isEqualTo(2);
