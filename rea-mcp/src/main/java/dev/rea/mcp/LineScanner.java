@@ -1,6 +1,7 @@
 package dev.rea.mcp;
 
 import dev.rea.core.io.JacksonReasons;
+import dev.rea.core.io.Utf8;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -79,6 +80,15 @@ final class LineScanner {
   private int depth;
   private int roots;
   private long containers;
+  private static final String NOT_UTF8 =
+      "the line is not well-formed UTF-8 (an invalid byte, an overlong form, a surrogate or a"
+          + " code point above U+10FFFF)";
+
+  /** A UTF-8 sequence a fed chunk ended inside, well formed so far (at most 3 of 4 bytes). */
+  private final byte[] utf8Carry = new byte[4];
+
+  private int utf8CarryLength;
+
   /** The line's first bytes, to refuse a byte order mark ({@link #feed}). */
   private final byte[] head = new byte[3];
   private int headLength;
@@ -123,6 +133,10 @@ final class LineScanner {
     if (failure != null || len == 0) {
       return;
     }
+    checkUtf8(buf, off, len);
+    if (failure != null) {
+      return;
+    }
     if (headLength < head.length) {
       int n = Math.min(len, head.length - headLength);
       System.arraycopy(buf, off, head, headLength, n);
@@ -142,8 +156,48 @@ final class LineScanner {
     }
   }
 
+  /**
+   * Checks that the bytes fed so far are well-formed UTF-8 (RFC 3629: no overlong forms, no
+   * surrogates, nothing above U+10FFFF) with {@link Utf8#scan}, carrying a sequence that a chunk
+   * ends inside into the next one. Jackson's parser refuses some ill-formed bytes (0xFF, an
+   * encoded surrogate) but decodes overlong forms ({@code C0 AF} as {@code /}), which the SDK
+   * would then act on: a path or a hash mode spelt with bytes no other UTF-8 reader accepts.
+   */
+  private void checkUtf8(byte[] buf, int off, int len) {
+    int start = off;
+    int end = off + len;
+    if (utf8CarryLength > 0) {
+      int lead = utf8Carry[0] & 0xFF;
+      int total = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+      int take = Math.min(len, total - utf8CarryLength);
+      System.arraycopy(buf, off, utf8Carry, utf8CarryLength, take);
+      utf8CarryLength += take;
+      int r = Utf8.scan(utf8Carry, 0, utf8CarryLength);
+      if (r >= 0) {
+        failure = NOT_UTF8;
+        return;
+      }
+      if (r != Utf8.VALID) {
+        return; // still inside the sequence, well formed so far (all of this chunk was taken)
+      }
+      utf8CarryLength = 0;
+      start = off + take;
+    }
+    int r = Utf8.scan(buf, start, end);
+    if (r >= 0) {
+      failure = NOT_UTF8;
+    } else if (r != Utf8.VALID) {
+      int from = -(r + 2);
+      utf8CarryLength = end - from;
+      System.arraycopy(buf, from, utf8Carry, 0, utf8CarryLength);
+    }
+  }
+
   /** Ends the line; after this the accessors describe it. */
   void finish() {
+    if (failure == null && utf8CarryLength > 0) {
+      failure = NOT_UTF8;
+    }
     if (failure == null) {
       try {
         feeder.endOfInput();
@@ -356,12 +410,16 @@ final class LineScanner {
   }
 
   /**
-   * @return the id for a JSON string, or a JSON integer within the signed 64-bit range; null for
-   *     anything else (the SDK takes only String, Integer and Long ids)
+   * @return the id for a JSON string of whole characters, or a JSON integer within the signed
+   *     64-bit range; null for anything else (the SDK takes only String, Integer and Long ids). A
+   *     string holding a lone surrogate ({@code "\ud800"}, escaped: the bytes are checked apart)
+   *     is unusable too: it cannot be written back as UTF-8, and the SDK's writer answered it
+   *     under the id {@code "?"}, which the client never sent.
    */
   private @Nullable RpcId idOf(JsonToken t) {
     if (t == JsonToken.VALUE_STRING) {
-      return new RpcId(true, parser.getString());
+      String text = parser.getString();
+      return wholeCharacters(text) ? new RpcId(true, text) : null;
     }
     if (t == JsonToken.VALUE_NUMBER_INT) {
       JsonParser.NumberType type = parser.getNumberType();
@@ -370,6 +428,21 @@ final class LineScanner {
       }
     }
     return null;
+  }
+
+  /** @return whether every surrogate in {@code s} is half of a pair */
+  private static boolean wholeCharacters(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean responseShaped() {
@@ -442,7 +515,7 @@ final class LineScanner {
       return "\"jsonrpc\" must be \"2.0\"";
     }
     if (idBad) {
-      return "\"id\" must be a string or an integer from -2^63 to 2^63-1";
+      return "\"id\" must be a string of whole characters or an integer from -2^63 to 2^63-1";
     }
     if (methodBad) {
       return "\"method\" must be a string";

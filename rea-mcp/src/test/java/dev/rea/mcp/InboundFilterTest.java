@@ -35,7 +35,10 @@ class InboundFilterTest {
   record Run(List<String> forwarded, List<JsonNode> answers, List<String> requests) {}
 
   private static Run run(String... lines) throws IOException {
-    byte[] in = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+    return run((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Run run(byte[] in) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     List<String> requests = new ArrayList<>();
     InboundFilter.Listener listener =
@@ -109,7 +112,11 @@ class InboundFilterTest {
         "[1]",
         "9223372036854775808",
         "-9223372036854775809",
-        "123456789012345678901234567890"
+        "123456789012345678901234567890",
+        // Lone surrogates, escaped: the SDK answered them under the id "?" (hostile-input trial).
+        "\"\\ud800\"",
+        "\"a\\udfffb\"",
+        "\"\\udc00\\ud800\""
       })
   void requestIdsTheSdkCannotTakeAreRefusedWithIdNull(String id) throws IOException {
     JsonNode a =
@@ -119,12 +126,16 @@ class InboundFilterTest {
             null);
     assertThat(a.path("error").path("message").asString())
         .isEqualTo(
-            "Invalid Request: \"id\" must be a string or an integer from -2^63 to 2^63-1");
+            "Invalid Request: \"id\" must be a string of whole characters or an integer from -2^63"
+                + " to 2^63-1");
   }
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"9223372036854775807", "-9223372036854775808", "0", "-1", "\"\"", "\"x y\""})
+      strings = {
+        "9223372036854775807", "-9223372036854775808", "0", "-1", "\"\"", "\"x y\"",
+        "\"\\ud83d\\ude00\""
+      })
   void stringAndSixtyFourBitIntegerIdsPass(String id) throws IOException {
     String line = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}";
     Run r = afterHandshake(line);
@@ -159,6 +170,26 @@ class InboundFilterTest {
       })
   void invalidJsonIsAParseErrorWithIdNull(String line) throws IOException {
     assertRefused(afterHandshake(line), -32700, null);
+  }
+
+  /**
+   * A line that is not well-formed UTF-8 is -32700 with id null and never reaches the SDK, whose
+   * parser would decode an overlong form: here {@code C0 AE} twice and {@code C0 AF} spell
+   * {@code ../} inside a path.
+   */
+  @Test
+  void aLineWithAnOverlongUtf8FormIsAParseError() throws IOException {
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    in.writeBytes((INIT + "\n" + INITIALIZED + "\n").getBytes(StandardCharsets.UTF_8));
+    in.writeBytes(
+        ("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"inspect_model_artifact\",\"arguments\":{\"path\":\"/tmp/a/")
+            .getBytes(StandardCharsets.US_ASCII));
+    in.writeBytes(new byte[] {(byte) 0xC0, (byte) 0xAE, (byte) 0xC0, (byte) 0xAE, (byte) 0xC0, (byte) 0xAF});
+    in.writeBytes(("b.gguf\"}}}\n" + NEXT + "\n").getBytes(StandardCharsets.US_ASCII));
+    JsonNode a = assertRefused(run(in.toByteArray()), -32700, null);
+    assertThat(a.path("error").path("message").asString())
+        .startsWith("Parse error: the line is not well-formed UTF-8");
   }
 
   /**
