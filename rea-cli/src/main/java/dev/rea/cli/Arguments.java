@@ -22,10 +22,18 @@ final class Arguments {
     return mode;
   }
 
+  /** U+FFFD REPLACEMENT CHARACTER. */
+  private static final char REPLACEMENT = '\uFFFD';
+
   /**
    * Resolves a path against the working directory (CONTRACT section 1: relative paths are
    * resolved and recorded as absolute). The path is not normalised: the selected spelling is
-   * kept.
+   * kept. A path holding U+FFFD is refused: the JVM decodes the command line with the locale's
+   * encoding and puts U+FFFD in place of bytes that are not valid in it, so the file named on
+   * the command line cannot be told from one whose name holds that character (a hostile-input
+   * trial had REA inspect, or write, such another file).
+   *
+   * @throws ReaException {@code bad_argument} naming the option
    */
   static Path resolve(String text) throws ReaException {
     return resolve(text, "PATH");
@@ -39,6 +47,18 @@ final class Arguments {
           .build();
     }
     dev.rea.core.Limits.checkPathLength(field, text);
+    if (text.indexOf(REPLACEMENT) >= 0) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              field
+                  + " holds U+FFFD, the character Java puts in place of bytes that are not valid"
+                  + " in the locale's encoding ("
+                  + System.getProperty("sun.jnu.encoding", "unknown")
+                  + "), so REA cannot tell which file was meant and would open or write another"
+                  + " one: rename the file, or reach it through a link whose name is valid text")
+          .field(field)
+          .build();
+    }
     try {
       Path p = Path.of(text);
       return p.isAbsolute() ? p : Path.of("").toAbsolutePath().resolve(p);

@@ -119,6 +119,32 @@ class CliUsabilityTest {
   }
 
   @Test
+  void aPathHoldingTheReplacementCharacterIsRefusedNotOpened() throws Exception {
+    // The JVM gives U+FFFD for bytes of the command line that are not valid in the locale's
+    // encoding; a file whose name really holds U+FFFD must not be taken for the one meant.
+    Path other = dir.resolve("m\uFFFD.gguf");
+    Files.write(other, dev.rea.core.format.gguf.GgufBuilder.v3().tensor("w", 0, 4).bytes());
+    String[][] runs = {
+      {"inspect-model-artifact", other.toString()},
+      {"inspect-model-artifact", other.toString(), "--json"},
+      {"inspect-model-artifact", dir.resolve("ok.gguf").toString(), "--detail", "summary",
+          "--evidence_output", dir.resolve("ev\uFFFD.json").toString()},
+      {"inspect-analysis-view", "--source", dir.resolve("e\uFFFD.json").toString(), "--view",
+          "{\"kind\":\"model-artifact\",\"collection\":\"types\"}"},
+    };
+    String[] fields = {"PATH", "PATH", "--evidence_output", "--source"};
+    for (int i = 0; i < runs.length; i++) {
+      CliRunner.Result r = CliRunner.run(runs[i]);
+      assertThat(r.status()).as(String.join(" ", runs[i])).isEqualTo(2);
+      String said = i == 1 ? r.json().get("error").get("message").asString() : r.err();
+      assertThat(said).contains(fields[i] + " holds U+FFFD, the character Java puts in place of bytes");
+    }
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("m\uFFFD.gguf");
+    }
+  }
+
+  @Test
   void aFileNameStartingWithADashGetsAHint() {
     CliRunner.Result json = CliRunner.run("inspect-model-artifact", "-model.gguf", "--json");
     assertThat(json.status()).isEqualTo(2);
