@@ -172,7 +172,12 @@ final class Arguments {
     } catch (java.io.IOException | SecurityException e) {
       return;
     }
-    if (probe.size() == 0 || (probe.text().startsWith(EVIDENCE_START) && isOneJsonObject(output))) {
+    // Evidence larger than REA reads back (64 MiB) is not Evidence REA wrote: refused without
+    // reading it through.
+    if (probe.size() == 0
+        || (probe.text().startsWith(EVIDENCE_START)
+            && probe.size() <= dev.rea.core.Limits.DEFAULT_EVIDENCE_INPUT_BYTES
+            && isOneJsonObject(output))) {
       return;
     }
     dev.rea.core.detect.DetectedFormat model = probe.model();

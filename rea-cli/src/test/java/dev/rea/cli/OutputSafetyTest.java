@@ -144,6 +144,31 @@ class OutputSafetyTest {
       assertThat(r.json().get("error").get("message").asString()).contains(c[1]);
       assertThat(Files.readAllBytes(Path.of(c[0]))).as(c[0]).isEqualTo(before);
     }
+    // One JSON object starting like Evidence but larger than REA reads back (64 MiB; here a
+    // small bundle followed by 65 MiB of whitespace) is not earlier Evidence: refused by its
+    // size, without being read through.
+    Path huge = dir.resolve("huge.json");
+    try (java.nio.channels.FileChannel ch =
+        java.nio.channels.FileChannel.open(
+            huge, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(
+          "{\"schema\":\"rea.bundle.v1\",\"records\":[]}".getBytes(StandardCharsets.US_ASCII)));
+      byte[] spaces = new byte[1 << 20];
+      java.util.Arrays.fill(spaces, (byte) ' ');
+      for (int i = 0; i < 65; i++) {
+        ch.write(java.nio.ByteBuffer.wrap(spaces));
+      }
+    }
+    long hugeSize = Files.size(huge);
+    CliRunner.Result refusedHuge =
+        CliRunner.run(
+            "inspect-model-artifact", model.toString(), "--detail", "summary", "--evidence_output",
+            huge.toString(), "--json");
+    assertThat(refusedHuge.status()).isEqualTo(2);
+    assertThat(refusedHuge.json().get("error").get("message").asString())
+        .contains("already exists and is not Evidence that REA wrote");
+    assertThat(Files.size(huge)).isEqualTo(hugeSize);
+    Files.delete(huge);
     // Earlier Evidence (and an empty file) is replaced: running the inspection again works.
     Path evidence = dir.resolve("ev.json");
     Files.createFile(evidence);
