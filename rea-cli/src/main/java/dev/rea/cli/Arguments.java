@@ -61,7 +61,25 @@ final class Arguments {
     }
     try {
       Path p = Path.of(text);
-      return p.isAbsolute() ? p : Path.of("").toAbsolutePath().resolve(p);
+      if (p.isAbsolute()) {
+        return p;
+      }
+      Path cwd = Path.of("").toAbsolutePath();
+      if (cwd.toString().indexOf(REPLACEMENT) >= 0) {
+        // The JVM decoded the working directory's name (user.dir) the same way.
+        throw ReaException.builder(
+                Constraint.BAD_ARGUMENT,
+                field
+                    + " is relative, and the working directory's name holds U+FFFD, the character"
+                    + " Java puts in place of bytes that are not valid in the locale's encoding ("
+                    + System.getProperty("sun.jnu.encoding", "unknown")
+                    + "), so REA cannot tell which directory it is and would resolve the path in"
+                    + " another one: give an absolute path, or run from a directory whose name is"
+                    + " valid text")
+            .field(field)
+            .build();
+      }
+      return cwd.resolve(p);
     } catch (InvalidPathException e) {
       throw ReaException.builder(Constraint.BAD_ARGUMENT, "invalid path: " + e.getMessage())
           .field(field)

@@ -312,6 +312,45 @@ class HostileCliTest {
   }
 
   /**
+   * A relative path run from a directory whose name holds a byte that is not UTF-8 ({@code d\377}):
+   * the JVM's working directory ({@code user.dir}) reads {@code d\uFFFD}, the name of a sibling
+   * directory holding another model. The path is refused, not resolved in that sibling (a
+   * hostile-input trial had REA inspect the sibling's model). The directories are made by the
+   * shell: Java cannot name a file with that byte.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aRelativePathFromADirectoryWhoseNameIsNotValidTextIsRefused() throws Exception {
+    Path model = Files.write(dir.resolve("model.gguf"), GgufBuilder.v3().tensor("w", 0, 4).bytes());
+    Path stdout = dir.resolve("cwd.out");
+    String script =
+        "bad=$(printf '%s/d\\377' \"$0\"); other=$(printf '%s/d\\357\\277\\275' \"$0\");"
+            + " mkdir \"$bad\" \"$other\" && cp \"$1\" \"$other/m.gguf\" && cd \"$bad\""
+            + " && exec \"$2\" -cp \"$3\" \"$4\" inspect-model-artifact m.gguf --json";
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "sh", "-c", script, dir.toString(), model.toString(),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                System.getProperty("java.class.path"), ReaMain.class.getName())
+            .redirectOutput(stdout.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("LC_ALL", "C.UTF-8");
+    pb.environment().put("REA_HOME", Files.createDirectories(dir.resolve("cwd-home")).toString());
+    Process child = pb.start();
+    try {
+      assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+      String out = Files.readString(stdout);
+      assertThat(child.exitValue()).as(out).isEqualTo(2);
+      JsonNode e = CliRunner.JSON.readTree(out).get("error");
+      assertThat(e.get("constraint").asString()).isEqualTo("bad_argument");
+      assertThat(e.get("message").asString())
+          .startsWith("PATH is relative, and the working directory's name holds U+FFFD");
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  /**
    * A reader that goes away ({@code rea ... | head -1}): the child's stdout is a pipe whose read
    * end is closed before the child writes. The child exits 141 (as if killed by SIGPIPE), quietly.
    */
