@@ -63,12 +63,16 @@ final class TerminalText {
    * {@code \}{@code uXXXX}.
    *
    * @param s the value
-   * @param maxChars the most characters of {@code s} to show (UTF-16 units); a longer value is
-   *     closed after them and followed by {@code ... (N chars)}
+   * @param maxChars the most UTF-16 units of {@code s} to show (one fewer rather than half of a
+   *     surrogate pair); a longer value is closed after them and followed by {@code ... (N
+   *     characters)}, N counting code points
    * @return the quoted text, safe for one line or cell
    */
   static String quoted(String s, int maxChars) {
     int limit = Math.min(s.length(), maxChars);
+    if (limit < s.length() && limit > 0 && Character.isHighSurrogate(s.charAt(limit - 1))) {
+      limit--; // never half a character: its other half would print as '?'
+    }
     StringBuilder sb = new StringBuilder(limit + 2);
     sb.append('"');
     for (int i = 0; i < limit; i++) {
@@ -90,7 +94,9 @@ final class TerminalText {
     }
     sb.append('"');
     if (s.length() > limit) {
-      sb.append("... (").append(Sizes.grouped(s.length())).append(" chars)");
+      sb.append("... (")
+          .append(Sizes.grouped(s.codePointCount(0, s.length())))
+          .append(" characters)");
     }
     return sb.toString();
   }

@@ -378,6 +378,26 @@ class CliUsabilityTest {
   }
 
   @Test
+  void aValueIsNeverCutInsideACharacter() throws Exception {
+    // The cut (72 UTF-16 units) falls between the two halves of U+1F600.
+    String value = "A".repeat(71) + "\uD83D\uDE00" + "B".repeat(10);
+    Path model = dir.resolve("emoji.gguf");
+    Files.write(
+        model,
+        dev.rea.core.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
+            .kv("r.emoji", dev.rea.core.format.gguf.GgufBuilder.str(value))
+            .tensor("w", 0, 4)
+            .bytes());
+    CliRunner.Result report = CliRunner.run("inspect-model-artifact", model.toString());
+    assertThat(report.status()).isZero();
+    assertThat(report.out())
+        .contains("\"" + "A".repeat(71) + "\"... (82 characters)")
+        .doesNotContain("A?")
+        .doesNotContain("\uD83D\"");
+  }
+
+  @Test
   void cutValuesSayWhereTheWholeValueIs() throws Exception {
     String template = "{% for message in messages %}" + "x".repeat(200) + "{% endfor %}";
     Path model = dir.resolve("long.gguf");
