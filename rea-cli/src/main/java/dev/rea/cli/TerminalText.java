@@ -11,11 +11,13 @@ import java.io.Writer;
  * control character among them could move the cursor, rewrite earlier lines, retitle the window
  * or hide text. In readable output every C0 control except line feed and tab, DEL, every C1
  * control (U+0080–U+009F, which some terminals obey in UTF-8), the Unicode line and paragraph
- * separators (U+2028, U+2029), the bidirectional marks, embeddings, overrides and isolates
- * (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the invisible zero-width and
- * formatting characters (U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF) are shown as {@code
- * \}{@code uXXXX} instead ({@link #wrap}): none of them shows, and each can reorder or hide what
- * follows.
+ * separators (U+2028, U+2029), every format character (Unicode category Cf: the bidirectional
+ * marks, embeddings, overrides and isolates, zero-width spaces and joiners, U+00AD, U+FEFF, and
+ * the tag characters U+E0001 and U+E0020–U+E007F, which can carry hidden ASCII text), the
+ * variation selectors and the characters that show nothing though they are letters or marks
+ * (U+034F, the Hangul and Khmer fillers), and any unpaired surrogate are shown as {@code
+ * \}{@code uXXXX} instead, a supplementary character as its two escaped UTF-16 units ({@link
+ * #wrap}): none of them shows, and each can reorder or hide what follows.
  * A value from the file (a name, a metadata string, a path, a message quoting them) is one line
  * of the report: {@link #printable(String)} also escapes its line feeds and tabs, so that a value
  * cannot start a row of its own or shift a column. JSON output is never filtered: its bytes are
@@ -31,20 +33,48 @@ final class TerminalText {
   static boolean unsafe(char c) {
     return (c < 0x20 && c != '\n' && c != '\t')
         || (c >= 0x7F && c <= 0x9F)
-        || c == 0x061C
-        || c == 0x180E
-        || (c >= 0x200B && c <= 0x200F)
         || c == 0x2028
         || c == 0x2029
-        || (c >= 0x202A && c <= 0x202E)
-        || (c >= 0x2060 && c <= 0x2064)
-        || (c >= 0x2066 && c <= 0x2069)
-        || c == 0xFEFF;
+        // Format characters (Unicode category Cf): bidirectional controls, zero-width spaces and
+        // joiners, U+00AD, U+2060..206F, U+FEFF, U+FFF9..FFFB, ...
+        || Character.getType(c) == Character.FORMAT
+        // Characters that show nothing though they are not Cf: the combining grapheme joiner,
+        // Hangul and Khmer fillers, Mongolian and other variation selectors.
+        || c == 0x034F
+        || c == 0x115F
+        || c == 0x1160
+        || c == 0x17B4
+        || c == 0x17B5
+        || (c >= 0x180B && c <= 0x180F)
+        || c == 0x3164
+        || (c >= 0xFE00 && c <= 0xFE0F)
+        || c == 0xFFA0
+        // Half of a surrogate pair on its own prints as '?'.
+        || Character.isSurrogate(c);
+  }
+
+  /**
+   * As {@link #unsafe(char)} for a whole code point: also the supplementary format characters
+   * (the tag characters U+E0001 and U+E0020..E007F, which can carry hidden ASCII text, U+1D173..
+   * 1D17A, U+1BCA0..1BCA3) and the variation selectors U+E0100..E01EF.
+   */
+  static boolean unsafeCodePoint(int cp) {
+    if (cp < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
+      return unsafe((char) cp);
+    }
+    return Character.getType(cp) == Character.FORMAT || (cp >= 0xE0100 && cp <= 0xE01EF);
   }
 
   /** @return true when {@code c} must not appear as is inside one value of the report */
   static boolean unsafeInValue(char c) {
     return c == '\n' || c == '\t' || unsafe(c);
+  }
+
+  /** Appends the code point at {@code s[i]} (one or two UTF-16 units) escaped, unit by unit. */
+  private static void appendEscaped(StringBuilder sb, String s, int i, int units) {
+    for (int k = 0; k < units; k++) {
+      appendEscape(sb, s.charAt(i + k));
+    }
   }
 
   /**
@@ -75,22 +105,24 @@ final class TerminalText {
     }
     StringBuilder sb = new StringBuilder(limit + 2);
     sb.append('"');
-    for (int i = 0; i < limit; i++) {
-      char c = s.charAt(i);
-      switch (c) {
+    for (int i = 0; i < limit; ) {
+      int cp = s.codePointAt(i);
+      int units = Math.min(Character.charCount(cp), limit - i);
+      switch (cp) {
         case '\n' -> sb.append("\\n");
         case '\r' -> sb.append("\\r");
         case '\t' -> sb.append("\\t");
         case '"' -> sb.append("\\\"");
         case '\\' -> sb.append("\\\\");
         default -> {
-          if (unsafe(c)) {
-            appendEscape(sb, c);
+          if (unsafeCodePoint(cp)) {
+            appendEscaped(sb, s, i, units);
           } else {
-            sb.append(c);
+            sb.append(s, i, i + units);
           }
         }
       }
+      i += units;
     }
     sb.append('"');
     if (s.length() > limit) {
@@ -106,16 +138,18 @@ final class TerminalText {
       return null;
     }
     StringBuilder sb = null;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (value ? unsafeInValue(c) : unsafe(c)) {
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      int units = Character.charCount(cp);
+      if ((value && (cp == '\n' || cp == '\t')) || unsafeCodePoint(cp)) {
         if (sb == null) {
           sb = new StringBuilder(s.length() + 16).append(s, 0, i);
         }
-        appendEscape(sb, c);
+        appendEscaped(sb, s, i, units);
       } else if (sb != null) {
-        sb.append(c);
+        sb.append(s, i, i + units);
       }
+      i += units;
     }
     return sb == null ? s : sb.toString();
   }

@@ -38,10 +38,10 @@ class OutputSafetyTest {
   }
 
   private static void assertPrintable(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      assertThat(TerminalText.unsafe(c))
-          .as("character U+%04X at %d in:%n%s", (int) c, i, text)
+    for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i))) {
+      int cp = text.codePointAt(i);
+      assertThat(TerminalText.unsafeCodePoint(cp))
+          .as("character U+%04X at %d in:%n%s", cp, i, text)
           .isFalse();
     }
   }
@@ -366,6 +366,16 @@ class OutputSafetyTest {
     // Invisible bidirectional marks and zero-width characters: each shown, none obeyed.
     assertThat(TerminalText.printable("\u200f\u200e\u061c\u200b\u2060\ufeffx\u00e9\u4e2d"))
         .isEqualTo("\\u200f\\u200e\\u061c\\u200b\\u2060\\ufeffx\u00e9\u4e2d");
+    // Every format character (Cf), tag characters hiding ASCII text ("llama" + hidden "hi"),
+    // variation selectors, fillers and an unpaired surrogate; an emoji passes whole.
+    assertThat(TerminalText.printable("\u00ad\u206a\ufff9\u034f\u3164\ufe0f"))
+        .isEqualTo("\\u00ad\\u206a\\ufff9\\u034f\\u3164\\ufe0f");
+    String hidden = "llama" + new String(Character.toChars(0xE0068)) + new String(Character.toChars(0xE0069));
+    assertThat(TerminalText.printable(hidden)).isEqualTo("llama\\udb40\\udc68\\udb40\\udc69");
+    assertThat(TerminalText.printable(new String(Character.toChars(0xE0100)) + "\ud800x"))
+        .isEqualTo("\\udb40\\udd00\\ud800x");
+    assertThat(TerminalText.printable("\uD83D\uDE00")).isEqualTo("\uD83D\uDE00");
+    assertThat(TerminalText.quoted(hidden, 100)).isEqualTo("\"llama\\udb40\\udc68\\udb40\\udc69\"");
     assertThat(TerminalText.printable(null)).isNull();
     StringWriter sink = new StringWriter();
     PrintWriter raw = new PrintWriter(sink);
