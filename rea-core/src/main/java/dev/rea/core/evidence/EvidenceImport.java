@@ -60,6 +60,13 @@ import tools.jackson.core.exc.StreamConstraintsException;
  * and the byte offset in the input. Thread-safe (no mutable state).
  */
 public final class EvidenceImport {
+  /**
+   * The longest property name read, in UTF-16 units. Every name in Evidence is one of CONTRACT
+   * section 3's (the longest, {@code names_only_inventory}, has 20 characters), so a longer name is
+   * refused by its length before Jackson decodes it whole.
+   */
+  static final int MAX_NAME_CHARS = 256;
+
 
   private final Limits limits;
   private final long maxInputBytes;
@@ -155,7 +162,8 @@ public final class EvidenceImport {
   public Checked check(byte[] json) throws ReaException {
     Objects.requireNonNull(json, "json");
     StrictJson checked =
-        StrictJson.open(json, maxInputBytes, maxDepth, Constraint.EVIDENCE_REJECTED, "evidence");
+        StrictJson.open(
+            json, maxInputBytes, maxDepth, MAX_NAME_CHARS, Constraint.EVIDENCE_REJECTED, "evidence");
     // Every later pass reopens the input; the first parser is not needed.
     checked.close();
     String schema = rootSchema(checked);

@@ -45,6 +45,7 @@ public final class StrictJson implements AutoCloseable {
   private final JsonParser parser;
   private final long maxBytes;
   private final int maxDepth;
+  private final int maxNameChars;
 
   private StrictJson(
       byte[] input,
@@ -52,13 +53,15 @@ public final class StrictJson implements AutoCloseable {
       String what,
       JsonParser parser,
       long maxBytes,
-      int maxDepth) {
+      int maxDepth,
+      int maxNameChars) {
     this.input = input;
     this.constraint = constraint;
     this.what = what;
     this.parser = parser;
     this.maxBytes = maxBytes;
     this.maxDepth = maxDepth;
+    this.maxNameChars = maxNameChars;
   }
 
   /**
@@ -73,6 +76,25 @@ public final class StrictJson implements AutoCloseable {
    */
   public static StrictJson open(
       byte[] input, long maxBytes, int maxDepth, Constraint constraint, String what)
+      throws ReaException {
+    return open(input, maxBytes, maxDepth, (int) Math.min(maxBytes, Integer.MAX_VALUE), constraint, what);
+  }
+
+  /**
+   * As {@link #open(byte[], long, int, Constraint, String)}, with property names of at most
+   * {@code maxNameChars} UTF-16 units: for a schema whose names are all known and short (Evidence,
+   * views), so that a forged name is refused by its length instead of being decoded whole (Jackson
+   * decodes every name, even of a skipped object, to check duplicates).
+   *
+   * @param maxNameChars longest property name, in UTF-16 units
+   */
+  public static StrictJson open(
+      byte[] input,
+      long maxBytes,
+      int maxDepth,
+      int maxNameChars,
+      Constraint constraint,
+      String what)
       throws ReaException {
     if (input.length > maxBytes) {
       throw ReaException.builder(
@@ -104,7 +126,7 @@ public final class StrictJson implements AutoCloseable {
       int at = bad >= 0 ? bad : -(bad + 2);
       throw failure(constraint, what, "the text is not well-formed UTF-8", null, at);
     }
-    JsonFactory factory = factory(maxBytes, maxDepth);
+    JsonFactory factory = factory(maxBytes, maxDepth, maxBytes, maxNameChars);
     // Pass 1: syntax, duplicates, depth and trailing content, without building anything.
     try (JsonParser scan = factory.createParser(ObjectReadContext.empty(), input)) {
       JsonToken t = scan.nextToken();
@@ -115,7 +137,12 @@ public final class StrictJson implements AutoCloseable {
         throw failure(
             constraint, what, "the top-level value must be an object", null, offsetOf(scan));
       }
-      scan.skipChildren();
+      try {
+        scan.skipChildren();
+      } catch (tools.jackson.core.exc.StreamConstraintsException e) {
+        // A limit carries no location of its own: where the parser stopped is the place.
+        throw fromJackson(constraint, what, e, scan.currentLocation().getByteOffset());
+      }
       JsonToken after = scan.nextToken();
       if (after != null) {
         throw failure(
@@ -125,7 +152,7 @@ public final class StrictJson implements AutoCloseable {
       throw fromJackson(constraint, what, e);
     }
     JsonParser p = factory.createParser(ObjectReadContext.empty(), input);
-    return new StrictJson(input, constraint, what, p, maxBytes, maxDepth);
+    return new StrictJson(input, constraint, what, p, maxBytes, maxDepth, maxNameChars);
   }
 
   /**
@@ -150,30 +177,28 @@ public final class StrictJson implements AutoCloseable {
    */
   public StrictJson reopen(long maxStringChars) {
     long cap = Math.min(maxStringChars, maxBytes);
+    int names = (int) Math.min(cap, maxNameChars);
     JsonParser p =
-        factory(maxBytes, maxDepth, cap).createParser(ObjectReadContext.empty(), input);
-    return new StrictJson(input, constraint, what, p, maxBytes, maxDepth);
+        factory(maxBytes, maxDepth, cap, names).createParser(ObjectReadContext.empty(), input);
+    return new StrictJson(input, constraint, what, p, maxBytes, maxDepth, maxNameChars);
   }
 
   /** Key of a shared factory: the bounds its constraints are made of. */
-  private record Bounds(long maxBytes, int maxDepth, long maxStringChars) {}
+  private record Bounds(long maxBytes, int maxDepth, long maxStringChars, int maxNameChars) {}
 
   private static final java.util.concurrent.ConcurrentHashMap<Bounds, JsonFactory> FACTORIES =
       new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** @return the shared (thread-safe) parser factory for these bounds */
-  private static JsonFactory factory(long maxBytes, int maxDepth) {
-    return factory(maxBytes, maxDepth, maxBytes);
-  }
-
-  private static JsonFactory factory(long maxBytes, int maxDepth, long maxStringChars) {
+  private static JsonFactory factory(
+      long maxBytes, int maxDepth, long maxStringChars, int maxNameChars) {
     return FACTORIES.computeIfAbsent(
-        new Bounds(maxBytes, maxDepth, maxStringChars),
+        new Bounds(maxBytes, maxDepth, maxStringChars, maxNameChars),
         b ->
             JsonFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(
-                    constraints(b.maxBytes(), b.maxDepth(), b.maxStringChars()))
+                    constraints(
+                        b.maxBytes(), b.maxDepth(), b.maxStringChars(), b.maxNameChars()))
                 .build());
   }
 
@@ -182,18 +207,19 @@ public final class StrictJson implements AutoCloseable {
    * maxDepth} nested containers gets (see the class comment).
    */
   public static StreamReadConstraints constraints(long maxBytes, int maxDepth) {
-    return constraints(maxBytes, maxDepth, maxBytes);
+    return constraints(maxBytes, maxDepth, maxBytes, maxBytes);
   }
 
   private static StreamReadConstraints constraints(
-      long maxBytes, int maxDepth, long maxStringChars) {
-    int cap = (int) Math.min(Math.min(maxBytes, maxStringChars), Integer.MAX_VALUE);
+      long maxBytes, int maxDepth, long maxStringChars, long maxNameChars) {
+    int strings = (int) Math.min(Math.min(maxBytes, maxStringChars), Integer.MAX_VALUE);
+    int names = (int) Math.min(Math.min(maxBytes, maxNameChars), Integer.MAX_VALUE);
     return StreamReadConstraints.builder()
         .maxNestingDepth(maxDepth)
         .maxDocumentLength(maxBytes)
         .maxTokenCount(maxBytes)
-        .maxStringLength(cap)
-        .maxNameLength(cap)
+        .maxStringLength(strings)
+        .maxNameLength(names)
         .maxNumberLength(64)
         .build();
   }
@@ -208,10 +234,36 @@ public final class StrictJson implements AutoCloseable {
   }
 
   private static ReaException fromJackson(Constraint constraint, String what, JacksonException e) {
+    return fromJackson(constraint, what, e, -1);
+  }
+
+  /** @param fallbackOffset the offset to report when the exception has no location (or -1) */
+  private static ReaException fromJackson(
+      Constraint constraint, String what, JacksonException e, long fallbackOffset) {
     long offset = e.getLocation() == null ? -1 : e.getLocation().getByteOffset();
-    String reason = ReaException.truncateForMessage(JacksonReasons.of(e));
+    if (offset < 0) {
+      offset = fallbackOffset;
+    }
+    String why = JacksonReasons.of(e);
+    java.util.regex.Matcher name = NAME_TOO_LONG.matcher(why);
+    if (e instanceof tools.jackson.core.exc.StreamConstraintsException && name.find()) {
+      // Well-formed JSON, refused for a limit: no "malformed", no Jackson method names.
+      return failure(
+          constraint,
+          what,
+          "a property name is longer than "
+              + name.group(1)
+              + " characters, longer than any this format has",
+          null,
+          offset);
+    }
+    String reason = ReaException.truncateForMessage(why);
     return failure(constraint, what, "malformed JSON: " + reason, null, offset);
   }
+
+  /** Jackson's wording when a name passes {@code maxNameLength}: the limit is group 1. */
+  private static final java.util.regex.Pattern NAME_TOO_LONG =
+      java.util.regex.Pattern.compile("^Name length \\(\\d+\\) exceeds the maximum allowed \\((\\d+)");
 
   private static ReaException failure(
       Constraint constraint, String what, String reason, @Nullable String field, long offset) {

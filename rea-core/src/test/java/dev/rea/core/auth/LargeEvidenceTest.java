@@ -70,20 +70,54 @@ class LargeEvidenceTest {
     // 60,000,000 ASCII characters in one metadata value: within the 64 MiB input limit, past
     // the 32 MiB budget. The parser that copies the record stops decoding the string at the
     // budget; decoded whole (its characters, their String and its copy) it did not fit this heap.
-    String marker = "REA-LONG-STRING-MARKER";
+    ChildJvm.Result refused = runWithHuge("general.name", "MARKER", "MARKER", "long-string.json");
+    assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
+    assertThat(refused.output())
+        .contains("rejected: retained_budget at record: the record at offset 0 takes more than");
+  }
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aPropertyNameLongerThanAnyOfEvidenceIsRefusedBeforeItIsDecoded() throws Exception {
+    // An unknown member whose name is 60,000,000 characters, in the metadata row. Jackson decodes
+    // every name (even of a skipped object) to check duplicates: a hostile trial measured 683 to
+    // 751 MB peak RSS to refuse it. Names are now limited to 256 characters (every Evidence name
+    // is shorter), so it is refused in the first pass, within this small heap.
+    ChildJvm.Result refused =
+        runWithHuge("general.name", "\"MARKER\"", "\"MARKER\",\"MARKER\":1", "long-name.json");
+    assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
+    assertThat(refused.output())
+        .containsPattern(
+            "rejected: evidence_rejected at null: evidence rejected: a property name is longer than"
+                + " 256 characters, longer than any this format has \\(byte \\d+\\)");
+  }
+
+  /**
+   * Writes a signed one-row record whose metadata value is {@code "MARKER"} with the quoted value
+   * replaced by {@code replacement}, its second {@code MARKER} (if any) standing for 60,000,000
+   * ASCII letters, and reads it in a child JVM with a 192 MiB heap.
+   */
+  private ChildJvm.Result runWithHuge(
+      String key, String quotedMarker, String replacement, String file) throws Exception {
     EvidenceRecord withMarker =
         TestRecords.gguf(
-            List.of(TestRecords.string(0, "general.name", marker)),
+            List.of(TestRecords.string(0, key, "MARKER")),
             List.of(TestRecords.f32(0, "w", 0, 4)),
             List.of(),
             List.of());
-    byte[] json = EvidenceJson.recordBytes(signed(withMarker), true);
-    String text = new String(json, StandardCharsets.UTF_8);
-    int at = text.indexOf(marker);
-    assertThat(text.indexOf(marker, at + 1)).isEqualTo(-1);
-    Path big = dir.resolve("long-string.json");
+    String text =
+        new String(EvidenceJson.recordBytes(signed(withMarker), true), StandardCharsets.UTF_8);
+    int at = text.indexOf(quotedMarker);
+    assertThat(text.indexOf("MARKER", text.indexOf("MARKER") + 1)).isEqualTo(-1);
+    String spliced =
+        text.substring(0, at) + replacement + text.substring(at + quotedMarker.length());
+    // The last MARKER of the splice becomes the huge text.
+    int huge = spliced.lastIndexOf("MARKER");
+    byte[] before = spliced.substring(0, huge).getBytes(StandardCharsets.UTF_8);
+    byte[] after = spliced.substring(huge + "MARKER".length()).getBytes(StandardCharsets.UTF_8);
+    Path big = dir.resolve(file);
     try (OutputStream out = Files.newOutputStream(big)) {
-      out.write(json, 0, at);
+      out.write(before);
       byte[] chunk = new byte[1 << 20];
       Arrays.fill(chunk, (byte) 'a');
       long left = 60_000_000L;
@@ -92,21 +126,15 @@ class LargeEvidenceTest {
         out.write(chunk, 0, n);
         left -= n;
       }
-      int after = at + marker.length();
-      out.write(json, after, json.length - after);
+      out.write(after);
     }
     assertThat(Files.size(big)).isGreaterThan(60_000_000L).isLessThan(64L << 20);
-
-    ChildJvm.Result refused =
-        ChildJvm.run(
-            List.of("-XX:+UseSerialGC", "-Xmx192m", "-Xmn16m"),
-            LargeEvidenceChild.class,
-            240,
-            big.toString(),
-            home().toString());
-    assertThat(refused.exit()).as(refused.output()).isEqualTo(LargeEvidenceChild.EXIT_REJECTED);
-    assertThat(refused.output())
-        .contains("rejected: retained_budget at record: the record at offset 0 takes more than");
+    return ChildJvm.run(
+        List.of("-XX:+UseSerialGC", "-Xmx192m", "-Xmn16m"),
+        LargeEvidenceChild.class,
+        240,
+        big.toString(),
+        home().toString());
   }
 
   /** @return a record of {@code tensors} tensors signed with a key in {@link #home()} */
