@@ -55,7 +55,8 @@ final class Arguments {
                   + " in the locale's encoding ("
                   + System.getProperty("sun.jnu.encoding", "unknown")
                   + "), so REA cannot tell which file was meant and would open or write another"
-                  + " one: rename the file, or reach it through a link whose name is valid text")
+                  + " one: rename the file, or reach it through a link whose name is valid text"
+                  + dev.rea.core.inspect.SelectedPath.localeHint())
           .field(field)
           .build();
     }
@@ -75,13 +76,16 @@ final class Arguments {
                     + System.getProperty("sun.jnu.encoding", "unknown")
                     + "), so REA cannot tell which directory it is and would resolve the path in"
                     + " another one: give an absolute path, or run from a directory whose name is"
-                    + " valid text")
+                    + " valid text"
+                    + dev.rea.core.inspect.SelectedPath.localeHint())
             .field(field)
             .build();
       }
       return cwd.resolve(p);
     } catch (InvalidPathException e) {
-      throw ReaException.builder(Constraint.BAD_ARGUMENT, "invalid path: " + e.getMessage())
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              "invalid path: " + e.getMessage() + dev.rea.core.inspect.SelectedPath.localeHint())
           .field(field)
           .build();
     }

@@ -131,7 +131,9 @@ final class Args {
     try {
       p = Path.of(text);
     } catch (InvalidPathException e) {
-      throw Failures.badArgument(field, "not a valid path: " + e.getReason());
+      throw Failures.badArgument(
+          field,
+          "not a valid path: " + e.getReason() + dev.rea.core.inspect.SelectedPath.localeHint());
     }
     if (!p.isAbsolute()) {
       throw ReaException.builder(

@@ -17,6 +17,25 @@ public final class SelectedPath {
   private SelectedPath() {}
 
   /**
+   * The end of a message about a path Java could not name or decode: when the JVM names files in
+   * an encoding other than UTF-8 (under the C or POSIX locale, ASCII), it says so and how to start
+   * REA with UTF-8; otherwise nothing. The {@code ./rea} launcher already uses C.UTF-8 in place of
+   * an ASCII locale.
+   *
+   * @return {@code ""} or a sentence starting with {@code " ("}
+   */
+  public static String localeHint() {
+    String jnu = System.getProperty("sun.jnu.encoding", "");
+    if (jnu.equalsIgnoreCase("UTF-8") || jnu.equalsIgnoreCase("UTF8") || jnu.isEmpty()) {
+      return "";
+    }
+    return " (this JVM names files in "
+        + jnu
+        + ", the locale's encoding; for UTF-8 file names start it with a UTF-8 locale, e.g."
+        + " LC_ALL=C.UTF-8)";
+  }
+
+  /**
    * @param field the argument's name ({@code PATH}, {@code --source}, {@code path})
    * @param text the path as given
    * @param path {@code text} parsed (and made absolute); the failure names it, with its {@code /}
