@@ -102,6 +102,8 @@ final class LineScanner {
   private DupDetector[] dups = new DupDetector[8];
   private boolean[] isObject = new boolean[8];
   private @Nullable String duplicate;
+  /** Whether a string value holds an unpaired surrogate (escaped: the bytes are checked apart). */
+  private boolean loneSurrogate;
   private @Nullable String jsonrpc;
   private boolean jsonrpcBad;
   private @Nullable RpcId id;
@@ -261,6 +263,9 @@ final class LineScanner {
         }
       }
       default -> {
+        if (t == JsonToken.VALUE_STRING && !loneSurrogate && hasLoneSurrogate()) {
+          loneSurrogate = true;
+        }
         if (depth == 0) {
           rootScalar = true;
         } else if (depth == 1) {
@@ -430,6 +435,25 @@ final class LineScanner {
     return null;
   }
 
+  /**
+   * @return whether the current string value holds a surrogate that is not half of a pair (only
+   *     an escape can put one there: the bytes are well-formed UTF-8, {@link #checkUtf8})
+   */
+  private boolean hasLoneSurrogate() {
+    char[] buf = parser.getStringCharacters();
+    int from = parser.getStringOffset();
+    int end = from + parser.getStringLength();
+    for (int i = from; i < end; i++) {
+      char c = buf[i];
+      if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(buf[i + 1])) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** @return whether every surrogate in {@code s} is half of a pair */
   private static boolean wholeCharacters(String s) {
     for (int i = 0; i < s.length(); i++) {
@@ -471,6 +495,7 @@ final class LineScanner {
     }
     boolean bad =
         duplicate != null
+            || loneSurrogate
             || jsonrpcBad
             || !"2.0".equals(jsonrpc)
             || idBad
@@ -510,6 +535,10 @@ final class LineScanner {
     }
     if (duplicate != null) {
       return "duplicate member name at " + duplicate + " (each name may appear once per object)";
+    }
+    if (loneSurrogate && !idBad) {
+      return "a string holds an unpaired surrogate escape (such as \\ud800), which no UTF-8 text"
+          + " can carry";
     }
     if (jsonrpcBad || !"2.0".equals(jsonrpc)) {
       return "\"jsonrpc\" must be \"2.0\"";

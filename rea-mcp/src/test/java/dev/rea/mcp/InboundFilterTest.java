@@ -193,6 +193,28 @@ class InboundFilterTest {
   }
 
   /**
+   * A string value holding an escaped unpaired surrogate has no UTF-8 form: the SDK wrote it back
+   * as '?' (a view of evidence_id "\ud800" answered about "?"). Such a request is -32600 with its
+   * id; a pair passes.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"\\ud800", "a\\udfffb", "\\udc00\\ud800"})
+  void aStringValueWithAnUnpairedSurrogateIsAnInvalidRequest(String escaped) throws IOException {
+    String line =
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"release_evidence\",\"arguments\":{\"evidence_id\":\"" + escaped + "\"}}}";
+    JsonNode a = assertRefused(afterHandshake(line), -32600, 4L);
+    assertThat(a.path("error").path("message").asString())
+        .isEqualTo(
+            "Invalid Request: a string holds an unpaired surrogate escape (such as \\ud800),"
+                + " which no UTF-8 text can carry");
+    String pair = line.replace(escaped, "\\ud83d\\ude00");
+    Run ok = afterHandshake(pair);
+    assertThat(ok.answers()).isEmpty();
+    assertThat(ok.forwarded()).contains(pair);
+  }
+
+  /**
    * A line starting with a UTF-8 byte order mark is -32700 and not passed on (the SDK's parser
    * fails on U+FEFF and its read loop would end); a BOM later on the line was already malformed.
    */
