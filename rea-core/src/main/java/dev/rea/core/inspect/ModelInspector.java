@@ -284,6 +284,10 @@ public final class ModelInspector {
 
     String fullSha = null;
     try {
+      // A cancellation that came while the header was parsed rather than read (a safetensors
+      // header is parsed whole once its bytes are in): honoured here, with every validated row
+      // in the partial Evidence, as during a full hash.
+      cancellation.check();
       if (hash == HashMode.FULL) {
         if (DIGEST_THREAD) {
           sha.useThread();
