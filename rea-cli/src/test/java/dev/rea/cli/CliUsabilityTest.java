@@ -377,18 +377,22 @@ class CliUsabilityTest {
     assertThat(tensors.out()).containsPattern("(?m)^  0 +w +\\[4, 2\\]$");
   }
 
+  /** @return a GGUF file in {@link #dir} with general.architecture, {@code key} and one tensor */
+  private Path modelWithString(String file, String key, String value) throws Exception {
+    return Files.write(
+        dir.resolve(file),
+        dev.rea.core.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
+            .kv(key, dev.rea.core.format.gguf.GgufBuilder.str(value))
+            .tensor("w", 0, 4)
+            .bytes());
+  }
+
   @Test
   void aValueIsNeverCutInsideACharacter() throws Exception {
     // The cut (72 UTF-16 units) falls between the two halves of U+1F600.
     String value = "A".repeat(71) + "\uD83D\uDE00" + "B".repeat(10);
-    Path model = dir.resolve("emoji.gguf");
-    Files.write(
-        model,
-        dev.rea.core.format.gguf.GgufBuilder.v3()
-            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
-            .kv("r.emoji", dev.rea.core.format.gguf.GgufBuilder.str(value))
-            .tensor("w", 0, 4)
-            .bytes());
+    Path model = modelWithString("emoji.gguf", "r.emoji", value);
     CliRunner.Result report = CliRunner.run("inspect-model-artifact", model.toString());
     assertThat(report.status()).isZero();
     assertThat(report.out())
@@ -400,14 +404,7 @@ class CliUsabilityTest {
   @Test
   void cutValuesSayWhereTheWholeValueIs() throws Exception {
     String template = "{% for message in messages %}" + "x".repeat(200) + "{% endfor %}";
-    Path model = dir.resolve("long.gguf");
-    Files.write(
-        model,
-        dev.rea.core.format.gguf.GgufBuilder.v3()
-            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
-            .kv("tokenizer.chat_template", dev.rea.core.format.gguf.GgufBuilder.str(template))
-            .tensor("w", 0, 4)
-            .bytes());
+    Path model = modelWithString("long.gguf", "tokenizer.chat_template", template);
     CliRunner.Result report = CliRunner.run("inspect-model-artifact", model.toString());
     assertThat(report.status()).isZero();
     // The hint names only ways that give the whole value: a readable page cuts it too.
