@@ -31,7 +31,9 @@ import tools.jackson.core.json.JsonFactory;
  * longer than the document; this keeps Jackson's own ceiling from being the unbounded default),
  * nesting depth {@code maxDepth}, token count {@code maxBytes}, number length 64 characters. The
  * input's own checks fire first; the constraints are a second line that holds even if a check
- * here were removed.
+ * here were removed. A caller whose names are all known may cap property names lower ({@link
+ * #open(byte[], long, int, int, Constraint, String)}; Evidence: 256 characters), and a reader
+ * that keeps no long string may cap strings lower ({@link #reopen(long)}).
  *
  * <p>Strings returned by {@link #string} are also checked to be well-formed UTF-16 (an escaped
  * lone surrogate such as {@code "\ud800"} is refused).
@@ -77,7 +79,8 @@ public final class StrictJson implements AutoCloseable {
   public static StrictJson open(
       byte[] input, long maxBytes, int maxDepth, Constraint constraint, String what)
       throws ReaException {
-    return open(input, maxBytes, maxDepth, (int) Math.min(maxBytes, Integer.MAX_VALUE), constraint, what);
+    int names = (int) Math.min(maxBytes, Integer.MAX_VALUE);
+    return open(input, maxBytes, maxDepth, names, constraint, what);
   }
 
   /**
