@@ -277,7 +277,7 @@ public final class EvidenceVerifier {
       throws ReaException {
     try {
       return EvidenceIds.canonicalizeText(
-          ir.identityFreeJson(), ir.arrays(), EvidenceIds.hasSubnormal(ir.record()));
+          ir.identityFreeJson(), EvidenceIds.hasSubnormal(ir.record()));
     } catch (RuntimeException e) {
       throw RecordChecks.reject(
           prefix.isEmpty() ? "record" : prefix.substring(0, prefix.length() - 1),

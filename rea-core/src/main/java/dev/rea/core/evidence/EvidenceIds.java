@@ -95,10 +95,7 @@ public final class EvidenceIds {
         || record.types().size() >= SPLIT_TENSORS
         || record.limitations().size() >= SPLIT_TENSORS
         || record.warnings().size() >= SPLIT_TENSORS) {
-      byte[] text = EvidenceJson.recordBytes(record, false);
-      return canonicalizeText(
-          text, topLevelArrays(text), SPLIT_TENSORS, PART_ROWS, threads(), placeholder(),
-          hasSubnormal(record));
+      return canonicalizeText(EvidenceJson.recordBytes(record, false), hasSubnormal(record));
     }
     return canonicalForm(record, SPLIT_TENSORS, PART_ROWS, threads(), placeholder());
   }
@@ -204,34 +201,32 @@ public final class EvidenceIds {
    * {@code ends[i]} is the {@code ','} before element {@code i + 1}, or the closing bracket), and
    * {@code close} the offset just after its {@code ']'}. Offsets are in bytes.
    */
-  public record ArraySpan(int open, int[] ends, int close) {}
+  record ArraySpan(int open, int[] ends, int close) {}
 
   /**
-   * The RFC 8785 canonical form of a compact JSON text, as {@link #canonicalize}, with the arrays
-   * at {@code spans} (top-level members of the text's object, in text order, not nested in one
-   * another) canonicalized in parts of {@link #PART_ROWS} elements when they hold {@link
-   * #SPLIT_TENSORS} elements or more in all: the canonicalizer's tree never holds more than a
-   * part per thread, where a whole 60 MB text took more than a gigabyte. Spans that do not fit
-   * the text as described make it canonicalized whole. Byte for byte the library's form of the
-   * whole text ({@code EvidenceIdsTest}).
+   * The RFC 8785 canonical form of a compact JSON object text (no whitespace, as {@link
+   * EvidenceJson} writes it and {@code EvidenceImport} copies it), as {@link #canonicalize}, with
+   * its array-valued members ({@link #topLevelArrays}) canonicalized in parts of {@link
+   * #PART_ROWS} elements when they hold {@link #SPLIT_TENSORS} elements or more in all: the
+   * canonicalizer's tree never holds more than a part per thread, where a whole 60 MB text took
+   * more than a gigabyte. With {@code subnormals}, numbers whose value is a subnormal double are
+   * written as ECMAScript writes them ({@link #canonicalize(byte[], boolean)}); pass {@link
+   * #hasSubnormal} of the record the text holds. Byte for byte the library's form of the whole
+   * text ({@code EvidenceIdsTest}).
    *
    * @throws java.io.UncheckedIOException (or any runtime exception) when the text is not JSON the
    *     canonicalizer takes
    */
-  public static byte[] canonicalizeText(byte[] json, List<ArraySpan> spans) {
-    return canonicalizeText(json, spans, false);
+  public static byte[] canonicalizeText(byte[] json, boolean subnormals) {
+    return canonicalizeText(
+        json, topLevelArrays(json), SPLIT_TENSORS, PART_ROWS, threads(), placeholder(), subnormals);
   }
 
   /**
-   * As {@link #canonicalizeText(byte[], List)}; with {@code subnormals}, numbers whose value is a
-   * subnormal double are written as ECMAScript writes them ({@link #canonicalize(byte[],
-   * boolean)}). Pass {@link #hasSubnormal} of the record the text holds.
+   * As {@link #canonicalizeText(byte[], boolean)}, with the spans of the arrays given (top-level
+   * members of the text's object, in text order); spans that do not fit the text as described
+   * ({@link #spansFit}) make it canonicalized whole.
    */
-  public static byte[] canonicalizeText(byte[] json, List<ArraySpan> spans, boolean subnormals) {
-    return canonicalizeText(
-        json, spans, SPLIT_TENSORS, PART_ROWS, threads(), placeholder(), subnormals);
-  }
-
   static byte[] canonicalizeText(
       byte[] json, List<ArraySpan> spans, int splitAt, int partRows, int threads, String base) {
     return canonicalizeText(json, spans, splitAt, partRows, threads, base, false);

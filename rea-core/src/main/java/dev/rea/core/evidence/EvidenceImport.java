@@ -13,7 +13,6 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -113,17 +112,11 @@ public final class EvidenceImport {
    *
    * @param record the record as read
    * @param identityFreeJson the record's JSON exactly as in the input, without the {@code
-   *     evidence_id} and {@code authentication} properties (UTF-8; number texts unchanged)
-   * @param arrays where each array-valued member stands in {@code identityFreeJson}, in text
-   *     order ({@link EvidenceIds#canonicalizeText} canonicalizes large ones in parts)
+   *     evidence_id} and {@code authentication} properties (compact UTF-8, as {@link
+   *     EvidenceIds#canonicalizeText} takes it; number texts unchanged)
    * @param offset byte offset of the record's opening brace in the input
    */
-  public record ImportedRecord(
-      EvidenceRecord record, byte[] identityFreeJson, List<EvidenceIds.ArraySpan> arrays, long offset) {
-    public ImportedRecord {
-      arrays = List.copyOf(arrays);
-    }
-  }
+  public record ImportedRecord(EvidenceRecord record, byte[] identityFreeJson, long offset) {}
 
   /**
    * What an input held.
@@ -361,7 +354,7 @@ public final class EvidenceImport {
   private Imported read(StrictJson checked, boolean bundle) throws ReaException {
     // The identity-free copies first: a record larger than the budget is refused while it is
     // copied, before anything of it is built (its strings decoded into the record, say).
-    List<Copied> identityFree = identityFreeCopies(checked, bundle);
+    List<byte[]> identityFree = identityFreeCopies(checked, bundle);
     List<EvidenceRecord> records = new ArrayList<>();
     List<Long> offsets = new ArrayList<>();
     try (StrictJson j = checked.reopen()) {
@@ -410,8 +403,7 @@ public final class EvidenceImport {
         throw RecordChecks.reject(prefix + "evidence_id",
             "the bundle holds evidence " + r.evidenceId() + " twice");
       }
-      Copied c = identityFree.get(i);
-      out.add(new ImportedRecord(r, c.json(), c.arrays(), offsets.get(i)));
+      out.add(new ImportedRecord(r, identityFree.get(i), offsets.get(i)));
     }
     return new Imported(bundle, out);
   }
@@ -472,9 +464,9 @@ public final class EvidenceImport {
   }
 
   /** Copies each record's JSON without its identity properties, keeping number texts. */
-  private List<Copied> identityFreeCopies(StrictJson checked, boolean bundle)
+  private List<byte[]> identityFreeCopies(StrictJson checked, boolean bundle)
       throws ReaException {
-    List<Copied> out = new ArrayList<>();
+    List<byte[]> out = new ArrayList<>();
     long limit = limits.retainedBudgetBytes();
     // A string or name longer than the budget cannot fit in a record within it (each UTF-16 code
     // unit takes at least one byte of compact JSON), so the copying parser stops decoding one
@@ -506,12 +498,6 @@ public final class EvidenceImport {
     }
     return out;
   }
-
-  /**
-   * A record's compact JSON without its identity properties, and where each of its array-valued
-   * members stands in it (for {@link EvidenceIds#canonicalizeText}).
-   */
-  private record Copied(byte[] json, List<EvidenceIds.ArraySpan> arrays) {}
 
   /** Thrown by {@link Bounded} when a copy would pass its limit. */
   private static final class TooLarge extends RuntimeException {
@@ -551,8 +537,9 @@ public final class EvidenceImport {
   /**
    * @param limit the most bytes the copy may take
    * @param refusal what a longer copy is refused with
+   * @return the record's compact JSON without its identity properties
    */
-  private static Copied copyRecord(JsonParser p, long limit, Supplier<ReaException> refusal)
+  private static byte[] copyRecord(JsonParser p, long limit, Supplier<ReaException> refusal)
       throws ReaException {
     try {
       return copyRecord(p, limit);
@@ -561,9 +548,8 @@ public final class EvidenceImport {
     }
   }
 
-  private static Copied copyRecord(JsonParser p, long limit) {
+  private static byte[] copyRecord(JsonParser p, long limit) {
     ByteArrayOutputStream buf = new Bounded(limit);
-    List<EvidenceIds.ArraySpan> arrays = new ArrayList<>();
     try (JsonGenerator g = EvidenceJson.generator(buf)) {
       g.writeStartObject();
       while (p.nextToken() == JsonToken.PROPERTY_NAME) {
@@ -574,32 +560,11 @@ public final class EvidenceImport {
           continue;
         }
         g.writeName(name);
-        if (p.currentToken() != JsonToken.START_ARRAY) {
-          copyValue(p, g);
-          continue;
-        }
-        // The array's bracket and the end of each element, flushed to find their offsets (the
-        // generator writes a separator before the next element, not after this one).
-        g.writeStartArray();
-        g.flush();
-        int open = buf.size() - 1;
-        int[] ends = new int[16];
-        int n = 0;
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          copyValue(p, g);
-          g.flush();
-          if (n == ends.length) {
-            ends = Arrays.copyOf(ends, n * 2);
-          }
-          ends[n++] = buf.size();
-        }
-        g.writeEndArray();
-        g.flush();
-        arrays.add(new EvidenceIds.ArraySpan(open, Arrays.copyOf(ends, n), buf.size()));
+        copyValue(p, g);
       }
       g.writeEndObject();
     }
-    return new Copied(buf.toByteArray(), arrays);
+    return buf.toByteArray();
   }
 
   private static void copyValue(JsonParser p, JsonGenerator g) {

@@ -187,7 +187,8 @@ class EvidenceIdsTest {
   }
 
   /**
-   * A record's text as imported (compact, with the spans of its arrays) canonicalized in parts is
+   * A record's text as imported (compact; its arrays found by {@code EvidenceIds.topLevelArrays})
+   * canonicalized in parts is
    * the library's canonical form of the whole text: random records with hostile names, 1 to 9
    * elements per part, 1 to 3 threads, every array (metadata, tensors, types, limitations,
    * warnings) parted.
@@ -203,16 +204,18 @@ class EvidenceIdsTest {
               byte[] whole = EvidenceIds.canonicalize(ir.identityFreeJson());
               int partRows = 1 + (int) Math.floorMod(seed, 9L);
               int threads = 1 + (int) Math.floorMod(seed >>> 8, 3L);
-              assertThat(ir.arrays()).hasSizeGreaterThanOrEqualTo(5);
+              java.util.List<EvidenceIds.ArraySpan> spans =
+                  EvidenceIds.topLevelArrays(ir.identityFreeJson());
+              assertThat(spans).hasSizeGreaterThanOrEqualTo(5);
               assertThat(
                       EvidenceIds.canonicalizeText(
-                          ir.identityFreeJson(), ir.arrays(), 2, partRows, threads, "rea-part-0f"))
+                          ir.identityFreeJson(), spans, 2, partRows, threads, "rea-part-0f"))
                   .as("seed %d, %d per part, %d threads", seed, partRows, threads)
                   .isEqualTo(whole);
             });
     EvidenceRecord large = TestRecords.manyTensors(EvidenceIds.SPLIT_TENSORS + 1);
     EvidenceImport.ImportedRecord ir = imported(large);
-    assertThat(EvidenceIds.idOfCanonical(EvidenceIds.canonicalizeText(ir.identityFreeJson(), ir.arrays())))
+    assertThat(EvidenceIds.idOfCanonical(EvidenceIds.canonicalizeText(ir.identityFreeJson(), false)))
         .isEqualTo(large.evidenceId());
   }
 
@@ -232,6 +235,14 @@ class EvidenceIdsTest {
       byte[] whole = EvidenceIds.canonicalize(json);
       java.util.List<EvidenceIds.ArraySpan> spans = topLevelArrays(json);
       assertThat(EvidenceIds.spansFit(json, spans)).as(t).isTrue();
+      // The spans REA finds itself are the same.
+      java.util.List<EvidenceIds.ArraySpan> found = EvidenceIds.topLevelArrays(json);
+      assertThat(found).as(t).hasSameSizeAs(spans);
+      for (int k = 0; k < spans.size(); k++) {
+        assertThat(found.get(k).open()).as(t).isEqualTo(spans.get(k).open());
+        assertThat(found.get(k).ends()).as(t).containsExactly(spans.get(k).ends());
+        assertThat(found.get(k).close()).as(t).isEqualTo(spans.get(k).close());
+      }
       for (int partRows = 1; partRows <= 3; partRows++) {
         assertThat(EvidenceIds.canonicalizeText(json, spans, 1, partRows, 2, "p-1"))
             .as(t)
@@ -265,7 +276,7 @@ class EvidenceIdsTest {
 
   /**
    * The spans of the arrays that are members of a compact JSON object, found by scanning its
-   * bytes (strings and nesting tracked), independently of the importer.
+   * bytes (strings and nesting tracked), independently of {@code EvidenceIds.topLevelArrays}.
    */
   private static java.util.List<EvidenceIds.ArraySpan> topLevelArrays(byte[] json) {
     java.util.List<EvidenceIds.ArraySpan> out = new java.util.ArrayList<>();
@@ -357,7 +368,10 @@ class EvidenceIdsTest {
     // In parts (tensors apart), and as an imported text with every array parted: the same bytes.
     assertThat(EvidenceIds.canonicalForm(r)).isEqualTo(whole);
     EvidenceImport.ImportedRecord ir = imported(r);
-    assertThat(EvidenceIds.canonicalizeText(ir.identityFreeJson(), ir.arrays(), 1, 7, 2, "p-s", true))
+    assertThat(
+            EvidenceIds.canonicalizeText(
+                ir.identityFreeJson(), EvidenceIds.topLevelArrays(ir.identityFreeJson()), 1, 7, 2,
+                "p-s", true))
         .isEqualTo(whole);
     assertThat(EvidenceIds.compute(r)).isEqualTo(EvidenceIds.idOfCanonical(whole));
   }
