@@ -66,7 +66,6 @@ public final class EvidenceImport {
    */
   static final int MAX_NAME_CHARS = 256;
 
-
   private final Limits limits;
   private final long maxInputBytes;
   private final int maxDepth;

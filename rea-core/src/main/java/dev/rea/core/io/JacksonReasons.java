@@ -19,7 +19,28 @@ public final class JacksonReasons {
   /** Any other {@code [Source: ...]} location description. */
   private static final Pattern SOURCE = Pattern.compile("\\s*\\[Source: [^\\]]*\\]");
 
+  /**
+   * Jackson's wording when a property name passes {@code maxNameLength} (jackson-core 3: "Name
+   * length (N) exceeds the maximum allowed (M, from ..."): M is group 1.
+   */
+  private static final Pattern NAME_TOO_LONG =
+      Pattern.compile("^Name length \\(\\d+\\) exceeds the maximum allowed \\((\\d+)");
+
   private JacksonReasons() {}
+
+  /**
+   * @return the name-length limit a parser refused a property name for ({@code
+   *     StreamReadConstraints.getMaxNameLength()}, in characters), or -1 when {@code e} is any
+   *     other failure
+   */
+  public static long nameLengthLimit(JacksonException e) {
+    if (!(e instanceof tools.jackson.core.exc.StreamConstraintsException)
+        || e.getOriginalMessage() == null) {
+      return -1;
+    }
+    java.util.regex.Matcher m = NAME_TOO_LONG.matcher(e.getOriginalMessage());
+    return m.find() ? Long.parseLong(m.group(1)) : -1;
+  }
 
   /**
    * @return Jackson's reason on one line, without its location descriptions; the exception's

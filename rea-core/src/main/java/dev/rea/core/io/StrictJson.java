@@ -247,26 +247,21 @@ public final class StrictJson implements AutoCloseable {
     if (offset < 0) {
       offset = fallbackOffset;
     }
-    String why = JacksonReasons.of(e);
-    java.util.regex.Matcher name = NAME_TOO_LONG.matcher(why);
-    if (e instanceof tools.jackson.core.exc.StreamConstraintsException && name.find()) {
+    long nameLimit = JacksonReasons.nameLengthLimit(e);
+    if (nameLimit >= 0) {
       // Well-formed JSON, refused for a limit: no "malformed", no Jackson method names.
       return failure(
           constraint,
           what,
           "a property name is longer than "
-              + name.group(1)
+              + nameLimit
               + " characters, longer than any this format has",
           null,
           offset);
     }
-    String reason = ReaException.truncateForMessage(why);
+    String reason = ReaException.truncateForMessage(JacksonReasons.of(e));
     return failure(constraint, what, "malformed JSON: " + reason, null, offset);
   }
-
-  /** Jackson's wording when a name passes {@code maxNameLength}: the limit is group 1. */
-  private static final java.util.regex.Pattern NAME_TOO_LONG =
-      java.util.regex.Pattern.compile("^Name length \\(\\d+\\) exceeds the maximum allowed \\((\\d+)");
 
   private static ReaException failure(
       Constraint constraint, String what, String reason, @Nullable String field, long offset) {

@@ -1109,7 +1109,7 @@ final class HeaderParse {
           .cause(e)
           .build();
     }
-    if (why != null && why.startsWith("Name length")) {
+    if (JacksonReasons.nameLengthLimit(e) >= 0) {
       return nameOverBudget(errorOffset(e));
     }
     return translate(e);

@@ -183,8 +183,9 @@ public final class SafetensorsReader implements FormatReader {
     // there (HeaderParse reports retained_budget) instead of building it whole first.
     int nameCap = (int) Math.min(cap, Math.max(1, limits.retainedBudgetBytes()));
     // Every limit explicit (never Jackson's static defaults): lengths fit anything a header
-    // within the ceiling can hold (names: anything the budget can hold); a document of cap bytes has at most cap tokens; depth one
-    // above REA's limit so REA's own check (with its offset and constraint) fires first.
+    // within the ceiling can hold (names: anything the budget can hold); a document of cap bytes
+    // has at most cap tokens; depth one above REA's limit so REA's own check (with its offset and
+    // constraint) fires first.
     StreamReadConstraints constraints =
         StreamReadConstraints.builder()
             .maxNestingDepth(nestingLimit + 1)
