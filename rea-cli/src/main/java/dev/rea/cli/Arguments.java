@@ -48,17 +48,11 @@ final class Arguments {
     }
     dev.rea.core.Limits.checkPathLength(field, text);
     if (text.indexOf(REPLACEMENT) >= 0) {
-      throw ReaException.builder(
-              Constraint.BAD_ARGUMENT,
-              field
-                  + " holds U+FFFD, the character Java puts in place of bytes that are not valid"
-                  + " in the locale's encoding ("
-                  + System.getProperty("sun.jnu.encoding", "unknown")
-                  + "), so REA cannot tell which file was meant and would open or write another"
-                  + " one: rename the file, or reach it through a link whose name is valid text"
-                  + dev.rea.core.inspect.SelectedPath.localeHint())
-          .field(field)
-          .build();
+      throw replaced(
+          field,
+          field,
+          "which file was meant and would open or write another one: rename the file, or reach it"
+              + " through a link whose name is valid text");
     }
     try {
       Path p = Path.of(text);
@@ -68,18 +62,11 @@ final class Arguments {
       Path cwd = Path.of("").toAbsolutePath();
       if (cwd.toString().indexOf(REPLACEMENT) >= 0) {
         // The JVM decoded the working directory's name (user.dir) the same way.
-        throw ReaException.builder(
-                Constraint.BAD_ARGUMENT,
-                field
-                    + " is relative, and the working directory's name holds U+FFFD, the character"
-                    + " Java puts in place of bytes that are not valid in the locale's encoding ("
-                    + System.getProperty("sun.jnu.encoding", "unknown")
-                    + "), so REA cannot tell which directory it is and would resolve the path in"
-                    + " another one: give an absolute path, or run from a directory whose name is"
-                    + " valid text"
-                    + dev.rea.core.inspect.SelectedPath.localeHint())
-            .field(field)
-            .build();
+        throw replaced(
+            field,
+            field + " is relative, and the working directory's name",
+            "which directory it is and would resolve the path in another one: give an absolute"
+                + " path, or run from a directory whose name is valid text");
       }
       return cwd.resolve(p);
     } catch (InvalidPathException e) {
@@ -89,6 +76,25 @@ final class Arguments {
           .field(field)
           .build();
     }
+  }
+
+  /**
+   * The refusal of a name holding U+FFFD: "{@code whose} holds U+FFFD, the character Java puts in
+   * place of bytes that are not valid in the locale's encoding (...), so REA cannot tell {@code
+   * cannotTell}", then {@link dev.rea.core.inspect.SelectedPath#localeHint()}.
+   */
+  private static ReaException replaced(String field, String whose, String cannotTell) {
+    return ReaException.builder(
+            Constraint.BAD_ARGUMENT,
+            whose
+                + " holds U+FFFD, the character Java puts in place of bytes that are not valid in"
+                + " the locale's encoding ("
+                + System.getProperty("sun.jnu.encoding", "unknown")
+                + "), so REA cannot tell "
+                + cannotTell
+                + dev.rea.core.inspect.SelectedPath.localeHint())
+        .field(field)
+        .build();
   }
 
   /**
@@ -121,7 +127,10 @@ final class Arguments {
           p,
           p + " exists and is not a regular file (a FIFO, device or socket); give a file name");
     }
-    if (java.nio.file.Files.isSymbolicLink(p) && !java.nio.file.Files.exists(p)) {
+    if (!java.nio.file.Files.isSymbolicLink(p)) {
+      return p;
+    }
+    if (!java.nio.file.Files.exists(p)) {
       // Leads nowhere (or round in a loop): the rename would replace the link, losing it.
       String target;
       try {
@@ -138,16 +147,13 @@ final class Arguments {
               + ", which does not exist (or the links form a loop); give the file to write, or"
               + " create the file the link leads to first");
     }
-    if (java.nio.file.Files.isSymbolicLink(p)) {
-      // Written through the link: the file it leads to is replaced (atomically, in its own
-      // directory) and the link is kept, where a rename onto the link would replace the link.
-      try {
-        return p.toRealPath();
-      } catch (java.io.IOException | SecurityException e) {
-        return p; // left to the write, which reports it
-      }
+    // Written through the link: the file it leads to is replaced (atomically, in its own
+    // directory) and the link is kept, where a rename onto the link would replace the link.
+    try {
+      return p.toRealPath();
+    } catch (java.io.IOException | SecurityException e) {
+      return p; // left to the write, which reports it
     }
-    return p;
   }
 
   /**
