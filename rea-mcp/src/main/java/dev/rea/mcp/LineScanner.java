@@ -424,7 +424,7 @@ final class LineScanner {
   private @Nullable RpcId idOf(JsonToken t) {
     if (t == JsonToken.VALUE_STRING) {
       String text = parser.getString();
-      return wholeCharacters(text) ? new RpcId(true, text) : null;
+      return Utf8.findLoneSurrogate(text, 0, text.length()) < 0 ? new RpcId(true, text) : null;
     }
     if (t == JsonToken.VALUE_NUMBER_INT) {
       JsonParser.NumberType type = parser.getNumberType();
@@ -440,33 +440,10 @@ final class LineScanner {
    *     an escape can put one there: the bytes are well-formed UTF-8, {@link #checkUtf8})
    */
   private boolean hasLoneSurrogate() {
-    char[] buf = parser.getStringCharacters();
     int from = parser.getStringOffset();
-    int end = from + parser.getStringLength();
-    for (int i = from; i < end; i++) {
-      char c = buf[i];
-      if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(buf[i + 1])) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** @return whether every surrogate in {@code s} is half of a pair */
-  private static boolean wholeCharacters(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
+    return Utf8.findLoneSurrogate(
+            parser.getStringCharacters(), from, from + parser.getStringLength())
+        >= 0;
   }
 
   private boolean responseShaped() {

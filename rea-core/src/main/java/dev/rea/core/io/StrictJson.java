@@ -621,18 +621,8 @@ public final class StrictJson implements AutoCloseable {
   }
 
   private void checkUtf16(String s, Supplier<String> field) throws ReaException {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isHighSurrogate(c)) {
-        if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-          i++;
-          continue;
-        }
-        throw error(field, "string holds an unpaired surrogate escape");
-      }
-      if (Character.isLowSurrogate(c)) {
-        throw error(field, "string holds an unpaired surrogate escape");
-      }
+    if (Utf8.findLoneSurrogate(s, 0, s.length()) >= 0) {
+      throw error(field, "string holds an unpaired surrogate escape");
     }
   }
 

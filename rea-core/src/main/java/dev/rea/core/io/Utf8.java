@@ -165,6 +165,32 @@ public final class Utf8 {
     return (w & HIGH_BITS) == 0 || wordOfShortSequences(w);
   }
 
+  /**
+   * Finds a char no UTF-8 text can encode: a surrogate that is not half of a pair (in JSON only an
+   * escape such as {@code "\ud800"} can put one in a decoded string).
+   *
+   * @return the index of the first unpaired surrogate in {@code s[from, end)}, or -1; a pair cut
+   *     by {@code end} is unpaired within the range
+   */
+  public static int findLoneSurrogate(CharSequence s, int from, int end) {
+    for (int i = from; i < end; i++) {
+      char ch = s.charAt(i);
+      if (ch >= Character.MIN_SURROGATE && ch <= Character.MAX_SURROGATE) {
+        if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+        } else {
+          return i;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** As {@link #findLoneSurrogate(CharSequence, int, int)}, over {@code c[off, end)}. */
+  public static int findLoneSurrogate(char[] c, int off, int end) {
+    return findLoneSurrogate(java.nio.CharBuffer.wrap(c), off, end);
+  }
+
   /** @return true when the whole range is well-formed UTF-8 */
   public static boolean isValid(byte[] b, int off, int end) {
     return scan(b, off, end) == VALID;

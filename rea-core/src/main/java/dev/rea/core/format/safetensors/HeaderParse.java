@@ -1197,7 +1197,7 @@ final class HeaderParse {
    * Receives a JSON string value in chunks ({@code JsonParser.readString(Writer)}, which never
    * holds the whole value) and measures it as the Evidence JSON writes it: its {@link
    * #escapedLength()} (UTF-8 bytes plus what escaping adds, as {@link JsonText#escapedLength}),
-   * whether it holds a lone surrogate (the test of {@link #findLoneSurrogate}, carried across
+   * whether it holds a lone surrogate (the test of {@link Utf8#findLoneSurrogate}, carried across
    * chunk boundaries) and whether it holds a surrogate pair. Its text is kept only while that
    * length stays within {@code keepBytes}: a value the retained budget will refuse is measured
    * without being expanded (specification, "Bounds and unsupported inputs": the budget applies
@@ -1321,23 +1321,6 @@ final class HeaderParse {
     }
   }
 
-  /**
-   * @return the index of the first lone surrogate in {@code c[off, end)}, or -1 (the reference
-   *     {@link StringSizer} is tested against)
-   */
-  static int findLoneSurrogate(char[] c, int off, int end) {
-    for (int i = off; i < end; i++) {
-      char ch = c[i];
-      if (ch >= Character.MIN_SURROGATE && ch <= Character.MAX_SURROGATE) {
-        if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(c[i + 1])) {
-          i++;
-        } else {
-          return i;
-        }
-      }
-    }
-    return -1;
-  }
 
   /** Unsigned high 64 bits of a 128-bit product (Math.unsignedMultiplyHigh is Java 18). */
   static long unsignedMultiplyHigh(long a, long b) {
