@@ -65,11 +65,6 @@ final class TerminalText {
     return Character.getType(cp) == Character.FORMAT || (cp >= 0xE0100 && cp <= 0xE01EF);
   }
 
-  /** @return true when {@code c} must not appear as is inside one value of the report */
-  static boolean unsafeInValue(char c) {
-    return c == '\n' || c == '\t' || unsafe(c);
-  }
-
   /** Appends the code point at {@code s[i]} (one or two UTF-16 units) escaped, unit by unit. */
   private static void appendEscaped(StringBuilder sb, String s, int i, int units) {
     for (int k = 0; k < units; k++) {
@@ -80,8 +75,8 @@ final class TerminalText {
   /**
    * A value for one line or one table cell of the report.
    *
-   * @return {@code s} with every character that {@link #unsafeInValue} names (line feed and tab
-   *     included) written as {@code \}{@code uXXXX}; null for null
+   * @return {@code s} with every character that {@link #unsafeCodePoint} names, and line feed
+   *     and tab, written as {@code \}{@code uXXXX}; null for null
    */
   static String printable(String s) {
     return escaped(s, true);
