@@ -548,7 +548,8 @@ public final class EvidenceIds {
           double d = p.getDoubleValue();
           if (isSubnormal(d)) {
             long start = p.currentTokenLocation().getByteOffset();
-            at.add(new long[] {start, start + p.getString().length(), Double.doubleToRawLongBits(d)});
+            long end = start + p.getString().length();
+            at.add(new long[] {start, end, Double.doubleToRawLongBits(d)});
           }
         }
       }
@@ -578,7 +579,8 @@ public final class EvidenceIds {
     for (int k : marks.order()) {
       fixed.write(out, from, marks.at()[k] - from);
       fixed.writeBytes(
-          ecmaScriptNumber(Double.longBitsToDouble(at.get(k)[2])).getBytes(StandardCharsets.US_ASCII));
+          ecmaScriptNumber(Double.longBitsToDouble(at.get(k)[2]))
+              .getBytes(StandardCharsets.US_ASCII));
       from = marks.at()[k] + placeholders.get(k).length() + 2;
     }
     fixed.write(out, from, out.length - from);
@@ -611,22 +613,8 @@ public final class EvidenceIds {
    */
   public static boolean hasSubnormal(EvidenceRecord record) {
     for (MetadataRow m : record.metadata()) {
-      if (hasSubnormal(m.value())) {
+      if (m.value().anyNested(v -> v instanceof MetadataValue.FloatValue f && isSubnormal(f.value()))) {
         return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean hasSubnormal(MetadataValue v) {
-    if (v instanceof MetadataValue.FloatValue f) {
-      return isSubnormal(f.value());
-    }
-    if (v instanceof MetadataValue.ArrayValue a) {
-      for (MetadataValue e : a.preview()) {
-        if (hasSubnormal(e)) {
-          return true;
-        }
       }
     }
     return false;

@@ -16,6 +16,24 @@ public sealed interface MetadataValue
         MetadataValue.ArrayValue {
 
   /**
+   * @return whether this value, or an element of an array's preview at any depth, satisfies
+   *     {@code test} (the value itself first, then each preview element in order)
+   */
+  default boolean anyNested(java.util.function.Predicate<MetadataValue> test) {
+    if (test.test(this)) {
+      return true;
+    }
+    if (this instanceof ArrayValue a) {
+      for (MetadataValue e : a.preview()) {
+        if (e.anyNested(test)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * Any integer value. {@code bits} holds the value sign-extended for signed types and
    * zero-extended for unsigned ones; for UINT64 it is the raw 64 bits, read as unsigned.
    */

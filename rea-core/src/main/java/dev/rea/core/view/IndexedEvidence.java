@@ -152,18 +152,9 @@ public final class IndexedEvidence {
     return sv == StorageValidation.CONSISTENT ? 0 : 1;
   }
 
+  /** @return whether every array preview in the value, at any depth, holds all its elements */
   private static boolean complete(MetadataValue v) {
-    if (v instanceof MetadataValue.ArrayValue a) {
-      if (!a.previewComplete()) {
-        return false;
-      }
-      for (MetadataValue e : a.preview()) {
-        if (!complete(e)) {
-          return false;
-        }
-      }
-    }
-    return true;
+    return !v.anyNested(x -> x instanceof MetadataValue.ArrayValue a && !a.previewComplete());
   }
 
   private static long valueBytes(MetadataValue v) {
