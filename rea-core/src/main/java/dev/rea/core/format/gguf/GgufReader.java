@@ -554,7 +554,7 @@ public final class GgufReader implements FormatReader {
     /**
      * Key grammar {@code [a-z0-9]+([._-][a-z0-9]+)*} (CONTRACT section 8).
      *
-     * @param bytesAt absolute offset of the key's first byte
+     * @param bytesAt absolute offset of the key's first byte (just after its u64 length)
      */
     private void checkKey(String key, long bytesAt) throws ReaException {
       int n = key.length();
@@ -580,10 +580,11 @@ public final class GgufReader implements FormatReader {
                 + i);
       }
       if (prevSeparator) {
+        // An empty key has no byte of its own: its length (the u64 before it) says 0.
         throw reject(
-            bytesAt + Math.max(0, n - 1),
+            n == 0 ? bytesAt - 8 : bytesAt + n - 1,
             n == 0
-                ? "the key is empty; keys match [a-z0-9]+([._-][a-z0-9]+)*"
+                ? "the key is empty (its length is 0); keys match [a-z0-9]+([._-][a-z0-9]+)*"
                 : "key '"
                     + ReaException.truncateForMessage(key)
                     + "' ends with a separator; keys match [a-z0-9]+([._-][a-z0-9]+)*");

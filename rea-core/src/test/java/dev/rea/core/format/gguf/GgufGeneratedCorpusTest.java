@@ -84,7 +84,7 @@ class GgufGeneratedCorpusTest {
           reject("handcrafted/dims-product-overflow.gguf", Constraint.FILE_FORMAT_REJECTED, "tensor[0].dims[1]", 90, "[2^32, 2^32] has a product of 2^64 > 2^64-1"),
           reject("handcrafted/dir-end-no-padding-no-data.gguf", Constraint.FILE_FORMAT_REJECTED, "tensor_data_offset", 109, "with tensors the aligned data start (128) must not exceed the file size (109)"),
           reject("handcrafted/key-dup.gguf", Constraint.FILE_FORMAT_REJECTED, "metadata[1].key", 41, "duplicate key 'k'"),
-          reject("handcrafted/key-empty.gguf", Constraint.FILE_FORMAT_REJECTED, "metadata[0].key", 32, "the empty key does not match the key grammar"),
+          reject("handcrafted/key-empty.gguf", Constraint.FILE_FORMAT_REJECTED, "metadata[0].key", 24, "the empty key does not match the key grammar; the offset is its length, which says 0"),
           reject("handcrafted/key-invalid-utf8.gguf", Constraint.FILE_FORMAT_REJECTED, "metadata[0].key", 32, "invalid UTF-8 in a key"),
           reject("handcrafted/key-uppercase-space.gguf", Constraint.FILE_FORMAT_REJECTED, "metadata[0].key", 32, "'General Arch' does not match [a-z0-9]+([._-][a-z0-9]+)*"),
           accept("handcrafted/name-63.gguf", 3, "little", 32, 192, 1, "", "63-byte name"),

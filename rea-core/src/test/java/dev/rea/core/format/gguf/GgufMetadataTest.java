@@ -551,7 +551,7 @@ class GgufMetadataTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "|0", "A|0", "a..b|2", ".a|0", "a.|1", "a b|1", "a/b|1", "é|0", "a-|1", "_a|0",
+        "A|0", "a..b|2", ".a|0", "a.|1", "a b|1", "a/b|1", "é|0", "a-|1", "_a|0",
         "General.name|0", "a.-b|2", "ab\u0000|2"
       })
   void keysOutsideTheGrammarAreRejectedAtTheFirstBadCharacter(String spec) throws Exception {
@@ -561,6 +561,15 @@ class GgufMetadataTest {
     long keyBytes = b.at("metadata[1].key") + 8;
     assertRejected(
         GgufTesting.reject(b.bytes()), Constraint.FILE_FORMAT_REJECTED, "metadata[1].key", keyBytes + bad);
+  }
+
+  @Test
+  void anEmptyKeyIsRejectedAtItsLengthWhichSaysZero() throws Exception {
+    Built b = GgufBuilder.v3().kv("ok", u8(0)).kv("", u8(1)).build();
+    ReaException e = GgufTesting.reject(b.bytes());
+    // The key has no bytes; the u64 length before them is the field's only byte range.
+    assertRejected(e, Constraint.FILE_FORMAT_REJECTED, "metadata[1].key", b.at("metadata[1].key"));
+    assertThat(e.getMessage()).contains("the key is empty (its length is 0)");
   }
 
   @Test
