@@ -299,8 +299,11 @@ final class HumanReport {
     Set<String> uncounted = new HashSet<>();
     for (MetadataValue e : a.preview()) {
       MetadataValue.ArrayValue inner = (MetadataValue.ArrayValue) e;
-      whole.add(arrayType(inner));
-      uncounted.add("ARRAY<" + elementLabel(inner) + ">");
+      // One label per inner array, so the work is linear in the preview's arrays (asking twice
+      // per level doubled it at every level: 2^32 calls for 32 nested arrays of one element).
+      String label = "ARRAY<" + elementLabel(inner) + ">";
+      whole.add(label + "[" + Long.toUnsignedString(inner.count()) + "]");
+      uncounted.add(label);
     }
     if (whole.size() == 1) {
       return whole.iterator().next();

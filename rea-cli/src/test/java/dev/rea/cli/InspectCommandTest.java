@@ -8,7 +8,10 @@ import dev.rea.core.format.gguf.GgufTesting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -76,6 +79,32 @@ class InspectCommandTest {
         .containsPattern("test\\.alike +ARRAY<ARRAY<INT32>\\[2\\]>\\[2\\] +\\[\\[1, 2\\], \\[3, 4\\]\\]")
         .containsPattern("test\\.counts +ARRAY<ARRAY<INT32>>\\[2\\] +\\[\\[1, 2\\], \\[3\\]\\]")
         .containsPattern("test\\.mixed +ARRAY<ARRAY>\\[3\\] +\\[\\[1, 2\\], \\[\"a\"\\], \\[\\]\\]");
+  }
+
+  /**
+   * Hang guard, not a speed goal: 32 nested arrays of one element each took 2^32 label calls
+   * (minutes of CPU for a 400-byte file) when every level asked for its inner label twice.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void thirtyTwoNestedArraysAreLabelledOnceEach() throws Exception {
+    GgufBuilder.Value v = GgufBuilder.array(5, GgufBuilder.i32(7));
+    String label = "ARRAY<INT32>[1]";
+    for (int level = 2; level <= 32; level++) {
+      v = GgufBuilder.array(9, v);
+      label = "ARRAY<" + label + ">[1]";
+    }
+    Path model = dir.resolve("nested-32.gguf");
+    Files.write(
+        model,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .kv("test.deep", v)
+            .tensor("w", 0, 4)
+            .bytes());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).containsPattern("test\\.deep +" + Pattern.quote(label) + " +\\[\\[\\[\\[");
   }
 
   @Test
