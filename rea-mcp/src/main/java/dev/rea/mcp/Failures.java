@@ -15,11 +15,14 @@ final class Failures {
                 + " at a time. Retry when it has finished. inspect_analysis_view,"
                 + " import_evidence_bundle and release_evidence keep answering meanwhile.")
         .diagnostic("limit", "active_inspections")
-        .diagnostic("limit_value", 1)
+        .diagnostic("limit_inspections", 1)
         .build();
   }
 
-  /** {@code resource_exhausted} / {@code request_size}: a message over the inbound line cap. */
+  /**
+   * {@code resource_exhausted} / {@code request_size}: a message over the inbound line cap.
+   * Diagnostics {@code limit_bytes} and {@code requested_bytes} are decimal strings.
+   */
   static ReaException requestTooLarge(long bytes, int cap) {
     return ReaException.builder(
             Constraint.REQUEST_SIZE,
@@ -30,8 +33,9 @@ final class Failures {
                 + "-byte limit for one message; pass large Evidence as an evidence-file source"
                 + " or import it with import_evidence_bundle from a path")
         .diagnostic("limit", "inbound_message_bytes")
-        .diagnostic("limit_value", (long) cap)
-        .diagnostic("requested", bytes)
+        // Sizes are decimal strings (CONTRACT section 2), as for every other byte limit.
+        .diagnostic("limit_bytes", Integer.toString(cap))
+        .diagnostic("requested_bytes", Long.toString(bytes))
         .build();
   }
 
@@ -50,8 +54,8 @@ final class Failures {
                 + bytes
                 + " bytes (4,096 plus one per 24 bytes)")
         .diagnostic("limit", "inbound_message_containers")
-        .diagnostic("limit_value", cap)
-        .diagnostic("requested", containers)
+        .diagnostic("limit_containers", cap)
+        .diagnostic("requested_containers", containers)
         .build();
   }
 

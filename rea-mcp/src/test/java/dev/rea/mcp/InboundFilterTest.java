@@ -272,6 +272,8 @@ class InboundFilterTest {
     assertThat(e.path("constraint").asString()).isEqualTo("request_size");
     assertThat(e.path("details").path("diagnostics").path("limit").asString())
         .isEqualTo("inbound_message_containers");
+    assertThat(e.path("details").path("diagnostics").path("requested_containers").asLong())
+        .isGreaterThan(e.path("details").path("diagnostics").path("limit_containers").asLong());
     assertThat(t.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
   }
 

@@ -265,10 +265,12 @@ class RawProtocolTest {
       JsonNode e = toolError(s.awaitResponse(21, WAIT)).path("error");
       assertThat(e.path("code").asString()).isEqualTo("resource_exhausted");
       assertThat(e.path("constraint").asString()).isEqualTo("request_size");
-      assertThat(e.path("details").path("diagnostics").path("limit_value").asLong())
-          .isEqualTo(cap);
-      assertThat(e.path("details").path("diagnostics").path("requested").asLong())
-          .isGreaterThan(cap);
+      // Byte sizes are decimal strings (CONTRACT section 2), never JSON numbers.
+      JsonNode diagnostics = e.path("details").path("diagnostics");
+      assertThat(diagnostics.path("limit_bytes").isString()).as(diagnostics.toString()).isTrue();
+      assertThat(diagnostics.path("limit_bytes").asString()).isEqualTo(Integer.toString(cap));
+      assertThat(diagnostics.path("requested_bytes").isString()).isTrue();
+      assertThat(Long.parseLong(diagnostics.path("requested_bytes").asString())).isGreaterThan(cap);
 
       s.send("{\"jsonrpc\":\"2.0\",\"id\":22,\"method\":\"ping\",\"params\":{\"pad\":\"" + filler
           + "\"}}");
