@@ -65,7 +65,8 @@ public final class EvidenceFiles {
    * @param maxBytes the largest accepted size in bytes ({@code Limits.evidenceInputBytes()})
    * @param access the file-system seam (tests substitute files that change while read)
    * @return the file's bytes
-   * @throws ReaException {@code target_unavailable}: {@code not_found}, {@code permission_denied},
+   * @throws ReaException {@code target_unavailable}: {@code not_found} (also for links that loop,
+   *     see {@link MissingPaths#unresolvable}), {@code permission_denied},
    *     {@code not_regular_file} (not a regular file, or a file whose size reads as 0 but that
    *     yields bytes, such as {@code /proc/self/status}: not a regular file with a fixed size);
    *     {@code invalid_input} / {@code evidence_rejected} when its size at open is above {@code
@@ -127,6 +128,14 @@ public final class EvidenceFiles {
           .cause(e)
           .build();
     } catch (IOException e) {
+      if (e instanceof java.nio.file.FileSystemException f && MissingPaths.unresolvable(f)) {
+        // Links that loop, a file used as a directory, a name too long: as for a model path.
+        throw ReaException.builder(
+                Constraint.NOT_FOUND, "no such evidence file: " + p + " (" + f.getReason() + ")")
+            .path(p)
+            .cause(e)
+            .build();
+      }
       String reason = reason(e);
       throw ReaException.builder(
               Constraint.IO_ERROR, "reading the evidence file " + p + " failed: " + reason)

@@ -419,7 +419,7 @@ public final class ModelInspector {
           .cause(e)
           .build();
     } catch (java.nio.file.FileSystemException e) {
-      if (unresolvable(e)) {
+      if (MissingPaths.unresolvable(e)) {
         throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path + " (" + e.getReason() + ")")
             .cause(e)
             .build();
@@ -428,20 +428,6 @@ public final class ModelInspector {
     } catch (IOException e) {
       throw ioFailure("examining the path failed", e);
     }
-  }
-
-  /**
-   * A path that cannot name a file: a component is not a directory (ENOTDIR), symbolic links
-   * loop (ELOOP; the JDK appends "or unable to access attributes of symbolic link" to that
-   * reason) or a name is too long (ENAMETOOLONG). Such a selection is missing ({@code
-   * not_found}), not a host failure.
-   */
-  private static boolean unresolvable(java.nio.file.FileSystemException e) {
-    String reason = e.getReason();
-    return reason != null
-        && (reason.equals("Not a directory")
-            || reason.startsWith("Too many levels of symbolic links")
-            || reason.equals("File name too long"));
   }
 
   /**

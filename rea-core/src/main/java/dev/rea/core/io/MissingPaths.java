@@ -32,4 +32,22 @@ public final class MissingPaths {
     }
     return "no such " + what + ": " + path;
   }
+
+  /**
+   * A path that cannot name a file: a component is not a directory (ENOTDIR), symbolic links
+   * loop (ELOOP; the JDK appends "or unable to access attributes of symbolic link" to that
+   * reason) or a name is too long (ENAMETOOLONG). Such a selection is missing ({@code
+   * not_found}, {@code target_unavailable}), not a host failure (specification: "a missing,
+   * non-regular or otherwise unusable selected path is also target_unavailable").
+   *
+   * @param e the failure examining or opening the path
+   * @return whether its reason is one of those
+   */
+  public static boolean unresolvable(java.nio.file.FileSystemException e) {
+    String reason = e.getReason();
+    return reason != null
+        && (reason.equals("Not a directory")
+            || reason.startsWith("Too many levels of symbolic links")
+            || reason.equals("File name too long"));
+  }
 }

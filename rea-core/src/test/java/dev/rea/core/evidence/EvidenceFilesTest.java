@@ -241,4 +241,20 @@ class EvidenceFilesTest {
                       + tmp.resolve("gone.json") + ")");
             });
   }
+
+  @Test
+  void linksThatLoopAndAFileUsedAsADirectoryAreMissingNotHostFailures() throws Exception {
+    // The specification: a missing or otherwise unusable selected path is target_unavailable,
+    // as it is for a model path (ModelInspector); these were io_error (execution_failure).
+    Path a = tmp.resolve("loop-a.json");
+    Path b = tmp.resolve("loop-b.json");
+    Files.createSymbolicLink(a, b);
+    Files.createSymbolicLink(b, a);
+    Path underFile = file(4).resolve("x.json");
+    for (Path p : new Path[] {a, underFile}) {
+      ReaException e = refused(p, 10, FileAccess.system(), Constraint.NOT_FOUND);
+      assertThat(e.code()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
+      assertThat(e.getMessage()).startsWith("no such evidence file: " + p + " (");
+    }
+  }
 }
