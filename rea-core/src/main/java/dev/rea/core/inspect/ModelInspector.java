@@ -238,6 +238,9 @@ public final class ModelInspector {
               + " changed");
     }
     long fileSize = before.size();
+    if (fileSize == 0) {
+      requireFixedSize(channel, pathText);
+    }
     HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
 
     byte[] head = probe(in, fileSize);
@@ -389,6 +392,33 @@ public final class ModelInspector {
         h.limitations(),
         h.warnings(),
         null);
+  }
+
+  /**
+   * A file whose size reads as 0 is empty only if it yields no byte: a file of {@code /proc}
+   * ({@code /proc/self/status}) has size 0 and content, so it is not a regular file with a fixed
+   * size (as {@code EvidenceFiles.read} says of the same path), not "empty".
+   *
+   * @throws ReaException {@code target_unavailable} / {@code not_regular_file} when one byte can
+   *     be read; {@code execution_failure} / {@code io_error} when the read fails
+   */
+  private static void requireFixedSize(SeekableByteChannel channel, String pathText)
+      throws ReaException {
+    int n;
+    try {
+      n = channel.read(java.nio.ByteBuffer.allocate(1));
+    } catch (IOException e) {
+      throw ioFailure("reading the file failed", e);
+    }
+    if (n > 0) {
+      throw ReaException.builder(
+              Constraint.NOT_REGULAR_FILE,
+              "the path is not a regular file with a fixed size (its size reads as 0 but it"
+                  + " yields bytes): "
+                  + pathText)
+          .diagnostic("size_at_open", "0")
+          .build();
+    }
   }
 
   /**

@@ -178,6 +178,27 @@ class HostFailureTest {
   }
 
   @Test
+  void aFileOfSizeZeroThatYieldsBytesIsNotRegularAndAnEmptyOneIsEmpty() throws Exception {
+    Path status = Path.of("/proc/self/status");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isRegularFile(status) && Files.size(status) == 0, "needs Linux /proc");
+    ReaException e =
+        catchThrowableOfType(
+            ReaException.class, () -> inspector(FileAccess.system()).inspect(status, HashMode.HEADER));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
+    assertThat(e.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
+    assertThat(e.getMessage())
+        .isEqualTo("the path is not a regular file with a fixed size (its size reads as 0 but it"
+            + " yields bytes): /proc/self/status");
+    Path empty = write("empty.gguf", new byte[0]);
+    ReaException none =
+        catchThrowableOfType(
+            ReaException.class, () -> inspector(FileAccess.system()).inspect(empty, HashMode.HEADER));
+    assertThat(none.constraint()).as(none.getMessage()).isEqualTo(Constraint.UNSUPPORTED_FORMAT);
+    assertThat(none.getMessage()).contains("the file is empty");
+  }
+
+  @Test
   void aPermissionRemovedWhileReadingIsAnExecutionFailureNotAnUnavailableTarget() throws Exception {
     byte[] bytes = gguf();
     Path p = write("revoked.gguf", bytes);
