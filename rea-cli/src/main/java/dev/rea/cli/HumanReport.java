@@ -130,6 +130,22 @@ final class HumanReport {
                   ? "; of the entries read before the stop only (see Limitations)"
                   : "")
         });
+    if (!r.warnings().isEmpty()) {
+      // Warnings are printed last, after tables that can be long: a reader who stops at the top
+      // (an audit of a download) still sees that there are some, e.g. a file that may be cut.
+      java.util.Set<String> codes = new java.util.LinkedHashSet<>();
+      for (Warning w : r.warnings()) {
+        codes.add(w.code());
+      }
+      facts.add(
+          new String[] {
+            "warnings",
+            r.warnings().size()
+                + " ("
+                + TerminalText.printable(String.join(", ", codes))
+                + "): see Warnings at the end"
+          });
+    }
     facts.add(
         new String[] {
           "evidence id",

@@ -108,6 +108,26 @@ class InspectCommandTest {
   }
 
   @Test
+  void warningsAreCountedAtTheTopNotOnlyAfterTheTables() throws Exception {
+    // Type ID 31 (Q4_0_4_4) is removed upstream: a removed_type warning.
+    Path model = dir.resolve("removed.gguf");
+    Files.write(
+        model,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .tensor("r", 31, 32)
+            .tensor("w", 0, 4)
+            .bytes());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    String top = r.out().substring(0, r.out().indexOf("Metadata ("));
+    assertThat(top).containsPattern("(?m)^  warnings +1 \\(removed_type\\): see Warnings at the end$");
+    assertThat(r.out()).contains("Warnings (1)");
+    CliRunner.Result clean = CliRunner.run("inspect-model-artifact", tinyLlama().toString());
+    assertThat(clean.out()).contains("Warnings (0)").doesNotContainPattern("(?m)^  warnings ");
+  }
+
+  @Test
   void theTypesTableHasAnIdColumnForGgufOnly() throws Exception {
     // Safetensors dtypes have no numeric ID: no column that is always empty.
     Path st = dir.resolve("m.safetensors");
