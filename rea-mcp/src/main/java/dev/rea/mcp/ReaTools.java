@@ -69,26 +69,26 @@ final class ReaTools {
 
   /** @return the tool specifications to register */
   List<SyncToolSpecification> specifications() {
+    // Hints: read-only, destructive, idempotent (MCP ToolAnnotations); the open-world hint is
+    // false for all four (no network, no other system).
     return List.of(
         spec(INSPECT, "Inspect a GGUF or safetensors model file", Descriptions.INSPECT,
-            new ToolAnnotations("Inspect a model file", true, false, false, false, null),
-            this::inspect),
+            true, false, false, this::inspect),
         spec(VIEW, "Page through complete Evidence", Descriptions.VIEW,
-            new ToolAnnotations("Page through Evidence", true, false, true, false, null),
-            this::view),
+            true, false, true, this::view),
         spec(IMPORT, "Import an Evidence bundle into this session", Descriptions.IMPORT,
-            new ToolAnnotations("Import Evidence", false, false, true, false, null),
-            this::importBundle),
+            false, false, true, this::importBundle),
         spec(RELEASE, "Release retained Evidence", Descriptions.RELEASE,
-            new ToolAnnotations("Release Evidence", false, true, false, false, null),
-            this::release));
+            false, true, false, this::release));
   }
 
   private SyncToolSpecification spec(
       String name,
       String title,
       String description,
-      ToolAnnotations annotations,
+      boolean readOnly,
+      boolean destructive,
+      boolean idempotent,
       java.util.function.BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> h) {
     Tool tool =
         Tool.builder()
@@ -97,7 +97,9 @@ final class ReaTools {
             .description(description)
             .inputSchema(schemas.input(name))
             .outputSchema(schemas.output(name))
-            .annotations(annotations)
+            // One title: the annotations' title is the tool's own (clients show either).
+            .annotations(
+                new ToolAnnotations(title, readOnly, destructive, idempotent, false, null))
             .build();
     return SyncToolSpecification.builder()
         .tool(tool)

@@ -245,7 +245,25 @@ class RawProtocolTest {
           .isEqualTo("rea");
       s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
       s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
-      assertThat(s.awaitResponse(3, WAIT).path("result").path("tools")).hasSize(4);
+      JsonNode tools = s.awaitResponse(3, WAIT).path("result").path("tools");
+      assertThat(tools).hasSize(4);
+      // One title per tool: the annotations repeat the tool's own, and the hints are as declared.
+      Map<String, String> hints = new java.util.HashMap<>();
+      for (JsonNode t : tools) {
+        JsonNode a = t.path("annotations");
+        assertThat(a.path("title").asString()).isEqualTo(t.path("title").asString()).isNotEmpty();
+        hints.put(
+            t.path("name").asString(),
+            a.path("readOnlyHint").asBoolean() + "," + a.path("destructiveHint").asBoolean() + ","
+                + a.path("idempotentHint").asBoolean() + "," + a.path("openWorldHint").asBoolean());
+      }
+      assertThat(hints)
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(
+                  ReaTools.INSPECT, "true,false,false,false",
+                  ReaTools.VIEW, "true,false,true,false",
+                  ReaTools.IMPORT, "false,false,true,false",
+                  ReaTools.RELEASE, "false,true,false,false"));
       assertThat(s.badLines).isEmpty();
     }
   }
