@@ -430,6 +430,14 @@ public final class StrictJson implements AutoCloseable {
 
   /** Reads the current token as a JSON integer in {@code [min, max]}. */
   public long currentInteger(Supplier<String> field, long min, long max) throws ReaException {
+    if (current() == JsonToken.VALUE_NUMBER_FLOAT) {
+      // "found a number" alone puzzles the reader of "limit": 5.0; the text says why.
+      throw error(
+          field,
+          "expected an integer number, found "
+              + ReaException.truncateForMessage(numberText())
+              + " (JSON integers have no fraction or exponent)");
+    }
     if (current() != JsonToken.VALUE_NUMBER_INT) {
       throw error(field, "expected an integer number, found " + describe(current()));
     }

@@ -222,6 +222,14 @@ class ViewPagesTest {
             assertThat(e.getMessage()).startsWith("view rejected: ").contains(" at " + c[1]);
           });
     }
+    // A number with a fraction or an exponent is shown as written, with the reason.
+    for (String limit : new String[] {"5.0", "1e2"}) {
+      String view = "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"limit\":" + limit + "}";
+      assertThatThrownBy(() -> ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS))
+          .isInstanceOfSatisfying(ReaException.class, e -> assertThat(e.getMessage())
+              .contains("expected an integer number, found " + limit
+                  + " (JSON integers have no fraction or exponent)"));
+    }
     // An unknown property names the closest known one, or lists them all.
     String[][] typos = {
       {"name", " (did you mean \"names\"?)"},
