@@ -53,29 +53,38 @@ class InspectCommandTest {
         .contains("digest none");
   }
 
+  private static GgufBuilder llama() {
+    return GgufBuilder.v3().kv("general.architecture", GgufBuilder.str("llama"));
+  }
+
+  /** Writes the model as {@code file} in the test folder, reports it and checks exit status 0. */
+  private String report(String file, GgufBuilder model) throws java.io.IOException {
+    Path p = dir.resolve(file);
+    Files.write(p, model.bytes());
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    return r.out();
+  }
+
   @Test
   void anArrayOfArraysIsLabelledOnlyByWhatEveryInnerArrayShares() throws Exception {
     // GGUF value types: 5 INT32, 7 BOOL, 8 STRING, 9 ARRAY.
-    Path model = dir.resolve("nested.gguf");
-    Files.write(
-        model,
-        GgufBuilder.v3()
-            .kv("general.architecture", GgufBuilder.str("llama"))
-            .kv("test.alike", GgufBuilder.array(9,
-                GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
-                GgufBuilder.array(5, GgufBuilder.i32(3), GgufBuilder.i32(4))))
-            .kv("test.counts", GgufBuilder.array(9,
-                GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
-                GgufBuilder.array(5, GgufBuilder.i32(3))))
-            .kv("test.mixed", GgufBuilder.array(9,
-                GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
-                GgufBuilder.array(8, GgufBuilder.str("a")),
-                GgufBuilder.array(7)))
-            .tensor("w", 0, 4)
-            .bytes());
-    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model.toString());
-    assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out())
+    String out =
+        report(
+            "nested.gguf",
+            llama()
+                .kv("test.alike", GgufBuilder.array(9,
+                    GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
+                    GgufBuilder.array(5, GgufBuilder.i32(3), GgufBuilder.i32(4))))
+                .kv("test.counts", GgufBuilder.array(9,
+                    GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
+                    GgufBuilder.array(5, GgufBuilder.i32(3))))
+                .kv("test.mixed", GgufBuilder.array(9,
+                    GgufBuilder.array(5, GgufBuilder.i32(1), GgufBuilder.i32(2)),
+                    GgufBuilder.array(8, GgufBuilder.str("a")),
+                    GgufBuilder.array(7)))
+                .tensor("w", 0, 4));
+    assertThat(out)
         .containsPattern("test\\.alike +ARRAY<ARRAY<INT32>\\[2\\]>\\[2\\] +\\[\\[1, 2\\], \\[3, 4\\]\\]")
         .containsPattern("test\\.counts +ARRAY<ARRAY<INT32>>\\[2\\] +\\[\\[1, 2\\], \\[3\\]\\]")
         .containsPattern("test\\.mixed +ARRAY<ARRAY>\\[3\\] +\\[\\[1, 2\\], \\[\"a\"\\], \\[\\]\\]");
@@ -94,35 +103,17 @@ class InspectCommandTest {
       v = GgufBuilder.array(9, v);
       label = "ARRAY<" + label + ">[1]";
     }
-    Path model = dir.resolve("nested-32.gguf");
-    Files.write(
-        model,
-        GgufBuilder.v3()
-            .kv("general.architecture", GgufBuilder.str("llama"))
-            .kv("test.deep", v)
-            .tensor("w", 0, 4)
-            .bytes());
-    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model.toString());
-    assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out()).containsPattern("test\\.deep +" + Pattern.quote(label) + " +\\[\\[\\[\\[");
+    String out = report("nested-32.gguf", llama().kv("test.deep", v).tensor("w", 0, 4));
+    assertThat(out).containsPattern("test\\.deep +" + Pattern.quote(label) + " +\\[\\[\\[\\[");
   }
 
   @Test
   void warningsAreCountedAtTheTopNotOnlyAfterTheTables() throws Exception {
     // Type ID 31 (Q4_0_4_4) is removed upstream: a removed_type warning.
-    Path model = dir.resolve("removed.gguf");
-    Files.write(
-        model,
-        GgufBuilder.v3()
-            .kv("general.architecture", GgufBuilder.str("llama"))
-            .tensor("r", 31, 32)
-            .tensor("w", 0, 4)
-            .bytes());
-    CliRunner.Result r = CliRunner.run("inspect-model-artifact", model.toString());
-    assertThat(r.status()).as(r.err()).isZero();
-    String top = r.out().substring(0, r.out().indexOf("Metadata ("));
+    String out = report("removed.gguf", llama().tensor("r", 31, 32).tensor("w", 0, 4));
+    String top = out.substring(0, out.indexOf("Metadata ("));
     assertThat(top).containsPattern("(?m)^  warnings +1 \\(removed_type\\): see Warnings at the end$");
-    assertThat(r.out()).contains("Warnings (1)");
+    assertThat(out).contains("Warnings (1)");
     CliRunner.Result clean = CliRunner.run("inspect-model-artifact", tinyLlama().toString());
     assertThat(clean.out()).contains("Warnings (0)").doesNotContainPattern("(?m)^  warnings ");
   }
