@@ -447,18 +447,49 @@ public final class EvidenceIds {
   private record Marks(int[] at, int[] order) {}
 
   /**
+   * Finds the quoted placeholders in one pass over the text, whatever their number (a record with
+   * tens of thousands of subnormal numbers has as many; looking for each in turn took minutes). A
+   * placeholder is made of ASCII letters, digits and {@code '-'}, so a quoted one is a quote, a
+   * run of those bytes and a quote: each quote of the text starts at most one candidate, looked
+   * up by name.
+   *
    * @return where each of {@code placeholders}, quoted, stands in {@code text}, or null unless
    *     each occurs there exactly once (a value of the text could hold one)
    */
   private static @Nullable Marks locateQuoted(byte[] text, List<String> placeholders) {
     int n = placeholders.size();
-    int[] at = new int[n];
+    java.util.Map<String, Integer> index = new java.util.HashMap<>(n * 2);
+    int longest = 0;
     for (int k = 0; k < n; k++) {
-      byte[] marker = ('"' + placeholders.get(k) + '"').getBytes(StandardCharsets.US_ASCII);
-      at[k] = indexOf(text, marker, 0);
-      if (at[k] < 0 || indexOf(text, marker, at[k] + 1) >= 0) {
-        return null;
+      index.put(placeholders.get(k), k);
+      longest = Math.max(longest, placeholders.get(k).length());
+    }
+    int[] at = new int[n];
+    java.util.Arrays.fill(at, -1);
+    int found = 0;
+    for (int i = 0; i < text.length; i++) {
+      if (text[i] != '"') {
+        continue;
       }
+      int j = i + 1;
+      while (j < text.length && placeholderByte(text[j])) {
+        j++;
+      }
+      if (j < text.length && text[j] == '"' && j > i + 1 && j - i - 1 <= longest) {
+        Integer k = index.get(new String(text, i + 1, j - i - 1, StandardCharsets.US_ASCII));
+        if (k != null) {
+          if (at[k] >= 0) {
+            return null;
+          }
+          at[k] = i;
+          found++;
+        }
+      }
+      // The closing quote at j may open the next candidate; no quote lies between i and j.
+      i = j - 1;
+    }
+    if (found != n) {
+      return null;
     }
     int[] order =
         java.util.stream.IntStream.range(0, n)
@@ -467,6 +498,11 @@ public final class EvidenceIds {
             .mapToInt(Integer::intValue)
             .toArray();
     return new Marks(at, order);
+  }
+
+  /** @return whether {@code b} may be part of a placeholder (ASCII letter, digit or '-') */
+  private static boolean placeholderByte(byte b) {
+    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '-';
   }
 
   private static byte[] rowsBytes(List<TensorRow> rows) {
@@ -499,19 +535,6 @@ public final class EvidenceIds {
       }
       throw e;
     }
-  }
-
-  private static int indexOf(byte[] in, byte[] what, int from) {
-    outer:
-    for (int i = from; i <= in.length - what.length; i++) {
-      for (int k = 0; k < what.length; k++) {
-        if (in[i + k] != what[k]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
   }
 
   /**

@@ -377,6 +377,29 @@ class EvidenceIdsTest {
   }
 
   /**
+   * Hang guard, not a speed goal: 64,000 subnormal numbers are 64,000 placeholders, each looked
+   * for in the whole canonical text (about 3 MB) when they were searched one at a time, which took
+   * minutes (a 160 KB GGUF of 16,000 took 47 s). One pass finds them all, with the same text (a
+   * placeholder that a value also holds: textsWithAwkwardArraysAndSpansThatDoNotFit...).
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES)
+  void tensOfThousandsOfSubnormalsAreFoundInOnePass() {
+    int n = 64_000;
+    StringBuilder json = new StringBuilder("{\"b\":[");
+    StringBuilder expected = new StringBuilder("{\"a\":\"x\",\"b\":[");
+    for (int i = 0; i < n; i++) {
+      String sep = i == 0 ? "" : ",";
+      json.append(sep).append(i % 2 == 0 ? "4.9e-324" : "-1e-320");
+      expected.append(sep).append(i % 2 == 0 ? "5e-324" : "-1e-320");
+    }
+    json.append("],\"a\":\"x\"}");
+    expected.append("]}");
+    byte[] out = EvidenceIds.canonicalize(json.toString().getBytes(StandardCharsets.UTF_8), true);
+    assertThat(new String(out, StandardCharsets.UTF_8)).isEqualTo(expected.toString());
+  }
+
+  /**
    * A record with a large metadata array (not only many tensors) is canonicalized with every
    * array in parts, the spans found in its compact text: the same bytes as the whole record.
    */
