@@ -169,6 +169,9 @@ public final class ModelArtifactSummary {
         }
       }
     }
+    // Made once: "general.architecture" is file-controlled and may be megabytes long, and a
+    // copy per row cost rows x its length.
+    String archPrefix = arch == null ? null : arch + ".";
     List<MetadataRow> out = new ArrayList<>();
     for (MetadataRow row : r.metadata()) {
       if (out.size() >= MAX_HEADLINE_ROWS) {
@@ -180,18 +183,19 @@ public final class ModelArtifactSummary {
               && IndexedEvidence.utf8(s.value()) > MAX_HEADLINE_VALUE_BYTES)) {
         continue;
       }
-      if (!gguf || GGUF_HEADLINE_KEYS.contains(row.key()) || isArchKey(row.key(), arch)) {
+      if (!gguf || GGUF_HEADLINE_KEYS.contains(row.key()) || isArchKey(row.key(), archPrefix)) {
         out.add(row);
       }
     }
     return out;
   }
 
-  private static boolean isArchKey(String key, @Nullable String arch) {
-    if (arch == null || !key.startsWith(arch + ".")) {
+  /** @param archPrefix the architecture and a dot ({@code "llama."}), or null */
+  private static boolean isArchKey(String key, @Nullable String archPrefix) {
+    if (archPrefix == null || !key.startsWith(archPrefix)) {
       return false;
     }
-    return ARCH_HEADLINE_SUFFIXES.contains(key.substring(arch.length() + 1));
+    return ARCH_HEADLINE_SUFFIXES.contains(key.substring(archPrefix.length()));
   }
 
   /**

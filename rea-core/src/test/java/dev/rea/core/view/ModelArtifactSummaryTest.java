@@ -26,6 +26,37 @@ class ModelArtifactSummaryTest {
     return TestRecords.gguf(List.of(rows), List.of(), List.of(), List.of());
   }
 
+  /**
+   * Hang guard, not a speed goal: the architecture and a dot were built again for every metadata
+   * row, so a 32 MB {@code general.architecture} and 100,000 rows copied 3.2 TB (a 1 MB one with
+   * 32,000 rows took 31 s; 8 MB and 50,000 rows took under 2 minutes here). They are built once;
+   * the headline is as before.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES)
+  void aLongArchitectureIsPrefixedOnceNotOncePerRow() {
+    String arch = "a".repeat(32 << 20);
+    List<MetadataRow> rows = new ArrayList<>();
+    rows.add(new MetadataRow(0, "general.architecture", ValueType.STRING,
+        new MetadataValue.StringValue(arch)));
+    rows.add(new MetadataRow(1, "general.name", ValueType.STRING, new MetadataValue.StringValue("n")));
+    for (int i = 0; i < 100_000; i++) {
+      rows.add(new MetadataRow(rows.size(), "k" + i, ValueType.UINT8, new MetadataValue.IntegerValue(1)));
+    }
+    List<MetadataRow> headline =
+        ModelArtifactSummary.headline(TestRecords.gguf(rows, List.of(), List.of(), List.of()));
+    // The architecture is too long for a headline value; general.name is a headline key.
+    assertThat(headline).extracting(MetadataRow::key).containsExactly("general.name");
+    // A short architecture still brings in its own keys.
+    List<MetadataRow> llama = new ArrayList<>(List.of(
+        new MetadataRow(0, "general.architecture", ValueType.STRING, new MetadataValue.StringValue("llama")),
+        new MetadataRow(1, "llama.context_length", ValueType.UINT32, new MetadataValue.IntegerValue(4096)),
+        new MetadataRow(2, "llamax.context_length", ValueType.UINT32, new MetadataValue.IntegerValue(1))));
+    assertThat(ModelArtifactSummary.headline(TestRecords.gguf(llama, List.of(), List.of(), List.of())))
+        .extracting(MetadataRow::key)
+        .containsExactly("general.architecture", "llama.context_length");
+  }
+
   @Test
   void summaryOfASmallRecord() {
     EvidenceRecord r = TestRecords.small();
