@@ -27,6 +27,10 @@ import java.util.StringJoiner;
  */
 final class HumanReport {
   private static final int MAX_VALUE_CHARS = 72;
+
+  /** Widest tensor name in the tensor table, in terminal columns. */
+  private static final int MAX_NAME_COLUMNS = 48;
+
   private static final int MAX_METADATA_ROWS = 60;
 
   private final PrintWriter out;
@@ -256,12 +260,16 @@ final class HumanReport {
     out.println("Tensors (" + tensors.size() + ")");
     List<String[]> table = new ArrayList<>();
     int shown = Math.min(tensors.size(), maxTensorRows);
+    boolean cutNames = false;
     for (int i = 0; i < shown; i++) {
       TensorRow t = tensors.get(i);
+      String printable = TerminalText.printable(t.name());
+      String name = TextTable.cut(printable, MAX_NAME_COLUMNS);
+      cutNames |= !name.equals(printable);
       table.add(
           new String[] {
             Integer.toString(t.index()),
-            shorten(t.name(), 48),
+            name,
             TerminalText.printable(t.type()),
             shape(t.shape()),
             t.fileOffset() == null ? "unknown" : Sizes.grouped(t.fileOffset()),
@@ -283,6 +291,10 @@ final class HumanReport {
               + (tensors.size() - shown)
               + (tensors.size() - shown == 1 ? " more tensor" : " more tensors")
               + " not shown (--max_tensor_rows N, or --json for all)");
+    }
+    if (cutNames) {
+      out.println(
+          "  (names are cut at " + MAX_NAME_COLUMNS + " columns: --json gives them whole)");
     }
   }
 

@@ -119,6 +119,14 @@ class InspectCommandTest {
   }
 
   @Test
+  void aCutTensorNameIsSaidToBeCut() throws Exception {
+    String longName = "n".repeat(64);
+    String out = report("long-name.gguf", llama().tensor(longName, 0, 4));
+    assertThat(out).doesNotContain(longName).contains("(names are cut at 48 columns: --json gives them whole)");
+    assertThat(report("short-name.gguf", llama().tensor("w", 0, 4))).doesNotContain("names are cut");
+  }
+
+  @Test
   void theTypesTableHasAnIdColumnForGgufOnly() throws Exception {
     // Safetensors dtypes have no numeric ID: no column that is always empty.
     Path st = dir.resolve("m.safetensors");
