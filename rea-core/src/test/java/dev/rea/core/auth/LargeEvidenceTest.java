@@ -129,12 +129,7 @@ class LargeEvidenceTest {
       out.write(after);
     }
     assertThat(Files.size(big)).isGreaterThan(60_000_000L).isLessThan(64L << 20);
-    return ChildJvm.run(
-        List.of("-XX:+UseSerialGC", "-Xmx192m", "-Xmn16m"),
-        LargeEvidenceChild.class,
-        240,
-        big.toString(),
-        home().toString());
+    return run(big, "-Xmx192m");
   }
 
   /** @return a record of {@code tensors} tensors signed with a key in {@link #home()} */
@@ -160,8 +155,13 @@ class LargeEvidenceTest {
   }
 
   private ChildJvm.Result run(Path file) throws Exception {
+    return run(file, "-Xmx288m");
+  }
+
+  /** Runs {@link LargeEvidenceChild} on the file in a child JVM with the heap bound {@code xmx}. */
+  private ChildJvm.Result run(Path file, String xmx) throws Exception {
     return ChildJvm.run(
-        List.of("-XX:+UseSerialGC", "-Xmx288m", "-Xmn16m"),
+        List.of("-XX:+UseSerialGC", xmx, "-Xmn16m"),
         LargeEvidenceChild.class,
         240,
         file.toString(),
