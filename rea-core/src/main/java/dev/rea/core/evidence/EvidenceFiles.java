@@ -131,7 +131,7 @@ public final class EvidenceFiles {
       if (e instanceof java.nio.file.FileSystemException f && MissingPaths.unresolvable(f)) {
         // Links that loop, a file used as a directory, a name too long: as for a model path.
         throw ReaException.builder(
-                Constraint.NOT_FOUND, "no such evidence file: " + p + " (" + f.getReason() + ")")
+                Constraint.NOT_FOUND, MissingPaths.describeUnresolvable(path, "evidence file", f))
             .path(p)
             .cause(e)
             .build();

@@ -450,7 +450,8 @@ public final class ModelInspector {
           .build();
     } catch (java.nio.file.FileSystemException e) {
       if (MissingPaths.unresolvable(e)) {
-        throw ReaException.builder(Constraint.NOT_FOUND, "no such file: " + path + " (" + e.getReason() + ")")
+        throw ReaException.builder(
+                Constraint.NOT_FOUND, MissingPaths.describeUnresolvable(path, "file", e))
             .cause(e)
             .build();
       }

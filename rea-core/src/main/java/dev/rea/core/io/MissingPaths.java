@@ -50,4 +50,15 @@ public final class MissingPaths {
             || reason.startsWith("Too many levels of symbolic links")
             || reason.equals("File name too long"));
   }
+
+  /**
+   * @param path a path {@link #unresolvable} says cannot name a file
+   * @param what how to name the missing thing ({@code "file"}, {@code "evidence file"})
+   * @param e the failure, whose reason is quoted
+   * @return {@code "no such WHAT: PATH (REASON)"}
+   */
+  public static String describeUnresolvable(
+      java.nio.file.Path path, String what, java.nio.file.FileSystemException e) {
+    return "no such " + what + ": " + path + " (" + e.getReason() + ")";
+  }
 }
