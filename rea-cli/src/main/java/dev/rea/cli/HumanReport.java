@@ -15,6 +15,7 @@ import dev.rea.core.evidence.Warning;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -137,7 +138,7 @@ final class HumanReport {
     if (!r.warnings().isEmpty()) {
       // Warnings are printed last, after tables that can be long: a reader who stops at the top
       // (an audit of a download) still sees that there are some, e.g. a file that may be cut.
-      java.util.Set<String> codes = new java.util.LinkedHashSet<>();
+      Set<String> codes = new LinkedHashSet<>();
       for (Warning w : r.warnings()) {
         codes.add(w.code());
       }
