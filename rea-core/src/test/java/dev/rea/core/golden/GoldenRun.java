@@ -1,0 +1,103 @@
+package dev.rea.core.golden;
+
+import dev.rea.core.Limits;
+import dev.rea.core.auth.EvidenceSigner;
+import dev.rea.core.auth.KeyRing;
+import dev.rea.core.detect.DetectedFormat;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.format.gguf.GgufReader;
+import dev.rea.core.format.safetensors.SafetensorsReader;
+import dev.rea.core.inspect.FormatReader;
+import dev.rea.core.inspect.HashMode;
+import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.testing.MemoryFileAccess;
+import dev.rea.core.testing.ScratchDirectories;
+import dev.rea.core.view.IndexedEvidence;
+import dev.rea.core.view.ModelArtifactSummary;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Renders what REA says of one file's bytes, deterministically: the file is served from memory
+ * ({@link MemoryFileAccess}: fixed size, device, inode and modification time) at {@code
+ * /golden/NAME}, {@code observed_at} is fixed and records are signed with the committed test key
+ * {@code golden/signing-key.pem}. The text has one section per hash mode, each holding the
+ * {@code --json} output (a signed bundle, or the error object with signed partial Evidence) and,
+ * for a complete record, the summary.
+ */
+final class GoldenRun {
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
+
+  private static final KeyRing RING = openRing();
+
+  private GoldenRun() {}
+
+  static String render(String name, byte[] bytes) throws ReaException {
+    StringBuilder out = new StringBuilder();
+    for (HashMode mode : HashMode.values()) {
+      out.append("== ").append(mode.wire()).append('\n');
+      ModelInspector inspector = inspector(bytes);
+      Path path = Path.of("/golden", name);
+      try {
+        EvidenceRecord record = new EvidenceSigner(RING).sign(inspector.inspect(path, mode));
+        out.append(text(EvidenceJson.bundleBytes(List.of(record)))).append('\n');
+        out.append("-- summary\n");
+        out.append(text(ModelArtifactSummary.render(IndexedEvidence.of(record), null)))
+            .append('\n');
+      } catch (ReaException e) {
+        ReaException signed =
+            e.partialEvidence() == null
+                ? e
+                : e.withPartialEvidence(new EvidenceSigner(RING).sign(e.partialEvidence()));
+        out.append(text(EvidenceJson.errorBytes(signed))).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  private static ModelInspector inspector(byte[] bytes) {
+    Map<DetectedFormat, FormatReader> readers = new EnumMap<>(DetectedFormat.class);
+    readers.put(DetectedFormat.GGUF, new GgufReader());
+    readers.put(DetectedFormat.SAFETENSORS, new SafetensorsReader());
+    return new ModelInspector(Limits.defaults(), new MemoryFileAccess(bytes), CLOCK, readers);
+  }
+
+  private static String text(byte[] json) {
+    return new String(json, StandardCharsets.UTF_8);
+  }
+
+  private static KeyRing openRing() {
+    try {
+      Path home = ScratchDirectories.createDeletedAtExit("rea-golden-home");
+      Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+      Path key = home.resolve(KeyRing.KEY_FILE);
+      try (InputStream in =
+          Objects.requireNonNull(
+              GoldenRun.class.getResourceAsStream("/golden/signing-key.pem"),
+              "golden/signing-key.pem")) {
+        Files.write(key, in.readAllBytes());
+      }
+      Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+      return KeyRing.open(home);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (ReaException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
