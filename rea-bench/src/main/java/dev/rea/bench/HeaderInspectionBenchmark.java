@@ -2,8 +2,8 @@ package dev.rea.bench;
 
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.HashMode;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

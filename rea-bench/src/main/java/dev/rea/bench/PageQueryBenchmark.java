@@ -1,15 +1,15 @@
 package dev.rea.bench;
 
-import dev.rea.core.Limits;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
-import dev.rea.core.view.IndexedEvidence;
-import dev.rea.core.view.RetainedEvidenceStore;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.internal.view.RetainedEvidenceStore;
+import dev.rea.core.internal.view.ViewPages;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.Limits;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
-import dev.rea.core.view.ViewPages;
 import dev.rea.core.view.ViewRequest;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,14 +1,14 @@
 package dev.rea.bench;
 
-import dev.rea.core.Limits;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.evidence.EvidenceIds;
-import dev.rea.core.format.safetensors.SafetensorsReader;
-import dev.rea.core.inspect.ParsedHeader;
-import dev.rea.core.inspect.ReadContext;
-import dev.rea.core.io.Cancellation;
-import dev.rea.core.io.HeaderInput;
-import dev.rea.core.io.PipelinedDigest;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.format.ParsedHeader;
+import dev.rea.core.internal.format.ReadContext;
+import dev.rea.core.internal.format.safetensors.SafetensorsReader;
+import dev.rea.core.internal.io.HeaderInput;
+import dev.rea.core.internal.io.PipelinedDigest;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;

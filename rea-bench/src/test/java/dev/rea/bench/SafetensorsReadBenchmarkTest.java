@@ -2,11 +2,11 @@ package dev.rea.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.evidence.EvidenceIds;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.TensorRow;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.HashMode;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,21 +1,21 @@
 package dev.rea.cli;
 
-import dev.rea.core.auth.EvidenceVerifier;
-import dev.rea.core.auth.KeyRing;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.view.EvidenceLoader;
-import dev.rea.core.view.IndexedEvidence;
+import dev.rea.core.internal.auth.EvidenceVerifier;
+import dev.rea.core.internal.auth.KeyRing;
+import dev.rea.core.internal.view.EvidenceLoader;
+import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.internal.view.ViewPages;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
-import dev.rea.core.view.ViewPages;
 import dev.rea.core.view.ViewRequest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code rea inspect-analysis-view --source FILE --view JSON}: answers one page of a view from a
@@ -98,7 +98,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     try {
       ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
       Path file = Arguments.resolve(source, "--source");
-      dev.rea.core.inspect.SelectedPath.checkTrailingSlash("--source", source, file);
+      dev.rea.core.internal.inspect.SelectedPath.checkTrailingSlash("--source", source, file);
       KeyRing ring = Keys.readingRing(env, err);
       EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
       IndexedEvidence ev =

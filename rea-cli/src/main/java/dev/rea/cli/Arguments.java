@@ -2,7 +2,7 @@ package dev.rea.cli;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.inspect.HashMode;
+import dev.rea.core.options.HashMode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
@@ -46,7 +46,7 @@ final class Arguments {
           .field(field)
           .build();
     }
-    dev.rea.core.Limits.checkPathLength(field, text);
+    dev.rea.core.options.Limits.checkPathLength(field, text);
     if (text.indexOf(REPLACEMENT) >= 0) {
       throw replaced(
           field,
@@ -72,7 +72,7 @@ final class Arguments {
     } catch (InvalidPathException e) {
       throw ReaException.builder(
               Constraint.BAD_ARGUMENT,
-              "invalid path: " + e.getMessage() + dev.rea.core.inspect.SelectedPath.localeHint())
+              "invalid path: " + e.getMessage() + dev.rea.core.internal.inspect.SelectedPath.localeHint())
           .field(field)
           .build();
     }
@@ -81,7 +81,7 @@ final class Arguments {
   /**
    * The refusal of a name holding U+FFFD: "{@code whose} holds U+FFFD, the character Java puts in
    * place of bytes that are not valid in the locale's encoding (...), so REA cannot tell {@code
-   * cannotTell}", then {@link dev.rea.core.inspect.SelectedPath#localeHint()}.
+   * cannotTell}", then {@link dev.rea.core.internal.inspect.SelectedPath#localeHint()}.
    */
   private static ReaException replaced(String field, String whose, String cannotTell) {
     return ReaException.builder(
@@ -92,7 +92,7 @@ final class Arguments {
                 + System.getProperty("sun.jnu.encoding", "unknown")
                 + "), so REA cannot tell "
                 + cannotTell
-                + dev.rea.core.inspect.SelectedPath.localeHint())
+                + dev.rea.core.internal.inspect.SelectedPath.localeHint())
         .field(field)
         .build();
   }
@@ -185,7 +185,7 @@ final class Arguments {
    * an earlier Evidence file (running the same inspection again) or an empty file, never a model
    * or anything else, which would be lost. Evidence REA writes begins with {@code
    * {"schema":"rea.} ({@code rea.bundle.v1} or {@code rea.evidence.v1}); a model is named as
-   * such ({@link dev.rea.core.detect.FormatDetector}). A file that cannot be read is left to the
+   * such ({@link dev.rea.core.internal.detect.FormatDetector}). A file that cannot be read is left to the
    * write, which reports it.
    *
    * @throws ReaException {@code bad_argument} naming the option
@@ -194,9 +194,9 @@ final class Arguments {
     if (!java.nio.file.Files.isRegularFile(output)) {
       return;
     }
-    dev.rea.core.detect.FormatDetector.Probe probe;
+    dev.rea.core.internal.detect.FormatDetector.Probe probe;
     try {
-      probe = dev.rea.core.detect.FormatDetector.probe(output);
+      probe = dev.rea.core.internal.detect.FormatDetector.probe(output);
     } catch (java.io.IOException | SecurityException e) {
       return;
     }
@@ -204,11 +204,11 @@ final class Arguments {
     // reading it through.
     if (probe.size() == 0
         || (probe.text().startsWith(EVIDENCE_START)
-            && probe.size() <= dev.rea.core.Limits.DEFAULT_EVIDENCE_INPUT_BYTES
+            && probe.size() <= dev.rea.core.options.Limits.DEFAULT_EVIDENCE_INPUT_BYTES
             && isOneJsonObject(output))) {
       return;
     }
-    dev.rea.core.detect.DetectedFormat model = probe.model();
+    dev.rea.core.internal.detect.DetectedFormat model = probe.model();
     throw badOutput(
         field,
         output,

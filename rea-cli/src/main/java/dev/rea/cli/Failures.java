@@ -2,7 +2,7 @@ package dev.rea.cli;
 
 import dev.rea.core.error.ReaException;
 import dev.rea.core.error.Surface;
-import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.internal.evidence.EvidenceJson;
 import java.io.PrintWriter;
 import java.util.Map;
 

@@ -1,7 +1,6 @@
 package dev.rea.cli;
 
 import dev.rea.core.evidence.Artifact;
-import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
@@ -12,6 +11,7 @@ import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.EvidenceJson;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;

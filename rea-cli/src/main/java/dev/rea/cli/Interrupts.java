@@ -1,6 +1,6 @@
 package dev.rea.cli;
 
-import dev.rea.core.io.Cancellation;
+import dev.rea.core.options.Cancellation;
 import java.util.ArrayList;
 import java.util.List;
 import sun.misc.Signal;

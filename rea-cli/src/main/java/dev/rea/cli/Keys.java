@@ -1,8 +1,8 @@
 package dev.rea.cli;
 
-import dev.rea.core.auth.KeyRing;
-import dev.rea.core.auth.ReaHome;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.auth.KeyRing;
+import dev.rea.core.internal.auth.ReaHome;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package dev.rea.cli;
 
-import dev.rea.core.evidence.EvidenceIds;
-import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.evidence.EvidenceJson;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyFactory;

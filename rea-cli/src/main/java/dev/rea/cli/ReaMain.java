@@ -1,15 +1,15 @@
 package dev.rea.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.io.OutputStreamWriter;
-import java.io.FileOutputStream;
-import java.io.FileDescriptor;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 /**
  * The {@code rea} command (CONTRACT section 1). Subcommands print through picocli's
@@ -127,7 +127,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
 
   /**
    * Runs the command line with the given streams and environment (the environment decides the
-   * REA home directory, see {@code dev.rea.core.auth.ReaHome}).
+   * REA home directory, see {@code dev.rea.core.internal.auth.ReaHome}).
    *
    * @return the exit status
    */

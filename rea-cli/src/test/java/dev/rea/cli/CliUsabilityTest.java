@@ -2,7 +2,7 @@ package dev.rea.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.format.gguf.GgufTesting;
+import dev.rea.core.internal.format.gguf.GgufTesting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -123,7 +123,7 @@ class CliUsabilityTest {
     // The JVM gives U+FFFD for bytes of the command line that are not valid in the locale's
     // encoding; a file whose name really holds U+FFFD must not be taken for the one meant.
     Path other = dir.resolve("m\uFFFD.gguf");
-    Files.write(other, dev.rea.core.format.gguf.GgufBuilder.v3().tensor("w", 0, 4).bytes());
+    Files.write(other, dev.rea.core.internal.format.gguf.GgufBuilder.v3().tensor("w", 0, 4).bytes());
     String[][] runs = {
       {"inspect-model-artifact", other.toString()},
       {"inspect-model-artifact", other.toString(), "--json"},
@@ -352,12 +352,12 @@ class CliUsabilityTest {
     Path model = dir.resolve("tags.gguf");
     Files.write(
         model,
-        dev.rea.core.format.gguf.GgufBuilder.v3()
-            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
-            .kv("general.tags", dev.rea.core.format.gguf.GgufBuilder.array(8,
-                dev.rea.core.format.gguf.GgufBuilder.str("a\tb"),
-                dev.rea.core.format.gguf.GgufBuilder.str("c, d"),
-                dev.rea.core.format.gguf.GgufBuilder.str("e\"f")))
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str("llama"))
+            .kv("general.tags", dev.rea.core.internal.format.gguf.GgufBuilder.array(8,
+                dev.rea.core.internal.format.gguf.GgufBuilder.str("a\tb"),
+                dev.rea.core.internal.format.gguf.GgufBuilder.str("c, d"),
+                dev.rea.core.internal.format.gguf.GgufBuilder.str("e\"f")))
             .tensor("w", 0, 4, 2)
             .bytes());
     Path ev = dir.resolve("tags.json");
@@ -381,9 +381,9 @@ class CliUsabilityTest {
   private Path modelWithString(String file, String key, String value) throws Exception {
     return Files.write(
         dir.resolve(file),
-        dev.rea.core.format.gguf.GgufBuilder.v3()
-            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
-            .kv(key, dev.rea.core.format.gguf.GgufBuilder.str(value))
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str("llama"))
+            .kv(key, dev.rea.core.internal.format.gguf.GgufBuilder.str(value))
             .tensor("w", 0, 4)
             .bytes());
   }
@@ -444,8 +444,8 @@ class CliUsabilityTest {
   @Test
   void aFileCutShortOfItsTensorDataSaysItMayBeTruncated() throws Exception {
     byte[] whole =
-        dev.rea.core.format.gguf.GgufBuilder.v3()
-            .kv("general.architecture", dev.rea.core.format.gguf.GgufBuilder.str("llama"))
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str("llama"))
             .tensor("w", 0, 1024)
             .bytes();
     Path cut = dir.resolve("cut.gguf");

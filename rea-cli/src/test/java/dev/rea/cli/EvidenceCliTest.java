@@ -2,15 +2,15 @@ package dev.rea.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.auth.EvidenceSigner;
-import dev.rea.core.auth.EvidenceVerifier;
-import dev.rea.core.auth.KeyRing;
-import dev.rea.core.evidence.EvidenceFiles;
-import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.format.gguf.GgufTesting;
-import dev.rea.core.view.EvidenceLoader;
+import dev.rea.core.internal.auth.EvidenceSigner;
+import dev.rea.core.internal.auth.EvidenceVerifier;
+import dev.rea.core.internal.auth.KeyRing;
+import dev.rea.core.internal.evidence.EvidenceFiles;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.gguf.GgufTesting;
+import dev.rea.core.internal.view.EvidenceLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +94,7 @@ class EvidenceCliTest {
     Path st = dir.resolve("m.safetensors");
     Files.write(
         st,
-        dev.rea.core.format.safetensors.SafetensorsBuilder.builder().tensor("a", "F32", 2).build());
+        dev.rea.core.internal.format.safetensors.SafetensorsBuilder.builder().tensor("a", "F32", 2).build());
     CliRunner.Result one = CliRunner.run("inspect-model-artifact", tinyLlama().toString(), "--json");
     CliRunner.Result other = CliRunner.run("inspect-model-artifact", st.toString(), "--json");
     JsonNode first = one.json();
@@ -183,7 +183,7 @@ class EvidenceCliTest {
   @Test
   void readablePagesShowAmountsLikeTheReport() throws Exception {
     Path model = dir.resolve("sample.gguf");
-    Files.write(model, dev.rea.core.format.gguf.SampleMixedGguf.bytes());
+    Files.write(model, dev.rea.core.internal.format.gguf.SampleMixedGguf.bytes());
     Path ev = dir.resolve("sample-ev.json");
     CliRunner.Result written = CliRunner.run("inspect-model-artifact", model.toString(),
         "--detail", "summary", "--evidence_output", ev.toString());

@@ -3,10 +3,10 @@ package dev.rea.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.rea.core.Limits;
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.inspect.ModelInspector;
-import dev.rea.core.io.FileAccess;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.options.Limits;
 import dev.rea.core.testing.FaultyFileAccess;
 import dev.rea.core.testing.FileChanges;
 import dev.rea.core.testing.HookedFileAccess;
@@ -131,7 +131,7 @@ class HostileCliTest {
             .tensor("c", 0, 4)
             .bytes();
     Path p = Files.write(dir.resolve("cut.gguf"), bytes);
-    dev.rea.core.io.Cancellation cancel = new dev.rea.core.io.Cancellation();
+    dev.rea.core.options.Cancellation cancel = new dev.rea.core.options.Cancellation();
     // Inside the token array: the first pair is read whole, no tensor entry is.
     FaultyFileAccess access =
         new FaultyFileAccess(
@@ -146,7 +146,7 @@ class HostileCliTest {
             dev.rea.core.error.ReaException.class,
             () ->
                 ModelInspector.withAccess(Limits.defaults(), access)
-                    .inspect(p, dev.rea.core.inspect.HashMode.HEADER, new ModelInspector.Listener() {}, cancel));
+                    .inspect(p, dev.rea.core.options.HashMode.HEADER, new ModelInspector.Listener() {}, cancel));
     Thread.interrupted();
     assertThat(e.partialEvidence()).isNotNull();
     StringWriter text = new StringWriter();

@@ -2,9 +2,9 @@ package dev.rea.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.evidence.EvidenceIds;
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.format.gguf.GgufTesting;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.gguf.GgufTesting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -132,7 +132,7 @@ class InspectCommandTest {
     Path st = dir.resolve("m.safetensors");
     java.nio.file.Files.write(
         st,
-        dev.rea.core.format.safetensors.SafetensorsBuilder.builder()
+        dev.rea.core.internal.format.safetensors.SafetensorsBuilder.builder()
             .tensor("a", "F32", 2, 3)
             .tensor("b", "BF16", 4)
             .build());

@@ -2,7 +2,7 @@ package dev.rea.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.io.Cancellation;
+import dev.rea.core.options.Cancellation;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import sun.misc.Signal;

@@ -2,7 +2,7 @@ package dev.rea.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;

@@ -1,6 +1,6 @@
 package dev.rea.cli;
 
-import dev.rea.core.evidence.EvidenceIds;
+import dev.rea.core.internal.evidence.EvidenceIds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

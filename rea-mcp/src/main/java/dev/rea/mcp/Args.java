@@ -126,14 +126,14 @@ final class Args {
     if (text.isEmpty()) {
       throw Failures.badArgument(field, "the path is empty; give an absolute path");
     }
-    dev.rea.core.Limits.checkPathLength(field, text);
+    dev.rea.core.options.Limits.checkPathLength(field, text);
     Path p;
     try {
       p = Path.of(text);
     } catch (InvalidPathException e) {
       throw Failures.badArgument(
           field,
-          "not a valid path: " + e.getReason() + dev.rea.core.inspect.SelectedPath.localeHint());
+          "not a valid path: " + e.getReason() + dev.rea.core.internal.inspect.SelectedPath.localeHint());
     }
     if (!p.isAbsolute()) {
       throw ReaException.builder(
@@ -144,7 +144,7 @@ final class Args {
           .path(text)
           .build();
     }
-    dev.rea.core.inspect.SelectedPath.checkTrailingSlash(field, text, p);
+    dev.rea.core.internal.inspect.SelectedPath.checkTrailingSlash(field, text, p);
     return p;
   }
 

@@ -1,16 +1,16 @@
 package dev.rea.mcp;
 
-import dev.rea.core.Limits;
-import dev.rea.core.auth.EvidenceSigner;
-import dev.rea.core.auth.EvidenceVerifier;
-import dev.rea.core.auth.KeyRing;
-import dev.rea.core.auth.ReaHome;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.view.EvidenceLoader;
-import dev.rea.core.view.IndexedEvidence;
-import dev.rea.core.view.RetainedEvidenceStore;
+import dev.rea.core.internal.auth.EvidenceSigner;
+import dev.rea.core.internal.auth.EvidenceVerifier;
+import dev.rea.core.internal.auth.KeyRing;
+import dev.rea.core.internal.auth.ReaHome;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.view.EvidenceLoader;
+import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.internal.view.RetainedEvidenceStore;
+import dev.rea.core.options.Limits;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

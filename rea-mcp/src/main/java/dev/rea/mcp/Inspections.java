@@ -1,6 +1,6 @@
 package dev.rea.mcp;
 
-import dev.rea.core.io.Cancellation;
+import dev.rea.core.options.Cancellation;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.jspecify.annotations.Nullable;

@@ -1,9 +1,9 @@
 package dev.rea.mcp;
 
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.DeserializationFeature;
 
 /**
  * Rewrites one accepted {@code tools/call} line so that {@code params._meta} carries the request's

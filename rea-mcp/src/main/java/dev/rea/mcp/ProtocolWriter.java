@@ -1,7 +1,7 @@
 package dev.rea.mcp;
 
 import dev.rea.core.error.ReaException;
-import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.internal.evidence.EvidenceJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package dev.rea.mcp;
 
-import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.internal.inspect.ModelInspector;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -41,7 +41,7 @@ public final class ReaMcpServer {
     ModelInspector inspector = ModelInspector.standard();
     ModelInspector.Listener testHook = new ModelInspector.Listener() {};
     int lineCap = DEFAULT_LINE_CAP;
-    long retainedBudget = dev.rea.core.Limits.DEFAULT_RETAINED_BUDGET_BYTES;
+    long retainedBudget = dev.rea.core.options.Limits.DEFAULT_RETAINED_BUDGET_BYTES;
     Duration drainTimeout = Duration.ofSeconds(10);
     String version = "development build";
 

@@ -1,16 +1,16 @@
 package dev.rea.mcp;
 
 import dev.rea.core.error.ReaException;
-import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
-import dev.rea.core.view.EvidenceLoader;
-import dev.rea.core.view.IndexedEvidence;
-import dev.rea.core.view.ModelArtifactSummary;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.view.EvidenceLoader;
+import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.internal.view.ModelArtifactSummary;
+import dev.rea.core.internal.view.ViewPages;
+import dev.rea.core.options.HashMode;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
-import dev.rea.core.view.ViewPages;
 import dev.rea.core.view.ViewRequest;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -224,7 +224,7 @@ final class ReaTools {
         Object schema = bundle.get("schema");
         if (!EvidenceJson.BUNDLE_SCHEMA.equals(schema)) {
           // Refused before any record is read or authenticated.
-          throw dev.rea.core.evidence.RecordChecks.reject(
+          throw dev.rea.core.internal.evidence.RecordChecks.reject(
               "schema",
               "the bundle argument must be a bundle, {\"schema\": \""
                   + EvidenceJson.BUNDLE_SCHEMA

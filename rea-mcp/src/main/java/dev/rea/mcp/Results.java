@@ -2,7 +2,7 @@ package dev.rea.mcp;
 
 import dev.rea.core.error.ReaException;
 import dev.rea.core.error.Surface;
-import dev.rea.core.evidence.EvidenceJson;
+import dev.rea.core.internal.evidence.EvidenceJson;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;

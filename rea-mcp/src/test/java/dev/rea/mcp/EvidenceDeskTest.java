@@ -2,11 +2,11 @@ package dev.rea.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
-import dev.rea.core.view.EvidenceLoader;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.view.EvidenceLoader;
+import dev.rea.core.options.HashMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

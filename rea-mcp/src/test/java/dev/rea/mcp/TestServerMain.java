@@ -1,6 +1,6 @@
 package dev.rea.mcp;
 
-import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.internal.inspect.ModelInspector;
 
 /**
  * The real server ({@link McpMain#serveStdio}) with test settings taken from system properties,

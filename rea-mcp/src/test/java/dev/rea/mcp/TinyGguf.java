@@ -4,9 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.ByteOrder;
 
 /**
  * Writes small, valid little-endian GGUF v3 files for the MCP tests: string metadata, 2-D F32

@@ -1,5 +1,6 @@
 package dev.rea.core.evidence;
 
+import dev.rea.core.internal.evidence.EvidenceJson;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

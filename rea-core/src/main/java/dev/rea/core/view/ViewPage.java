@@ -1,5 +1,6 @@
 package dev.rea.core.view;
 
+import dev.rea.core.internal.view.ViewPages;
 import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 

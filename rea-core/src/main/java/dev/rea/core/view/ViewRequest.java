@@ -3,7 +3,7 @@ package dev.rea.core.view;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.StorageValidation;
-import dev.rea.core.io.StrictJson;
+import dev.rea.core.internal.io.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -2,7 +2,7 @@ package dev.rea.core.error;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.detect.FormatDetector;
+import dev.rea.core.internal.detect.FormatDetector;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

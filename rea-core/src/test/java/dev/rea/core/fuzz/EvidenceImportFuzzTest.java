@@ -2,7 +2,7 @@ package dev.rea.core.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.evidence.EvidenceImport;
+import dev.rea.core.internal.evidence.EvidenceImport;
 
 /**
  * Fuzzes Evidence import (docs/fuzzing.md): records and bundles read by {@link EvidenceImport}.

@@ -1,7 +1,7 @@
 package dev.rea.core.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.rea.core.format.gguf.GgufReader;
+import dev.rea.core.internal.format.gguf.GgufReader;
 
 /**
  * Fuzzes the GGUF reader (docs/fuzzing.md). In a normal test run this replays every file under

@@ -3,9 +3,9 @@ package dev.rea.core.fuzz;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import dev.rea.core.format.gguf.GgufReader;
-import dev.rea.core.format.safetensors.SafetensorsReader;
-import dev.rea.core.inspect.FormatReader;
+import dev.rea.core.internal.format.FormatReader;
+import dev.rea.core.internal.format.gguf.GgufReader;
+import dev.rea.core.internal.format.safetensors.SafetensorsReader;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.rea.core.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.rea.core.format.safetensors.SafetensorsReader;
+import dev.rea.core.internal.format.safetensors.SafetensorsReader;
 
 /**
  * Fuzzes the safetensors reader (docs/fuzzing.md). A normal test run replays every file under

@@ -1,15 +1,15 @@
 package dev.rea.core.fuzz;
 
-import static dev.rea.core.format.gguf.GgufBuilder.*;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.*;
 
-import dev.rea.core.Limits;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.format.safetensors.SafetensorsBuilder;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.safetensors.SafetensorsBuilder;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.Limits;
 import dev.rea.core.testing.MemoryFileAccess;
 import java.io.IOException;
 import java.nio.ByteOrder;

@@ -2,10 +2,10 @@ package dev.rea.core.fuzz;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.format.gguf.GgufReader;
-import dev.rea.core.format.safetensors.SafetensorsBuilder;
-import dev.rea.core.format.safetensors.SafetensorsReader;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.gguf.GgufReader;
+import dev.rea.core.internal.format.safetensors.SafetensorsBuilder;
+import dev.rea.core.internal.format.safetensors.SafetensorsReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.rea.core.golden;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.format.safetensors.SafetensorsCorpus;
+import dev.rea.core.internal.format.safetensors.SafetensorsCorpus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

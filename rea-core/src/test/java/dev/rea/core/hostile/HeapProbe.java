@@ -2,8 +2,8 @@ package dev.rea.core.hostile;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.HashMode;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;

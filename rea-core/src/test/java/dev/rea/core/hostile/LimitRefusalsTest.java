@@ -1,19 +1,19 @@
 package dev.rea.core.hostile;
 
-import static dev.rea.core.format.gguf.GgufBuilder.nested;
-import static dev.rea.core.format.gguf.GgufBuilder.str;
-import static dev.rea.core.format.gguf.GgufBuilder.strBytes;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.nested;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.strBytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.Limits;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ErrorCode;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.format.gguf.GgufTesting;
-import dev.rea.core.format.safetensors.SafetensorsBuilder;
-import dev.rea.core.format.safetensors.SafetensorsReads;
-import dev.rea.core.io.RetainedBudget;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.gguf.GgufTesting;
+import dev.rea.core.internal.format.safetensors.SafetensorsBuilder;
+import dev.rea.core.internal.format.safetensors.SafetensorsReads;
+import dev.rea.core.internal.io.RetainedBudget;
+import dev.rea.core.options.Limits;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

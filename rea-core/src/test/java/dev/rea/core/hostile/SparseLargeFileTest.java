@@ -2,15 +2,15 @@ package dev.rea.core.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rea.core.evidence.EvidenceJson;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.evidence.TensorRow;
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.format.safetensors.SafetensorsBuilder;
-import dev.rea.core.inspect.HashMode;
-import dev.rea.core.inspect.ModelInspector;
-import dev.rea.core.io.HeaderInput;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.safetensors.SafetensorsBuilder;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.io.HeaderInput;
+import dev.rea.core.options.HashMode;
 import java.io.RandomAccessFile;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

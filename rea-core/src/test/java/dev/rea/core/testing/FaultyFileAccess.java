@@ -1,6 +1,6 @@
 package dev.rea.core.testing;
 
-import dev.rea.core.io.FileAccess;
+import dev.rea.core.internal.io.FileAccess;
 import java.io.IOException;
 import java.util.function.Supplier;
 
@@ -66,7 +66,7 @@ public final class FaultyFileAccess extends TrapFileAccess {
   public static FileAccess openedBy(Opener opener) {
     return new FileAccess() {
       @Override
-      public dev.rea.core.io.FileSnapshot stat(java.nio.file.Path path) throws IOException {
+      public dev.rea.core.internal.io.FileSnapshot stat(java.nio.file.Path path) throws IOException {
         return FileAccess.system().stat(path);
       }
 

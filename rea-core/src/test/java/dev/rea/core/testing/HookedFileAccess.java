@@ -1,6 +1,6 @@
 package dev.rea.core.testing;
 
-import dev.rea.core.io.FileAccess;
+import dev.rea.core.internal.io.FileAccess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,11 +1,11 @@
 package dev.rea.core.testing;
 
-import static dev.rea.core.format.gguf.GgufBuilder.str;
-import static dev.rea.core.format.gguf.GgufBuilder.stringArray;
-import static dev.rea.core.format.gguf.GgufBuilder.u32;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.stringArray;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.u32;
 
-import dev.rea.core.format.gguf.GgufBuilder;
-import dev.rea.core.format.safetensors.SafetensorsBuilder;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.internal.format.safetensors.SafetensorsBuilder;
 
 /**
  * Valid GGUF and safetensors files used by the host-failure, identity and CLI tests (reusable

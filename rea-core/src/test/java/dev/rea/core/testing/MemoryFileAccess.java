@@ -1,7 +1,7 @@
 package dev.rea.core.testing;
 
-import dev.rea.core.io.FileAccess;
-import dev.rea.core.io.FileSnapshot;
+import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.internal.io.FileSnapshot;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;

@@ -2,7 +2,6 @@ package dev.rea.core.testing;
 
 import dev.rea.core.evidence.Artifact;
 import dev.rea.core.evidence.Coverage;
-import dev.rea.core.evidence.EvidenceIds;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FileIdentity;
 import dev.rea.core.evidence.FormatFacts;
@@ -14,7 +13,8 @@ import dev.rea.core.evidence.StorageValidation;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
-import dev.rea.core.inspect.Derivations;
+import dev.rea.core.internal.evidence.Derivations;
+import dev.rea.core.internal.evidence.EvidenceIds;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,0 +1,407 @@
+package dev.rea.core.internal.evidence;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.Artifact;
+import dev.rea.core.evidence.Coverage;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.FormatFacts;
+import dev.rea.core.evidence.Limitation;
+import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.MetadataValue;
+import dev.rea.core.evidence.TensorRow;
+import dev.rea.core.evidence.TypeRow;
+import dev.rea.core.evidence.ValueType;
+import dev.rea.core.options.Limits;
+import java.math.BigInteger;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Model-level checks of one Evidence record (CONTRACT sections 3 and 5), run on every imported
+ * record before anything is indexed, and again by the verifier on any record it is given: wire
+ * values of the enumerations, digest spellings, positional indices ({@code metadata[i].index ==
+ * i}, {@code tensors[i].index == i}), unique metadata keys, tensor names and type labels, the
+ * per-format shape of {@code format_facts} and tensor rows, array preview bounds, {@code
+ * parameter_count} equal to the shape product (exact, in declaration order, no overflow past
+ * 2^64-1), {@code file_offset} equal to the data offset plus {@code offset}, and the type rows
+ * and totals equal to those derived from the tensor rows ({@link Derivations}), and the facts
+ * tying request, artifact, subject, status and coverage together.
+ *
+ * <p>Every failure is {@code invalid_input} / {@code evidence_rejected}, naming the field path.
+ */
+public final class RecordChecks {
+  /** {@code sha256:} and 64 lowercase hex digits. */
+  public static final Pattern EVIDENCE_ID = Pattern.compile("sha256:[0-9a-f]{64}");
+
+  /** 64 lowercase hex digits. */
+  public static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+
+  private static final BigInteger U64_LIMIT = BigInteger.ONE.shiftLeft(64);
+
+  private RecordChecks() {}
+
+  /**
+   * Checks one record.
+   *
+   * @param r the record
+   * @param prefix field path prefix, e.g. {@code "records[2]."} or {@code ""}
+   * @param limits preview and nesting bounds of metadata arrays
+   * @param requireId true when {@code evidence_id} must be present
+   * @throws ReaException {@code evidence_rejected} naming the first failing field
+   */
+  public static void check(EvidenceRecord r, String prefix, Limits limits, boolean requireId)
+      throws ReaException {
+    require(EvidenceRecord.SCHEMA.equals(r.schema()), prefix + "schema",
+        "schema must be " + EvidenceRecord.SCHEMA);
+    if (requireId || r.evidenceId() != null) {
+      require(r.evidenceId() != null && EVIDENCE_ID.matcher(r.evidenceId()).matches(),
+          prefix + "evidence_id", "evidence_id must be sha256: and 64 lowercase hex digits");
+    }
+    require(EvidenceRecord.OPERATION.equals(r.operation()), prefix + "operation",
+        "operation must be " + EvidenceRecord.OPERATION);
+    require(oneOf(r.status(), EvidenceRecord.STATUS_COMPLETE, EvidenceRecord.STATUS_PARTIAL),
+        prefix + "status", "status must be complete or partial");
+    require(oneOf(r.request().hash(), "header", "full"), prefix + "request.hash",
+        "hash must be header or full");
+    if (r.subject() != null) {
+      require("file".equals(r.subject().kind()), prefix + "subject.kind", "kind must be file");
+      require(SHA256_HEX.matcher(r.subject().sha256()).matches(), prefix + "subject.sha256",
+          "sha256 must be 64 lowercase hex digits");
+    }
+    Artifact a = r.artifact();
+    boolean gguf = "gguf".equals(a.format());
+    require(gguf || "safetensors".equals(a.format()), prefix + "artifact.format",
+        "format must be gguf or safetensors");
+    require(a.fileSize() >= 0, prefix + "artifact.file_size", "negative size");
+    require(a.headerLength() >= 0, prefix + "artifact.header_length", "negative length");
+    require(a.bytesRead() >= 0, prefix + "artifact.bytes_read", "negative count");
+    require(a.headerSha256() == null || SHA256_HEX.matcher(a.headerSha256()).matches(),
+        prefix + "artifact.header_sha256", "header_sha256 must be 64 lowercase hex digits");
+    require(a.sha256() == null || SHA256_HEX.matcher(a.sha256()).matches(),
+        prefix + "artifact.sha256", "sha256 must be 64 lowercase hex digits");
+    require(oneOf(a.readScope(), "header", "full"), prefix + "artifact.read_scope",
+        "read_scope must be header or full");
+    require(gguf ? r.formatFacts() instanceof FormatFacts.Gguf
+            : r.formatFacts() instanceof FormatFacts.Safetensors,
+        prefix + "format_facts", "format_facts do not match artifact.format " + a.format());
+    Long dataOffset = null;
+    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
+      require(g.version() == 2 || g.version() == 3, prefix + "format_facts.version",
+          "version must be 2 or 3");
+      require(oneOf(g.byteOrder(), "little", "big"), prefix + "format_facts.byte_order",
+          "byte_order must be little or big");
+      require((g.alignment() == null) == (g.alignmentSource() == null),
+          prefix + "format_facts.alignment_source",
+          "alignment_source must be present exactly when alignment is");
+      require(g.alignment() == null || (g.alignment() > 0 && g.alignment() % 8 == 0
+              && g.alignment() <= 0xFFFF_FFFFL),
+          prefix + "format_facts.alignment", "alignment must be a positive multiple of 8");
+      require(g.alignmentSource() == null || oneOf(g.alignmentSource(), "default", "metadata"),
+          prefix + "format_facts.alignment_source",
+          "alignment_source must be default or metadata");
+      dataOffset = g.tensorDataOffset();
+    } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
+      require(s.jsonLength() >= 0 && s.dataOffset() >= 0, prefix + "format_facts",
+          "negative length or offset");
+      dataOffset = s.dataOffset();
+    }
+
+    checkMetadata(r.metadata(), prefix, limits, gguf);
+    checkTensors(r.tensors(), prefix, gguf, dataOffset);
+
+    List<TypeRow> derived = Derivations.types(r.tensors());
+    Set<String> labels = new HashSet<>();
+    for (int i = 0; i < r.types().size(); i++) {
+      String label = r.types().get(i).type();
+      require(labels.add(label), prefix + "types[" + i + "].type",
+          "duplicate type label \"" + ReaException.truncateForMessage(label) + "\"");
+    }
+    if (!derived.equals(r.types())) {
+      int i = 0;
+      while (i < derived.size() && i < r.types().size() && derived.get(i).equals(r.types().get(i))) {
+        i++;
+      }
+      throw reject(prefix + "types[" + i + "]",
+          "type rows do not match the totals derived from the tensor rows");
+    }
+    require(Derivations.totals(r.tensors()).equals(r.totals()), prefix + "totals",
+        "totals do not match the totals derived from the tensor rows");
+
+    Coverage c = r.coverage();
+    require(oneOf(c.header(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + "coverage.header",
+        "header must be complete or partial");
+    require(oneOf(c.storageSizes(), Coverage.COMPLETE, Coverage.PARTIAL),
+        prefix + "coverage.storage_sizes", "storage_sizes must be complete or partial");
+    require(oneOf(c.ranges(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + "coverage.ranges",
+        "ranges must be complete or partial");
+    require(oneOf(c.digest(), Coverage.NONE, Coverage.COMPLETE, Coverage.UNKNOWN),
+        prefix + "coverage.digest", "digest must be none, complete or unknown");
+    require(oneOf(c.finalIdentity(), Coverage.VERIFIED, Coverage.UNVERIFIED),
+        prefix + "coverage.final_identity", "final_identity must be verified or unverified");
+
+    for (int i = 0; i < r.limitations().size(); i++) {
+      Limitation l = r.limitations().get(i);
+      if (l.tensorIndices() != null) {
+        for (int j = 0; j < l.tensorIndices().size(); j++) {
+          int t = l.tensorIndices().get(j);
+          require(t >= 0 && t < r.tensors().size(),
+              prefix + "limitations[" + i + "].tensor_indices[" + j + "]",
+              "tensor index " + t + " is not a row of this record");
+        }
+      }
+      require(l.typeId() == null || (l.typeId() >= 0 && l.typeId() <= 0xFFFF_FFFFL),
+          prefix + "limitations[" + i + "].type_id", "type id out of unsigned 32-bit range");
+    }
+    checkConsistency(r, prefix);
+    if (r.authentication() != null) {
+      require("ed25519".equals(r.authentication().scheme()), prefix + "authentication.scheme",
+          "scheme must be ed25519");
+      require(EVIDENCE_ID.matcher(r.authentication().keyId()).matches(),
+          prefix + "authentication.key_id", "key_id must be sha256: and 64 lowercase hex digits");
+    }
+  }
+
+  /**
+   * The facts that tie a record's parts together, as the inspector writes them (CONTRACT section
+   * 3): the request names the artifact's absolute path and its read scope; the identity's size is
+   * the file size; lengths are ordered {@code header_length <= bytes_read <= file_size}; status,
+   * digest coverage and final identity agree (complete: identity verified, digest complete for a
+   * full hash and none for a header hash; partial: digest unknown, identity unverified); a
+   * {@code subject} exists exactly for a complete full-hash record and names {@code
+   * artifact.sha256}; storage and range coverage are those derived from the tensor rows.
+   */
+  private static void checkConsistency(EvidenceRecord r, String prefix) throws ReaException {
+    Artifact a = r.artifact();
+    require(absolute(a.path()), prefix + "artifact.path", "artifact.path must be an absolute path");
+    require(a.path().equals(r.request().path()), prefix + "request.path",
+        "request.path must equal artifact.path");
+    require(a.readScope().equals(r.request().hash()), prefix + "artifact.read_scope",
+        "read_scope must equal request.hash");
+    require(a.identity() != null && a.identity().size() == a.fileSize(),
+        prefix + "artifact.identity.size", "identity.size must equal artifact.file_size");
+    require(a.headerLength() <= a.fileSize(), prefix + "artifact.header_length",
+        "header_length exceeds file_size");
+    require(a.bytesRead() >= a.headerLength() && a.bytesRead() <= a.fileSize(),
+        prefix + "artifact.bytes_read", "bytes_read must lie between header_length and file_size");
+    Coverage c = r.coverage();
+    boolean complete = EvidenceRecord.STATUS_COMPLETE.equals(r.status());
+    // A header read in part (a GGUF inspection cancelled before its directory ended) keeps its
+    // completed declarations; what needs the whole header is unknown: its digest and, for GGUF,
+    // the data section's start (and so every file_offset).
+    boolean headerPartial = Coverage.PARTIAL.equals(c.header());
+    require(!headerPartial || !complete, prefix + "coverage.header",
+        "a complete record has a complete header");
+    require((a.headerSha256() == null) == headerPartial, prefix + "artifact.header_sha256",
+        "header_sha256 must be null exactly when the header is partial");
+    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
+      require((g.tensorDataOffset() == null) == headerPartial,
+          prefix + "format_facts.tensor_data_offset",
+          "tensor_data_offset must be null exactly when the header is partial");
+      require(headerPartial || g.alignment() != null, prefix + "format_facts.alignment",
+          "alignment is known once the header is complete");
+    } else {
+      require(!headerPartial, prefix + "coverage.header",
+          "a safetensors header is read whole or not at all");
+    }
+    boolean full = "full".equals(r.request().hash());
+    require(Coverage.VERIFIED.equals(c.finalIdentity()) == complete,
+        prefix + "coverage.final_identity",
+        "final_identity must be verified exactly when status is complete");
+    require(a.identity().verified() == complete, prefix + "artifact.identity.verified",
+        "identity.verified must be true exactly when status is complete");
+    String digest = !complete ? Coverage.UNKNOWN : full ? Coverage.COMPLETE : Coverage.NONE;
+    require(digest.equals(c.digest()), prefix + "coverage.digest",
+        "digest must be " + digest + " for a " + r.status() + " record of a "
+            + r.request().hash() + " hash");
+    boolean hashed = complete && full;
+    require((r.subject() != null) == hashed, prefix + "subject",
+        "subject must be present exactly for a complete full-hash record");
+    require((a.sha256() != null) == hashed, prefix + "artifact.sha256",
+        "artifact.sha256 must be present exactly for a complete full-hash record");
+    require(r.subject() == null || r.subject().sha256().equals(a.sha256()), prefix + "subject.sha256",
+        "subject.sha256 must equal artifact.sha256");
+    // With the header read in part, tensors may be missing: neither can be complete.
+    require(c.storageSizes().equals(!headerPartial && Derivations.storageComplete(r.tensors())
+            ? Coverage.COMPLETE : Coverage.PARTIAL),
+        prefix + "coverage.storage_sizes", "storage_sizes does not match the tensor rows");
+    require(c.ranges().equals(!headerPartial && Derivations.rangesComplete(r.tensors())
+            ? Coverage.COMPLETE : Coverage.PARTIAL),
+        prefix + "coverage.ranges", "ranges does not match the tensor rows");
+  }
+
+  private static boolean absolute(String path) {
+    try {
+      return path != null && java.nio.file.Path.of(path).isAbsolute();
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
+  }
+
+  private static void checkMetadata(
+      List<MetadataRow> rows, String prefix, Limits limits, boolean gguf) throws ReaException {
+    Set<String> keys = new HashSet<>(rows.size() * 2);
+    for (int i = 0; i < rows.size(); i++) {
+      MetadataRow row = rows.get(i);
+      String f = prefix + "metadata[" + i + "]";
+      require(row.index() == i, f + ".index",
+          "index " + row.index() + " does not match position " + i);
+      require(keys.add(row.key()), f + ".key",
+          "duplicate metadata key \"" + ReaException.truncateForMessage(row.key()) + "\"");
+      require(gguf || row.type() == ValueType.STRING, f + ".type",
+          "safetensors metadata values are STRING");
+      if (row.value() instanceof MetadataValue.ArrayValue a) {
+        checkArray(a, f, limits, 1);
+      } else {
+        checkScalar(row.type(), row.value(), f + ".value");
+      }
+    }
+  }
+
+  private static void checkArray(MetadataValue.ArrayValue a, String f, Limits limits, int level)
+      throws ReaException {
+    require(level <= limits.nestingLimit(), f, "arrays nest deeper than " + limits.nestingLimit());
+    int n = a.preview().size();
+    require(n <= limits.previewElements(), f + ".preview",
+        "preview holds " + n + " elements, more than " + limits.previewElements());
+    require(Long.compareUnsigned(n, a.count()) <= 0, f + ".preview",
+        "preview holds more elements than count");
+    require(a.previewComplete() == (Long.compareUnsigned(n, a.count()) == 0),
+        f + ".preview_complete", "preview_complete must be true exactly when preview holds count elements");
+    for (int i = 0; i < n; i++) {
+      MetadataValue e = a.preview().get(i);
+      String ef = f + ".preview[" + i + "]";
+      if (a.elementType() == ValueType.ARRAY) {
+        require(e instanceof MetadataValue.ArrayValue, ef, "element is not an array");
+        checkArray((MetadataValue.ArrayValue) e, ef, limits, level + 1);
+      } else {
+        checkScalar(a.elementType(), e, ef);
+      }
+    }
+  }
+
+  private static void checkScalar(ValueType t, MetadataValue v, String f) throws ReaException {
+    boolean ok;
+    switch (t) {
+      case UINT8:
+        ok = v instanceof MetadataValue.IntegerValue i && i.bits() >= 0 && i.bits() <= 0xFF;
+        break;
+      case INT8:
+        ok = v instanceof MetadataValue.IntegerValue i && i.bits() >= -128 && i.bits() <= 127;
+        break;
+      case UINT16:
+        ok = v instanceof MetadataValue.IntegerValue i && i.bits() >= 0 && i.bits() <= 0xFFFF;
+        break;
+      case INT16:
+        ok = v instanceof MetadataValue.IntegerValue i
+            && i.bits() >= Short.MIN_VALUE && i.bits() <= Short.MAX_VALUE;
+        break;
+      case UINT32:
+        ok = v instanceof MetadataValue.IntegerValue i && i.bits() >= 0 && i.bits() <= 0xFFFF_FFFFL;
+        break;
+      case INT32:
+        ok = v instanceof MetadataValue.IntegerValue i
+            && i.bits() >= Integer.MIN_VALUE && i.bits() <= Integer.MAX_VALUE;
+        break;
+      case UINT64:
+      case INT64:
+        ok = v instanceof MetadataValue.IntegerValue;
+        break;
+      case FLOAT32:
+        ok = v instanceof MetadataValue.FloatValue fv
+            && (Double.isNaN(fv.value()) || (double) (float) fv.value() == fv.value());
+        break;
+      case FLOAT64:
+        ok = v instanceof MetadataValue.FloatValue;
+        break;
+      case BOOL:
+        ok = v instanceof MetadataValue.BoolValue;
+        break;
+      case STRING:
+        ok = v instanceof MetadataValue.StringValue;
+        break;
+      default:
+        ok = false;
+    }
+    require(ok, f, "value does not fit its declared type " + t);
+  }
+
+  private static void checkTensors(
+      List<TensorRow> rows, String prefix, boolean gguf, Long dataOffset) throws ReaException {
+    Set<String> names = new HashSet<>(rows.size() * 2);
+    for (int i = 0; i < rows.size(); i++) {
+      TensorRow t = rows.get(i);
+      String f = prefix + "tensors[" + i + "]";
+      require(t.index() == i, f + ".index", "index " + t.index() + " does not match position " + i);
+      require(names.add(t.name()), f + ".name",
+          "duplicate tensor name \"" + ReaException.truncateForMessage(t.name()) + "\"");
+      require(gguf || i == 0 || Derivations.compareCodePoints(rows.get(i - 1).name(), t.name()) < 0,
+          f + ".name", "safetensors tensor rows are not in name order");
+      require(gguf == (t.typeId() != null), f + ".type_id",
+          gguf ? "GGUF tensor rows carry type_id" : "safetensors tensor rows carry no type_id");
+      require(t.typeId() == null || (t.typeId() >= 0 && t.typeId() <= 0xFFFF_FFFFL), f + ".type_id",
+          "type id out of unsigned 32-bit range");
+      require(!gguf || t.shape().size() <= 4, f + ".shape", "GGUF tensors have at most 4 dimensions");
+      BigInteger product = BigInteger.ONE;
+      for (int d = 0; d < t.shape().size(); d++) {
+        product = product.multiply(Derivations.unsigned(t.shape().get(d)));
+        require(product.compareTo(U64_LIMIT) < 0, f + ".shape[" + d + "]",
+            "shape product exceeds 2^64-1");
+      }
+      require(product.equals(Derivations.unsigned(t.parameterCount())), f + ".parameter_count",
+          "parameter_count is not the product of the shape");
+      if (dataOffset != null) {
+        BigInteger expected = Derivations.unsigned(dataOffset).add(Derivations.unsigned(t.offset()));
+        require(t.fileOffset() != null && expected.equals(Derivations.unsigned(t.fileOffset())),
+            f + ".file_offset", "file_offset is not the data offset plus offset");
+      } else {
+        require(t.fileOffset() == null, f + ".file_offset",
+            "file_offset must be null while the data offset is unknown");
+      }
+    }
+  }
+
+  private static boolean oneOf(String v, String... options) {
+    for (String o : options) {
+      if (o.equals(v)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void require(boolean ok, String field, String reason) throws ReaException {
+    if (!ok) {
+      throw reject(field, reason);
+    }
+  }
+
+  /** @return an {@code evidence_rejected} failure naming the field */
+  public static ReaException reject(String field, String reason) {
+    return ReaException.builder(
+            Constraint.EVIDENCE_REJECTED,
+            "evidence rejected at " + ReaException.truncateForMessage(field) + ": " + reason)
+        .field(field)
+        .diagnostic("reason", reason)
+        .build();
+  }
+
+  /**
+   * @return {@code invalid_input} / {@code evidence_rejected} naming {@code field} and the byte
+   *     offset {@code offset} of the input (none when negative)
+   */
+  public static ReaException reject(String field, String reason, long offset) {
+    ReaException.Builder b = ReaException.builder(
+            Constraint.EVIDENCE_REJECTED,
+            "evidence rejected at " + ReaException.truncateForMessage(field) + ": " + reason
+                + (offset >= 0 ? " (byte " + offset + ")" : ""))
+        .field(field)
+        .diagnostic("reason", reason);
+    if (offset >= 0) {
+      b.offset(offset);
+    }
+    return b.build();
+  }
+}

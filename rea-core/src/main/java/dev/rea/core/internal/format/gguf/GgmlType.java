@@ -1,0 +1,211 @@
+package dev.rea.core.internal.format.gguf;
+
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How REA interprets one numeric ggml tensor type ID found in a GGUF tensor directory: its label,
+ * the row multiple the first dimension must satisfy, and, when the storage layout is established,
+ * its block size in elements and bytes. Instances come from {@link GgmlTypes#of(long)}; this class
+ * holds data only.
+ *
+ * <p>Source: specification "Facts and selected queries" (Q8_1, K-quantization and ID 16-25
+ * rules) and CONTRACT section 8 "Type table"; block sizes from {@code shared/notes/gguf-readers.md}
+ * section 4 (ggml-org/ggml {@code src/ggml-common.h} at d99724f).
+ */
+public final class GgmlType {
+  /** The rule that decides how a type ID is reported. */
+  public enum Kind {
+    /** Upstream ggml meaning with one established block layout (0-3, 6-8, 26-30, 34, 35, 39-42). */
+    STANDARD,
+    /** Q8_1 (ID 9): two released layouts (36 or 40 bytes per 32 elements); row multiple 32. */
+    Q8_1,
+    /** Q2_K...Q8_K (IDs 10-15): K64 and K256 layouts were both released; row multiple 64. */
+    K_QUANT,
+    /** IDs 16-25: several released meanings; reported as {@code AMBIGUOUS_<id>}. */
+    AMBIGUOUS,
+    /** IDs 31-33 and 36-38: removed from ggml with one released meaning (32 elements, 18 bytes). */
+    REMOVED,
+    /** IDs 4, 5 and every ID ggml never defined: {@code UNKNOWN_<id>}, no layout. */
+    UNKNOWN
+  }
+
+  private final long id;
+  private final String label;
+  private final Kind kind;
+  private final long rowMultiple;
+  private final long blockElements;
+  private final long blockBytes;
+  private final List<String> candidates;
+  private final long boundElements;
+  private final long boundBytes;
+
+  GgmlType(
+      long id,
+      String label,
+      Kind kind,
+      long rowMultiple,
+      long blockElements,
+      long blockBytes,
+      List<String> candidates) {
+    this(id, label, kind, rowMultiple, blockElements, blockBytes, candidates, 0, 0);
+  }
+
+  /**
+   * @param boundElements with {@code boundBytes}: the smallest bytes-per-element ratio among the
+   *     released layouts of a type whose layout is not established, or 0 when there is no bound
+   */
+  GgmlType(
+      long id,
+      String label,
+      Kind kind,
+      long rowMultiple,
+      long blockElements,
+      long blockBytes,
+      List<String> candidates,
+      long boundElements,
+      long boundBytes) {
+    this.boundElements = boundElements;
+    this.boundBytes = boundBytes;
+    this.id = id;
+    this.label = Objects.requireNonNull(label, "label");
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.rowMultiple = rowMultiple;
+    this.blockElements = blockElements;
+    this.blockBytes = blockBytes;
+    this.candidates = List.copyOf(candidates);
+  }
+
+  /** @return the numeric type ID as declared (an unsigned 32-bit value) */
+  public long id() {
+    return id;
+  }
+
+  /**
+   * @return the reported type label: the stable ggml name (upper case, as gguf-py writes it),
+   *     {@code AMBIGUOUS_<id>} or {@code UNKNOWN_<id>}
+   */
+  public String label() {
+    return label;
+  }
+
+  /** @return the rule that applies to this ID */
+  public Kind kind() {
+    return kind;
+  }
+
+  /**
+   * @return the number of elements the first dimension must be a whole multiple of, or 0 when no
+   *     row rule applies (ambiguous and unknown IDs)
+   */
+  public long rowMultiple() {
+    return rowMultiple;
+  }
+
+  /**
+   * @return elements per storage block when the layout is established, else 0 (Q8_1, K types,
+   *     ambiguous and unknown IDs)
+   */
+  public long blockElements() {
+    return blockElements;
+  }
+
+  /** @return bytes per storage block when the layout is established, else 0 */
+  public long blockBytes() {
+    return blockBytes;
+  }
+
+  /** @return true when nonempty tensors of this type have a derivable byte length */
+  public boolean layoutKnown() {
+    return blockElements > 0;
+  }
+
+  /**
+   * @return true when an empty tensor (zero elements) of this type has a derived byte length of
+   *     0: every ID except the unknown ones
+   */
+  public boolean emptyLengthKnown() {
+    return kind != Kind.UNKNOWN;
+  }
+
+  /**
+   * @return the released meanings of an ambiguous ID, or the candidate layouts of Q8_1 and the K
+   *     types; empty for the other kinds
+   */
+  public List<String> candidates() {
+    return candidates;
+  }
+
+  /**
+   * Derives the storage length of a tensor of this type.
+   *
+   * @param elements the tensor's element count (unsigned 64-bit), a whole multiple of {@link
+   *     #blockElements()} when the layout is known (the reader checks the row rule first)
+   * @return the length in bytes (unsigned); 0 for an empty tensor of a known or ambiguous type;
+   *     {@link #UNKNOWN_LENGTH} when the layout is not established; {@link #LENGTH_OVERFLOW} when
+   *     the length does not fit in 64 bits
+   */
+  public long byteLength(long elements) {
+    if (elements == 0) {
+      return emptyLengthKnown() ? 0 : UNKNOWN_LENGTH;
+    }
+    if (!layoutKnown()) {
+      return UNKNOWN_LENGTH;
+    }
+    long blocks = Long.divideUnsigned(elements, blockElements);
+    if (Long.compareUnsigned(blocks, Long.divideUnsigned(-1L, blockBytes)) > 0) {
+      return LENGTH_OVERFLOW;
+    }
+    return blocks * blockBytes;
+  }
+
+  /**
+   * A lower bound on the storage of a nonempty tensor whose layout is not established (Q8_1, the
+   * K types, ambiguous IDs): the fewest bytes its elements take under <em>every</em> released
+   * layout the type ID has had, {@code floor(elements * bytes / elements-per-block)} for the
+   * smallest ratio. It selects no layout: it only proves that a range shorter than this cannot
+   * hold the tensor under any of them (a truncated file, or ranges that overlap).
+   *
+   * @param elements the element count (unsigned 64-bit)
+   * @return the bound in bytes; {@link #UNKNOWN_LENGTH} when the type has none (unknown IDs, or
+   *     a known layout: use {@link #byteLength(long)}); {@link #LENGTH_OVERFLOW} when it exceeds
+   *     2^63-1 (no file can hold it)
+   */
+  public long minByteLength(long elements) {
+    if (boundElements == 0) {
+      return UNKNOWN_LENGTH;
+    }
+    java.math.BigInteger b =
+        new java.math.BigInteger(Long.toUnsignedString(elements))
+            .multiply(java.math.BigInteger.valueOf(boundBytes))
+            .divide(java.math.BigInteger.valueOf(boundElements));
+    return b.bitLength() > 63 ? LENGTH_OVERFLOW : b.longValue();
+  }
+
+
+  /**
+   * Returned by {@link #byteLength(long)} when the layout is unknown. It is -1 (2^64-1 unsigned),
+   * a value no real length within a file can take, as files are at most 2^63-1 bytes.
+   */
+  public static final long UNKNOWN_LENGTH = -1L;
+
+  /** Returned by {@link #byteLength(long)} when the length exceeds 2^64-1 bytes: -2. */
+  public static final long LENGTH_OVERFLOW = -2L;
+
+  /** @return {@code label(id)}, for debugging */
+  @Override
+  public String toString() {
+    return label + "(" + id + ")";
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof GgmlType t && t.id == id;
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(id);
+  }
+}

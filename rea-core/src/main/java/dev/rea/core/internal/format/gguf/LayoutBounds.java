@@ -1,0 +1,224 @@
+package dev.rea.core.internal.format.gguf;
+
+import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.RecordSize;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What the released layouts of a type whose layout is not established (Q8_1, the K types,
+ * ambiguous IDs) still prove about a file: every one of them needs at least {@link
+ * GgmlType#minByteLength} bytes for a tensor. When even that many bytes do not fit before the end
+ * of the file, or would run into the next tensor, no released layout can hold the declaration.
+ *
+ * <p>CONTRACT section 8 rejects only what the declarations prove without a layout (a nonempty
+ * tensor of unknown length must start before the end of the file; known ranges must not
+ * overlap), and the specification says file size and the next tensor's offset do not establish
+ * a layout. So these findings do not change the verdict: they are reported as warnings ({@value
+ * #TRUNCATED}, {@value #OVERLAP}), which a careful reader of a download needs to see (a file cut
+ * short in its K-quantized data would otherwise look fine).
+ */
+final class LayoutBounds {
+  /** Warning: tensors that cannot fit before the end of the file under any released layout. */
+  static final String TRUNCATED = "short_under_every_layout";
+
+  /** Warning: tensors that run into a later tensor under every released layout. */
+  static final String OVERLAP = "overlap_under_every_layout";
+
+  /** Tensors named in one warning message before the rest are only counted. */
+  private static final int NAMED = 8;
+
+  private LayoutBounds() {}
+
+  /** @return true when some nonempty tensor has no known length but a lower bound on it */
+  private static boolean anyBound(List<GgufReader.TensorDecl> decls) {
+    for (GgufReader.TensorDecl d : decls) {
+      if (d.elements != 0
+          && d.byteLength == GgmlType.UNKNOWN_LENGTH
+          && d.type.minByteLength(d.elements) != GgmlType.UNKNOWN_LENGTH) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Adds the warnings for {@code decls} (ranges already checked by the reader's rules).
+   *
+   * @param room bytes from the start of the data section to the end of the file
+   * @param dataOffset absolute offset of the data section
+   */
+  static void warnings(
+      List<GgufReader.TensorDecl> decls, long room, long dataOffset, List<Warning> out) {
+    if (!anyBound(decls)) {
+      return; // every length is known (the reader has checked those ranges) or wholly unknown
+    }
+    List<String> shortOnes = new ArrayList<>();
+    int shortCount = 0;
+    int n = 0;
+    GgufReader.TensorDecl[] nonempty = new GgufReader.TensorDecl[decls.size()];
+    long[] proven = new long[decls.size()];
+    for (GgufReader.TensorDecl d : decls) {
+      if (d.elements == 0) {
+        continue;
+      }
+      long length = d.byteLength;
+      boolean bound = false;
+      if (length == GgmlType.UNKNOWN_LENGTH) {
+        length = d.type.minByteLength(d.elements);
+        bound = true;
+      }
+      if (length == GgmlType.UNKNOWN_LENGTH) {
+        continue; // unknown IDs: nothing is known about their storage
+      }
+      if (bound
+          && (length == GgmlType.LENGTH_OVERFLOW || Long.compareUnsigned(length, room - d.offset) > 0)) {
+        shortCount++;
+        if (shortOnes.size() < NAMED) {
+          shortOnes.add(
+              shortEntry(
+                  d.index,
+                  d.type.label(),
+                  dataOffset + d.offset,
+                  length == GgmlType.LENGTH_OVERFLOW ? "2^63" : Long.toString(length),
+                  room - d.offset));
+        }
+        length = room - d.offset; // only for the overlap sweep below
+      }
+      proven[n] = length;
+      nonempty[n++] = d;
+    }
+    if (shortCount > 0) {
+      out.add(truncatedWarning(shortCount, shortOnes));
+    }
+    overlapWarning(nonempty, proven, n, out);
+  }
+
+  /** One named tensor of the {@value #TRUNCATED} warning. */
+  private static String shortEntry(
+      int index, String label, long fileOffset, String needs, long remain) {
+    return "tensor["
+        + index
+        + "] "
+        + label
+        + " at file offset "
+        + Long.toUnsignedString(fileOffset)
+        + " needs at least "
+        + needs
+        + " bytes, "
+        + remain
+        + " remain";
+  }
+
+  private static Warning truncatedWarning(int count, List<String> named) {
+    return new Warning(
+        TRUNCATED,
+        count
+            + (count == 1 ? " tensor" : " tensors")
+            + " of a type whose layout is not established cannot end within the file under"
+            + " any released layout of its type (the file may be truncated): "
+            + listed(count, named));
+  }
+
+  /** The named entries of a warning, then how many of its {@code count} were left unnamed. */
+  private static String listed(int count, List<String> named) {
+    return String.join("; ", named)
+        + (count > named.size() ? "; and " + (count - named.size()) + " more" : "");
+  }
+
+  /** One named tensor of the {@value #OVERLAP} warning. */
+  private static String overlapEntry(
+      int index, long offset, long proven, int furthestIndex, String furthestLabel,
+      long furthestOffset) {
+    return "tensor["
+        + index
+        + "] starts at offset "
+        + Long.toUnsignedString(offset)
+        + ", inside the "
+        + proven
+        + " bytes tensor["
+        + furthestIndex
+        + "] ("
+        + furthestLabel
+        + ") takes at least from offset "
+        + Long.toUnsignedString(furthestOffset);
+  }
+
+  private static Warning overlapWarningOf(int count, List<String> named) {
+    return new Warning(
+        OVERLAP,
+        count
+            + (count == 1 ? " tensor starts" : " tensors start")
+            + " inside the storage a tensor of unestablished layout needs under every"
+            + " released layout of its type: "
+            + listed(count, named));
+  }
+
+  /** Widest type label: {@code AMBIGUOUS_} and ten digits (ggml names are shorter). */
+  private static final String WIDEST_LABEL = "AMBIGUOUS_4294967295";
+
+  /**
+   * @return the most bytes both warnings can take in the Evidence JSON, separating commas
+   *     included: each at its widest count with {@value #NAMED} named tensors of the widest
+   *     index, label and numbers (the retained budget charges this once per file that can have
+   *     them)
+   */
+  static long widestWarningsBytes() {
+    List<String> shortOnes = new ArrayList<>();
+    List<String> overlaps = new ArrayList<>();
+    for (int k = 0; k < NAMED; k++) {
+      shortOnes.add(
+          shortEntry(Integer.MAX_VALUE, WIDEST_LABEL, -1L, Long.toString(Long.MIN_VALUE),
+              Long.MIN_VALUE));
+      overlaps.add(
+          overlapEntry(Integer.MAX_VALUE, -1L, Long.MIN_VALUE, Integer.MAX_VALUE, WIDEST_LABEL,
+              -1L));
+    }
+    return RecordSize.warningBytes(truncatedWarning(Integer.MAX_VALUE, shortOnes))
+        + RecordSize.warningBytes(overlapWarningOf(Integer.MAX_VALUE, overlaps))
+        + 2 * RecordSize.SEPARATOR;
+  }
+
+  /**
+   * Sweeps nonempty tensors by offset with their proven lengths (known, or the smallest released
+   * layout's); overlaps involving only known lengths were rejected already, so what is found here
+   * involves a bound.
+   */
+  private static void overlapWarning(
+      GgufReader.TensorDecl[] d, long[] proven, int n, List<Warning> out) {
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compareUnsigned(d[a].offset, d[b].offset));
+    List<String> named = new ArrayList<>();
+    int count = 0;
+    long furthestEnd = 0;
+    int furthest = -1;
+    for (int k = 0; k < n; k++) {
+      int i = order[k];
+      if (furthest >= 0 && Long.compareUnsigned(d[i].offset, furthestEnd) < 0) {
+        count++;
+        if (named.size() < NAMED) {
+          named.add(
+              overlapEntry(
+                  d[i].index,
+                  d[i].offset,
+                  proven[furthest],
+                  d[furthest].index,
+                  d[furthest].type.label(),
+                  d[furthest].offset));
+        }
+      }
+      long end = d[i].offset + proven[i];
+      if (furthest < 0 || Long.compareUnsigned(end, furthestEnd) > 0) {
+        furthestEnd = end;
+        furthest = i;
+      }
+    }
+    if (count > 0) {
+      out.add(overlapWarningOf(count, named));
+    }
+  }
+}

@@ -1,0 +1,547 @@
+package dev.rea.core.internal.inspect;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.Artifact;
+import dev.rea.core.evidence.Coverage;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.evidence.Request;
+import dev.rea.core.evidence.Subject;
+import dev.rea.core.internal.detect.DetectedFormat;
+import dev.rea.core.internal.detect.FormatDetector;
+import dev.rea.core.internal.evidence.Derivations;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.evidence.RecordSize;
+import dev.rea.core.internal.format.FormatReader;
+import dev.rea.core.internal.format.ParsedHeader;
+import dev.rea.core.internal.format.ReadContext;
+import dev.rea.core.internal.format.gguf.GgufReader;
+import dev.rea.core.internal.format.safetensors.SafetensorsReader;
+import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.internal.io.FileSnapshot;
+import dev.rea.core.internal.io.HeaderInput;
+import dev.rea.core.internal.io.MissingPaths;
+import dev.rea.core.internal.io.PipelinedDigest;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.Limits;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Inspects one GGUF or safetensors file and returns its Evidence record (specification, "Model
+ * file declarations" and "Identity and reads"; CONTRACT section 3).
+ *
+ * <p>Steps: check the selected path; open it; check that the open file is the path's file;
+ * detect the format by content; read and validate the header (nothing is retained from an
+ * unvalidated header); hash the rest when {@link HashMode#FULL}; check identity again; build the
+ * record and its {@code evidence_id}. The channel is closed before {@link #inspect} returns or
+ * throws.
+ *
+ * <p>Retained budget: before the reader runs, the record's fixed part ({@link
+ * RecordSize#shellBytes}: {@link RecordSize#FIXED_RECORD_BYTES}, the path twice and both
+ * timestamps, JSON-escaped) is charged to the inspection's {@link dev.rea.core.internal.io.RetainedBudget};
+ * the reader charges everything else, so the signed bundle holding the record is at most {@code
+ * Limits.retainedBudgetBytes()} bytes of JSON.
+ *
+ * <p>Thread-safe: each call uses its own buffers and budget.
+ */
+public final class ModelInspector {
+  /** Whether hashing uses a second thread ({@link PipelinedDigest}); system property. */
+  private static final boolean DIGEST_THREAD =
+      !"false".equals(System.getProperty("rea.digest.thread"));
+
+  /**
+   * Whether the header, too, is hashed on the second thread (the default; {@code
+   * -Drea.digest.thread=rest} hashes it on the reading thread, for comparisons). In process this
+   * takes 1 to 3 ms off a 6 to 8 MB header (JMH, {@code docs/performance.md}); in a starting JVM
+   * it measured neither faster nor slower.
+   */
+  private static final boolean HEADER_DIGEST_THREAD =
+      DIGEST_THREAD && !"rest".equals(System.getProperty("rea.digest.thread"));
+
+  private final Limits limits;
+  private final FileAccess access;
+  private final Clock clock;
+  private final Map<DetectedFormat, FormatReader> readers;
+
+  /** Longest wait for {@code open} in milliseconds ({@link GuardedOpen}); tests shorten it. */
+  long openTimeoutMillis = GuardedOpen.DEFAULT_TIMEOUT_MILLIS;
+
+  /**
+   * @param limits limits for both readers
+   * @param access the file-system seam
+   * @param clock source of {@code observed_at}
+   * @param readers one reader per format
+   */
+  public ModelInspector(
+      Limits limits, FileAccess access, Clock clock, Map<DetectedFormat, FormatReader> readers) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.access = Objects.requireNonNull(access, "access");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.readers = new EnumMap<>(readers);
+    for (DetectedFormat f : DetectedFormat.values()) {
+      if (!this.readers.containsKey(f)) {
+        throw new IllegalArgumentException("no reader for " + f);
+      }
+    }
+  }
+
+  /** @return an inspector with the specification's limits, the system file access and clock */
+  public static ModelInspector standard() {
+    return withAccess(Limits.defaults(), FileAccess.system());
+  }
+
+  /** @return an inspector with the given limits and file access, the standard readers */
+  public static ModelInspector withAccess(Limits limits, FileAccess access) {
+    Map<DetectedFormat, FormatReader> readers = new EnumMap<>(DetectedFormat.class);
+    readers.put(DetectedFormat.GGUF, new GgufReader());
+    readers.put(DetectedFormat.SAFETENSORS, new SafetensorsReader());
+    return new ModelInspector(limits, access, Clock.systemUTC(), readers);
+  }
+
+  /** @return the limits in force */
+  public Limits limits() {
+    return limits;
+  }
+
+  /** Optional callbacks of one inspection. */
+  public interface Listener {
+    /** Full-hash progress: bytes hashed so far and the file size. */
+    default void onHashProgress(long done, long total) {}
+
+    /** Test seam called before each read of the full-hash loop. */
+    default void beforeHashRead(long offset) throws ReaException {}
+  }
+
+  private static final Listener SILENT = new Listener() {};
+
+  /** Inspects with no listener and no cancellation. */
+  public EvidenceRecord inspect(Path path, HashMode hash) throws ReaException {
+    return inspect(path, hash, SILENT, Cancellation.none());
+  }
+
+  /**
+   * Inspects the file at {@code path}.
+   *
+   * @param path the selected path; must be absolute
+   * @param hash header-only or full-file hashing
+   * @param listener progress and test callbacks
+   * @param cancellation checked while reading
+   * @return the complete record, with {@code evidence_id} set and no authentication
+   * @throws ReaException {@code invalid_input}/{@code relative_path}; {@code target_unavailable}
+   *     for a missing, non-regular or unreadable path (checked before the file is opened) or a
+   *     rejected or unsupported file; {@code execution_failure} for host failures once the
+   *     selection was valid ({@code io_error}: EIO, EMFILE, a permission removed, the path no
+   *     longer examinable; {@code target_changed}: replaced, truncated, appended, rewritten or
+   *     vanished), with the selected path and the reason in {@code details.diagnostics} ({@code
+   *     path}, {@code reason}) and, for a failed read, its absolute {@code offset}; {@code
+   *     resource_exhausted} for limits; {@code cancelled}. After the header validated, a failure
+   *     carries partial Evidence ({@link ReaException#partialEvidence()}): every validated row,
+   *     {@code status: "partial"}, digests unknown, final identity unverified. The file's
+   *     channel is closed before this method returns or throws.
+   */
+  public EvidenceRecord inspect(
+      Path path, HashMode hash, Listener listener, Cancellation cancellation)
+      throws ReaException {
+    Objects.requireNonNull(hash, "hash");
+    if (!path.isAbsolute()) {
+      throw ReaException.builder(
+              Constraint.RELATIVE_PATH, "the path must be absolute: " + path)
+          .path(path.toString())
+          .field("path")
+          .build();
+    }
+    String pathText = path.toString();
+    String observedAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant());
+    try {
+      return run(path, pathText, hash, listener, cancellation, observedAt);
+    } catch (ReaException e) {
+      throw hostDetails(e.withPath(pathText), pathText);
+    } catch (RuntimeException e) {
+      // A defect: never let it pass as a verdict about the file.
+      throw new IllegalStateException("internal error inspecting " + pathText, e);
+    }
+  }
+
+  private EvidenceRecord run(
+      Path path,
+      String pathText,
+      HashMode hash,
+      Listener listener,
+      Cancellation cancellation,
+      String observedAt)
+      throws ReaException {
+    cancellation.check();
+    FileSnapshot before = stat(path);
+    if (!before.regularFile()) {
+      throw ReaException.builder(
+              Constraint.NOT_REGULAR_FILE,
+              (before.directory() ? "the path is a directory" : "the path is not a regular file")
+                  + ": "
+                  + pathText)
+          .build();
+    }
+    SeekableByteChannel channel =
+        GuardedOpen.open(access, path, before, cancellation, openTimeoutMillis, e -> openFailure(path, e));
+    ReaException failure = null;
+    EvidenceRecord result = null;
+    // The header is hashed as it is parsed and the rest of the file (--hash full) as it is read,
+    // both on a second thread while this one goes on (-Drea.digest.thread=false: this thread
+    // only; =rest: the header on this thread).
+    PipelinedDigest sha = new PipelinedDigest(EvidenceIds.sha256(), HEADER_DIGEST_THREAD);
+    try {
+      result =
+          readOpen(path, pathText, hash, listener, cancellation, observedAt, before, channel, sha);
+    } catch (ReaException e) {
+      failure = e;
+    } finally {
+      sha.close();
+      try {
+        channel.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = ioFailure("closing the file failed", e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return result;
+  }
+
+  private EvidenceRecord readOpen(
+      Path path,
+      String pathText,
+      HashMode hash,
+      Listener listener,
+      Cancellation cancellation,
+      String observedAt,
+      FileSnapshot before,
+      SeekableByteChannel channel,
+      PipelinedDigest sha)
+      throws ReaException {
+    FileSnapshot opened = statAgain(path);
+    long channelSize = channelSize(channel);
+    if (!before.sameIdentity(opened) || channelSize != before.size()) {
+      throw changed(
+          "the path was replaced or modified while it was opened: its "
+              + changes(before, opened, channelSize)
+              + " changed");
+    }
+    long fileSize = before.size();
+    if (fileSize == 0) {
+      requireFixedSize(channel, pathText);
+    }
+    HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
+
+    byte[] head = probe(in, fileSize);
+    DetectedFormat format = FormatDetector.detect(head, head.length, fileSize);
+    // The record's fixed part and the strings the inspector adds are charged before any row, so
+    // that the whole signed bundle stays within the budget (RecordSize, docs/evidence.md).
+    ReadContext ctx = ReadContext.of(limits);
+    ctx.budget()
+        .chargeUnplaced(
+            RecordSize.shellBytes(pathText, observedAt, before.modifiedText()), "request.path");
+    ParsedHeader header;
+    try {
+      header = readers.get(format).read(in, ctx);
+    } catch (ReaException e) {
+      ParsedHeader completed = ctx.partial().get();
+      if (e.constraint() != Constraint.CANCELLED || completed == null) {
+        throw e;
+      }
+      // Cancelled inside a GGUF header: the declarations completed so far, with the header's
+      // digest and the data section's start unknown (specification, "Facts and selected
+      // queries": "Cancellation retains completed declarations").
+      EvidenceRecord partial =
+          build(
+              completed,
+              observedAt,
+              new Request(pathText, hash.wire()),
+              unverified(before),
+              null,
+              null,
+              in.bytesFetched(),
+              hash,
+              true,
+              false);
+      throw e.withPartialEvidence(EvidenceIds.withId(partial));
+    }
+    if (in.position() != header.headerLength()) {
+      throw new IllegalStateException(
+          "reader consumed " + in.position() + " bytes for a header of " + header.headerLength());
+    }
+    String headerSha = HexFormat.of().formatHex(in.consumedDigest().digest());
+
+    FileIdentity identity = unverified(before);
+    Request request = new Request(pathText, hash.wire());
+
+    String fullSha = null;
+    try {
+      // A cancellation that came while the header was parsed rather than read (a safetensors
+      // header is parsed whole once its bytes are in): honoured here, with every validated row
+      // in the partial Evidence, as during a full hash.
+      cancellation.check();
+      if (hash == HashMode.FULL) {
+        if (DIGEST_THREAD) {
+          sha.useThread();
+        }
+        in.hashRest(listener::onHashProgress, listener::beforeHashRead);
+        fullSha = HexFormat.of().formatHex(in.digest().digest());
+      }
+      FileSnapshot after = statAgain(path);
+      long sizeNow = channelSize(channel);
+      if (!before.sameIdentity(after) || sizeNow != fileSize) {
+        throw changed("the file's " + changes(before, after, sizeNow) + " changed during the read");
+      }
+    } catch (ReaException e) {
+      EvidenceRecord partial =
+          build(
+              header, observedAt, request, identity, headerSha, null, in.bytesFetched(), hash, true,
+              true);
+      throw e.withPartialEvidence(EvidenceIds.withId(partial));
+    }
+    return EvidenceIds.withId(
+        build(
+            header,
+            observedAt,
+            request,
+            identity.withVerified(true),
+            headerSha,
+            fullSha,
+            in.bytesFetched(),
+            hash,
+            false,
+            true));
+  }
+
+  /** The identity observed before the read, not yet verified after it. */
+  private static FileIdentity unverified(FileSnapshot before) {
+    return new FileIdentity(
+        before.device() == null ? null : Long.toUnsignedString(before.device()),
+        before.inode() == null ? null : Long.toUnsignedString(before.inode()),
+        before.size(),
+        before.modifiedText(),
+        false);
+  }
+
+  private static EvidenceRecord build(
+      ParsedHeader h,
+      String observedAt,
+      Request request,
+      FileIdentity identity,
+      @Nullable String headerSha,
+      @Nullable String fullSha,
+      long bytesRead,
+      HashMode hash,
+      boolean partial,
+      boolean headerComplete) {
+    Artifact artifact =
+        new Artifact(
+            request.path(),
+            h.format().wire(),
+            identity.size(),
+            h.headerLength(),
+            headerSha,
+            partial ? null : fullSha,
+            bytesRead,
+            hash.wire(),
+            identity);
+    String digestCoverage;
+    if (partial) {
+      digestCoverage = Coverage.UNKNOWN;
+    } else {
+      digestCoverage = hash == HashMode.FULL ? Coverage.COMPLETE : Coverage.NONE;
+    }
+    Coverage coverage =
+        new Coverage(
+            headerComplete ? Coverage.COMPLETE : Coverage.PARTIAL,
+            headerComplete && Derivations.storageComplete(h.tensors())
+                ? Coverage.COMPLETE
+                : Coverage.PARTIAL,
+            headerComplete && Derivations.rangesComplete(h.tensors())
+                ? Coverage.COMPLETE
+                : Coverage.PARTIAL,
+            digestCoverage,
+            partial ? Coverage.UNVERIFIED : Coverage.VERIFIED);
+    Subject subject = !partial && fullSha != null ? new Subject("file", fullSha) : null;
+    return new EvidenceRecord(
+        EvidenceRecord.SCHEMA,
+        null,
+        EvidenceRecord.OPERATION,
+        partial ? EvidenceRecord.STATUS_PARTIAL : EvidenceRecord.STATUS_COMPLETE,
+        observedAt,
+        request,
+        subject,
+        artifact,
+        h.facts(),
+        h.metadata(),
+        h.tensors(),
+        Derivations.types(h.tensors()),
+        Derivations.totals(h.tensors()),
+        coverage,
+        h.limitations(),
+        h.warnings(),
+        null);
+  }
+
+  /**
+   * A file whose size reads as 0 is empty only if it yields no byte: a file of {@code /proc}
+   * ({@code /proc/self/status}) has size 0 and content, so it is not a regular file with a fixed
+   * size (as {@code EvidenceFiles.read} says of the same path), not "empty".
+   *
+   * @throws ReaException {@code target_unavailable} / {@code not_regular_file} when one byte can
+   *     be read; {@code execution_failure} / {@code io_error} when the read fails
+   */
+  private static void requireFixedSize(SeekableByteChannel channel, String pathText)
+      throws ReaException {
+    int n;
+    try {
+      n = channel.read(java.nio.ByteBuffer.allocate(1));
+    } catch (IOException e) {
+      throw ioFailure("reading the file failed", e);
+    }
+    if (n > 0) {
+      throw ReaException.builder(
+              Constraint.NOT_REGULAR_FILE,
+              "the path is not a regular file with a fixed size (its size reads as 0 but it"
+                  + " yields bytes): "
+                  + pathText)
+          .diagnostic("size_at_open", "0")
+          .build();
+    }
+  }
+
+  /**
+   * The file's first bytes for {@link FormatDetector#detect}, fetched without reading past a
+   * model's header ({@link FormatDetector#probeLength} decides how many from the first 8).
+   */
+  private static byte[] probe(HeaderInput in, long fileSize) throws ReaException {
+    in.expectHeaderAtLeast(Math.min(8, fileSize));
+    byte[] first = new byte[(int) Math.min(8, fileSize)];
+    int n = in.peek(first);
+    int length = FormatDetector.probeLength(first, n, fileSize);
+    in.expectHeaderAtLeast(length);
+    byte[] head = new byte[length];
+    int got = in.peek(head);
+    return got == head.length ? head : java.util.Arrays.copyOf(head, got);
+  }
+
+  private FileSnapshot stat(Path path) throws ReaException {
+    try {
+      return access.stat(path);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      throw ReaException.builder(Constraint.NOT_FOUND, MissingPaths.describe(path, "file"))
+          .cause(e)
+          .build();
+    } catch (AccessDeniedException e) {
+      throw ReaException.builder(
+              Constraint.PERMISSION_DENIED, "permission denied examining " + path)
+          .cause(e)
+          .build();
+    } catch (java.nio.file.FileSystemException e) {
+      if (MissingPaths.unresolvable(e)) {
+        throw ReaException.builder(
+                Constraint.NOT_FOUND, MissingPaths.describeUnresolvable(path, "file", e))
+            .cause(e)
+            .build();
+      }
+      throw ioFailure("examining the path failed", e);
+    } catch (IOException e) {
+      throw ioFailure("examining the path failed", e);
+    }
+  }
+
+  /**
+   * Examines the selected path again once the file is open. The selection was valid, so a path
+   * that vanished now is {@code target_changed} and any other failure (a permission removed from
+   * a parent directory, EIO) is {@code execution_failure} / {@code io_error}, not {@code
+   * target_unavailable}.
+   */
+  private FileSnapshot statAgain(Path path) throws ReaException {
+    try {
+      return access.stat(path);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      throw changed("the selected path no longer exists").toBuilder().cause(e).build();
+    } catch (IOException e) {
+      throw ioFailure("examining the path again failed", e);
+    }
+  }
+
+  private static ReaException openFailure(Path path, IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return ReaException.builder(Constraint.NOT_FOUND, MissingPaths.describe(path, "file"))
+          .cause(e)
+          .build();
+    }
+    if (e instanceof AccessDeniedException) {
+      return ReaException.builder(Constraint.PERMISSION_DENIED, "permission denied opening " + path)
+          .cause(e)
+          .build();
+    }
+    return ioFailure("opening the file failed", e);
+  }
+
+  private static long channelSize(SeekableByteChannel channel) throws ReaException {
+    try {
+      return channel.size();
+    } catch (IOException e) {
+      throw ioFailure("reading the file size failed", e);
+    }
+  }
+
+  private static ReaException ioFailure(String what, IOException e) {
+    String reason = HeaderInput.describe(e);
+    return ReaException.builder(Constraint.IO_ERROR, what + ": " + reason)
+        .diagnostic("reason", reason)
+        .diagnostic("exception", e.getClass().getName())
+        .cause(e)
+        .build();
+  }
+
+  /**
+   * Host failures carry the selected path and the reason in {@code details.diagnostics} too
+   * (CONTRACT section 6: "path and reason in details.diagnostics").
+   */
+  private static ReaException hostDetails(ReaException e, String pathText) {
+    if ((e.constraint() != Constraint.IO_ERROR && e.constraint() != Constraint.TARGET_CHANGED)
+        || e.diagnostics().containsKey("path")) {
+      return e;
+    }
+    ReaException.Builder b = e.toBuilder().diagnostic("path", pathText);
+    if (!e.diagnostics().containsKey("reason")) {
+      b.diagnostic("reason", e.getMessage());
+    }
+    return b.build();
+  }
+
+  /**
+   * @return what changed between two snapshots of the path ({@link FileSnapshot#changesTo}), or
+   *     the size of the open file when only that differs
+   */
+  private static String changes(FileSnapshot before, FileSnapshot after, long channelSize) {
+    String changed = before.changesTo(after);
+    if (changed != null) {
+      return changed;
+    }
+    return "size as read through the open file (" + before.size() + " bytes, now " + channelSize + ")";
+  }
+
+  private static ReaException changed(String what) {
+    return ReaException.builder(Constraint.TARGET_CHANGED, what).diagnostic("reason", what).build();
+  }
+}

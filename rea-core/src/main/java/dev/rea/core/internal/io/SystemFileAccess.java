@@ -1,0 +1,64 @@
+package dev.rea.core.internal.io;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link FileAccess} through {@code java.nio.file}, with {@code unix:dev}, {@code unix:ino} and
+ * {@code unix:ctime} where the file system has them.
+ */
+final class SystemFileAccess implements FileAccess {
+  static final SystemFileAccess INSTANCE = new SystemFileAccess();
+
+  private static final DateTimeFormatter RFC3339_NANOS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.nnnnnnnnn'Z'").withZone(ZoneOffset.UTC);
+
+  private SystemFileAccess() {}
+
+  @Override
+  public FileSnapshot stat(Path path) throws IOException {
+    Long dev = null;
+    Long ino = null;
+    Long ctime = null;
+    BasicFileAttributes basic = Files.readAttributes(path, BasicFileAttributes.class);
+    try {
+      Map<String, Object> unix = Files.readAttributes(path, "unix:dev,ino,ctime");
+      dev = (Long) unix.get("dev");
+      ino = (Long) unix.get("ino");
+      ctime = ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS);
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      // Not a Unix file system view: identity falls back to size and mtime.
+    }
+    FileTime mtime = basic.lastModifiedTime();
+    return new FileSnapshot(
+        basic.isRegularFile(),
+        basic.isDirectory(),
+        basic.size(),
+        dev,
+        ino,
+        mtime.to(TimeUnit.NANOSECONDS),
+        formatTime(mtime.toInstant()),
+        ctime);
+  }
+
+  @Override
+  public SeekableByteChannel open(Path path) throws IOException {
+    return FileChannel.open(path, StandardOpenOption.READ);
+  }
+
+  /** @return RFC 3339 UTC text with nanoseconds */
+  static String formatTime(Instant instant) {
+    return RFC3339_NANOS.format(instant);
+  }
+}

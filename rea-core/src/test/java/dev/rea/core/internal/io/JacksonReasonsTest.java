@@ -1,0 +1,67 @@
+package dev.rea.core.internal.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.format.safetensors.SafetensorsBuilder;
+import dev.rea.core.internal.format.safetensors.SafetensorsReads;
+import dev.rea.core.options.Limits;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * Jackson's reasons as REA words them: no location descriptions of Jackson's own (REA gives the
+ * byte offset itself), one line, and the rest of Jackson's wording kept.
+ */
+class JacksonReasonsTest {
+  private static JacksonException failureOf(String json) {
+    JsonFactory f = JsonFactory.builder().disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
+    byte[] b = json.getBytes(StandardCharsets.UTF_8);
+    return catchThrowableOfType(
+        JacksonException.class,
+        () -> {
+          try (JsonParser p = f.createParser(ObjectReadContext.empty(), b, 0, b.length)) {
+            while (p.nextToken() != null) {
+              // read to the end or the failure
+            }
+          }
+        });
+  }
+
+  @Test
+  void anUnclosedArrayOrObjectLosesJacksonsStartMarkerLocation() {
+    JacksonException e = failureOf("{\"a\":[1,2");
+    assertThat(e.getOriginalMessage()).contains("start marker at [Source: REDACTED");
+    assertThat(JacksonReasons.of(e))
+        .isEqualTo("Unexpected end-of-input: expected close marker for Array");
+    assertThat(JacksonReasons.of(failureOf("{\"a\":1")))
+        .isEqualTo("Unexpected end-of-input: expected close marker for Object");
+  }
+
+  @Test
+  void aReasonWithoutLocationsIsKeptAsJacksonWordedIt() {
+    JacksonException e = failureOf("{\"a\":tru}");
+    assertThat(e.getOriginalMessage()).doesNotContain("[Source");
+    assertThat(JacksonReasons.of(e)).isEqualTo(e.getOriginalMessage().replace('\n', ' ').strip());
+    assertThat(JacksonReasons.of(e)).startsWith("Unrecognized token 'tru'");
+  }
+
+  @Test
+  void aTruncatedSafetensorsHeaderIsReportedWithREAsOffsetOnly() {
+    String json = "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}";
+    ReaException e =
+        SafetensorsReads.reject(
+            SafetensorsBuilder.file(json, 4), Limits.defaults());
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "header at offset 61: invalid JSON in the header: Unexpected end-of-input: expected"
+                + " close marker for Object");
+    assertThat(e.offset()).isEqualTo(61L);
+  }
+}
