@@ -1,11 +1,9 @@
 package dev.rea.cli;
 
+import dev.rea.core.Evidence;
+import dev.rea.core.Rea;
+import dev.rea.core.SelectedPath;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.internal.auth.EvidenceVerifier;
-import dev.rea.core.internal.auth.KeyRing;
-import dev.rea.core.internal.view.EvidenceLoader;
-import dev.rea.core.internal.view.IndexedEvidence;
-import dev.rea.core.internal.view.ViewPages;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
@@ -13,9 +11,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * {@code rea inspect-analysis-view --source FILE --view JSON}: answers one page of a view from a
@@ -98,12 +96,10 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     try {
       ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
       Path file = Arguments.resolve(source, "--source");
-      dev.rea.core.internal.inspect.SelectedPath.checkTrailingSlash("--source", source, file);
-      KeyRing ring = Keys.readingRing(env, err);
-      EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
-      IndexedEvidence ev =
-          EvidenceLoader.select(loader.loadFile(file), evidenceId, "with --evidence_id");
-      ViewPage page = ViewPages.answer(ev, selection, SourceKind.EVIDENCE_FILE);
+      SelectedPath.checkTrailingSlash("--source", source, file);
+      Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
+      Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
+      ViewPage page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
       if (json) {
         Output.printJson(out, page.json());
       } else {

@@ -1,5 +1,6 @@
 package dev.rea.cli;
 
+import dev.rea.core.FileProbe;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.HashMode;
@@ -72,7 +73,7 @@ final class Arguments {
     } catch (InvalidPathException e) {
       throw ReaException.builder(
               Constraint.BAD_ARGUMENT,
-              "invalid path: " + e.getMessage() + dev.rea.core.internal.inspect.SelectedPath.localeHint())
+              "invalid path: " + e.getMessage() + dev.rea.core.SelectedPath.localeHint())
           .field(field)
           .build();
     }
@@ -81,7 +82,7 @@ final class Arguments {
   /**
    * The refusal of a name holding U+FFFD: "{@code whose} holds U+FFFD, the character Java puts in
    * place of bytes that are not valid in the locale's encoding (...), so REA cannot tell {@code
-   * cannotTell}", then {@link dev.rea.core.internal.inspect.SelectedPath#localeHint()}.
+   * cannotTell}", then {@link dev.rea.core.SelectedPath#localeHint()}.
    */
   private static ReaException replaced(String field, String whose, String cannotTell) {
     return ReaException.builder(
@@ -92,7 +93,7 @@ final class Arguments {
                 + System.getProperty("sun.jnu.encoding", "unknown")
                 + "), so REA cannot tell "
                 + cannotTell
-                + dev.rea.core.internal.inspect.SelectedPath.localeHint())
+                + dev.rea.core.SelectedPath.localeHint())
         .field(field)
         .build();
   }
@@ -185,8 +186,7 @@ final class Arguments {
    * an earlier Evidence file (running the same inspection again) or an empty file, never a model
    * or anything else, which would be lost. Evidence REA writes begins with {@code
    * {"schema":"rea.} ({@code rea.bundle.v1} or {@code rea.evidence.v1}); a model is named as
-   * such ({@link dev.rea.core.internal.detect.FormatDetector}). A file that cannot be read is left to the
-   * write, which reports it.
+   * such ({@link FileProbe}). A file that cannot be read is left to the write, which reports it.
    *
    * @throws ReaException {@code bad_argument} naming the option
    */
@@ -194,9 +194,9 @@ final class Arguments {
     if (!java.nio.file.Files.isRegularFile(output)) {
       return;
     }
-    dev.rea.core.internal.detect.FormatDetector.Probe probe;
+    FileProbe probe;
     try {
-      probe = dev.rea.core.internal.detect.FormatDetector.probe(output);
+      probe = FileProbe.of(output);
     } catch (java.io.IOException | SecurityException e) {
       return;
     }
@@ -208,7 +208,7 @@ final class Arguments {
             && isOneJsonObject(output))) {
       return;
     }
-    dev.rea.core.internal.detect.DetectedFormat model = probe.model();
+    String model = probe.modelDisplayName().orElse(null);
     throw badOutput(
         field,
         output,
@@ -216,7 +216,7 @@ final class Arguments {
             + " already exists and "
             + (model == null
                 ? "is not Evidence that REA wrote"
-                : "is a " + model.displayName() + " model file")
+                : "is a " + model + " model file")
             + "; --evidence_output replaces only an earlier Evidence file (or an empty file):"
             + " choose another file name, or remove that file first");
   }

@@ -1,10 +1,11 @@
 package dev.rea.cli;
 
+import dev.rea.core.Rea;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.error.Surface;
-import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.evidence.EvidenceRecord;
 import java.io.PrintWriter;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reports a typed failure: JSON on stdout with {@code --json}, otherwise text on stderr (made
@@ -15,21 +16,32 @@ final class Failures {
 
   /**
    * Prints the failure, with the command line's advice for a slip it recognises ({@link
-   * Surface#advise}), and returns its exit status. Partial Evidence is printed too: inside the
+   * Advice#advise}), and returns its exit status. Partial Evidence is printed too: inside the
    * error object with {@code --json}, as a readable report on stdout otherwise.
    */
   static int report(
       ReaException failure, boolean json, PrintWriter stdout, PrintWriter stderr, int maxRows) {
-    ReaException e = Surface.CLI.advise(failure);
+    return report(failure, null, json, stdout, stderr, maxRows);
+  }
+
+  /** As {@link #report(ReaException, boolean, PrintWriter, PrintWriter, int)}, with partial Evidence. */
+  static int report(
+      ReaException failure,
+      @Nullable EvidenceRecord partial,
+      boolean json,
+      PrintWriter stdout,
+      PrintWriter stderr,
+      int maxRows) {
+    ReaException e = Advice.advise(failure);
     if (json) {
-      Output.printJson(stdout, EvidenceJson.errorBytes(e));
+      Output.printJson(stdout, Rea.errorJson(e, partial));
     } else {
       // The message, path, field and diagnostics can quote the file or the command line: each is
       // one line (TerminalText.printable escapes the line breaks and tabs they quote).
       PrintWriter out = TerminalText.wrap(stdout);
       PrintWriter err = TerminalText.wrap(stderr);
-      if (e.partialEvidence() != null) {
-        new HumanReport(out, maxRows).print(e.partialEvidence());
+      if (partial != null) {
+        new HumanReport(out, maxRows).print(partial);
         out.flush();
       }
       err.println("rea: " + e.code().wireName() + " (" + e.constraint().wireName() + "): " + TerminalText.printable(e.getMessage()));

@@ -11,7 +11,6 @@ import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
-import dev.rea.core.internal.evidence.EvidenceJson;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -374,7 +373,7 @@ final class HumanReport {
       case UINT64 -> raw = Long.toUnsignedString(((MetadataValue.IntegerValue) v).bits());
       case FLOAT32, FLOAT64 -> {
         double d = ((MetadataValue.FloatValue) v).value();
-        String special = EvidenceJson.specialFloatText(d);
+        String special = MetadataValue.FloatValue.specialText(d);
         raw = special != null ? special : (type == ValueType.FLOAT32 ? Float.toString((float) d) : Double.toString(d));
       }
       case BOOL -> raw = Boolean.toString(((MetadataValue.BoolValue) v).value());

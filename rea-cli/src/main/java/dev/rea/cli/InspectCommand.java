@@ -1,21 +1,15 @@
 package dev.rea.cli;
 
+import dev.rea.core.Evidence;
+import dev.rea.core.Rea;
+import dev.rea.core.SelectedPath;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.internal.auth.EvidenceSigner;
-import dev.rea.core.internal.auth.EvidenceVerifier;
-import dev.rea.core.internal.auth.KeyRing;
-import dev.rea.core.internal.evidence.EvidenceFiles;
-import dev.rea.core.internal.evidence.EvidenceJson;
-import dev.rea.core.internal.inspect.ModelInspector;
-import dev.rea.core.internal.inspect.SelectedPath;
-import dev.rea.core.internal.view.EvidenceLoader;
-import dev.rea.core.internal.view.IndexedEvidence;
-import dev.rea.core.internal.view.ModelArtifactSummary;
-import dev.rea.core.internal.view.ViewPages;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.InspectOptions;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
@@ -24,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
@@ -190,8 +185,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     view = spec.findOption("--view").getValue();
   }
 
-  /** Test seam: the inspector to use. */
-  ModelInspector inspector = null;
+  /** Test seam: adjusts the front door before it is built (an inspector with injected faults). */
+  UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
 
   private Map<String, String> env = System.getenv();
 
@@ -220,8 +215,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
    */
   int run(PrintWriter out, PrintWriter err) {
     Cancellation cancellation = new Cancellation();
-    KeyRing[] ring = new KeyRing[1];
     Interrupts signals = null;
+    Rea rea = frontDoor.apply(Rea.builder().environment(env).keyNotices(Keys.notices(err))).build();
     try {
       HashMode mode = Arguments.hashMode(hash);
       if (maxTensorRows < 0) {
@@ -232,37 +227,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
             .build();
       }
       Arguments.Detail chosen = Arguments.detail(detail);
-      ViewRequest selection = null;
-      if (view != null) {
-        if (chosen == Arguments.Detail.COMPLETE) {
-          // Without --detail, complete is only the default: say what --view needs, plainly.
-          String message =
-              detail == null
-                  ? "--view needs --detail summary (complete detail is the default)"
-                      + (evidenceOutput == null
-                          ? " together with --evidence_output FILE: the page is answered from,"
-                              + " and points at, the complete Evidence written there"
-                          : "")
-                  : "--view selects rows for summary delivery; complete detail and a selection"
-                      + " are conflicting choices (use --detail summary"
-                      + (evidenceOutput == null
-                          ? ", with --evidence_output FILE for the complete Evidence the page"
-                              + " points at)"
-                          : ")");
-          throw ReaException.builder(Constraint.CONFLICTING_CHOICES, message)
-              .field("--view")
-              .build();
-        }
-        if (evidenceOutput == null) {
-          throw ReaException.builder(
-                  Constraint.BAD_ARGUMENT,
-                  "--view needs --evidence_output FILE: the page is answered from, and points at,"
-                      + " the complete Evidence written there")
-              .field("--evidence_output")
-              .build();
-        }
-        selection = ViewRequest.parse(view, ViewRequest.Mode.INLINE);
-      }
+      ViewRequest selection = view == null ? null : selection(chosen);
       Path output =
           evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
       Path selected = Arguments.resolve(path);
@@ -271,64 +236,40 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         Arguments.notTheInput(output, selected, "--evidence_output");
         Arguments.replacesOnlyEvidence(output, "--evidence_output");
       }
-      ModelInspector ins = inspector != null ? inspector : ModelInspector.standard();
       boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
       ProgressBar bar = showProgress ? new ProgressBar(TerminalText.raw(err), "hashing") : null;
-      EvidenceRecord record;
+      Inspection result;
       try (Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
-        record =
-            ins.inspect(
-                selected,
-                mode,
-                new ModelInspector.Listener() {
-                  @Override
-                  public void onHashProgress(long done, long total) {
-                    if (bar != null) {
-                      bar.update(done, total);
-                    }
-                  }
-                },
-                cancellation);
+        InspectOptions.Builder options =
+            InspectOptions.builder().hash(mode).cancellation(cancellation);
+        if (bar != null) {
+          options.progress(bar::update);
+        }
+        result = rea.inspect(selected, options.build());
       } finally {
         if (bar != null) {
           bar.finish();
         }
       }
+      if (result instanceof Inspection.Failed failed) {
+        int status =
+            Failures.report(
+                failed.error(), signPartial(rea, failed.partial()), json, out, err, maxTensorRows);
+        return signals.exitStatus(status);
+      }
+      EvidenceRecord record = result.orThrow();
       boolean signed = output != null || (json && chosen == Arguments.Detail.COMPLETE);
       if (signed) {
-        ring[0] = Keys.ring(env, err);
-        record = new EvidenceSigner(ring[0]).sign(record);
+        record = rea.sign(record);
       }
       if (output != null) {
-        EvidenceFiles.writeAtomically(output, EvidenceJson.bundleBytes(List.of(record)));
+        rea.writeEvidence(output, List.of(record));
       }
       if (chosen == Arguments.Detail.SUMMARY) {
-        IndexedEvidence indexed;
-        ViewPage page = null;
-        if (selection != null) {
-          // Answer from the evidence file just written, exactly as inspect-analysis-view does.
-          EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring[0]));
-          indexed = EvidenceLoader.select(loader.loadFile(output), record.evidenceId());
-          page = ViewPages.answer(indexed, selection, SourceKind.EVIDENCE_FILE);
-        } else {
-          indexed = IndexedEvidence.of(record);
-        }
-        byte[] summary = ModelArtifactSummary.render(indexed, page);
-        if (json) {
-          Output.printJson(out, summary);
-          if (output == null) {
-            // The summary names the complete Evidence by parent_evidence_id; say that it was
-            // not kept (the readable summary says so in its own text).
-            err.println(
-                "rea: the complete Evidence (parent_evidence_id) was not written anywhere; add"
-                    + " --evidence_output FILE to keep it");
-          }
-        } else {
-          CompactReport.printSummary(TerminalText.wrap(out), summary, output);
-        }
+        printSummary(rea, record, selection, output, out, err);
       } else if (json) {
-        Output.printJson(out, EvidenceJson.bundleBytes(List.of(record)));
+        Output.printJson(out, Rea.bundleJson(List.of(record)));
       } else {
         PrintWriter text = TerminalText.wrap(out);
         new HumanReport(text, maxTensorRows).print(record);
@@ -344,21 +285,88 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       }
       return 0;
     } catch (ReaException e) {
-      int status = Failures.report(signPartial(e, ring, err), json, out, err, maxTensorRows);
+      int status = Failures.report(e, json, out, err, maxTensorRows);
       return signals == null ? status : signals.exitStatus(status);
     }
   }
 
+  /**
+   * The parsed {@code --view}, after checking that it goes with the other options.
+   *
+   * @throws ReaException {@code conflicting_choices} with complete detail; {@code bad_argument}
+   *     without {@code --evidence_output}; {@code bad_view}
+   */
+  private ViewRequest selection(Arguments.Detail chosen) throws ReaException {
+    if (chosen == Arguments.Detail.COMPLETE) {
+      // Without --detail, complete is only the default: say what --view needs, plainly.
+      String message =
+          detail == null
+              ? "--view needs --detail summary (complete detail is the default)"
+                  + (evidenceOutput == null
+                      ? " together with --evidence_output FILE: the page is answered from,"
+                          + " and points at, the complete Evidence written there"
+                      : "")
+              : "--view selects rows for summary delivery; complete detail and a selection"
+                  + " are conflicting choices (use --detail summary"
+                  + (evidenceOutput == null
+                      ? ", with --evidence_output FILE for the complete Evidence the page"
+                          + " points at)"
+                      : ")");
+      throw ReaException.builder(Constraint.CONFLICTING_CHOICES, message).field("--view").build();
+    }
+    if (evidenceOutput == null) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              "--view needs --evidence_output FILE: the page is answered from, and points at,"
+                  + " the complete Evidence written there")
+          .field("--evidence_output")
+          .build();
+    }
+    return ViewRequest.parse(view, ViewRequest.Mode.INLINE);
+  }
+
+  /** Prints the summary (with the page of {@code --view}, answered from the written file). */
+  private void printSummary(
+      Rea rea,
+      EvidenceRecord record,
+      ViewRequest selection,
+      Path output,
+      PrintWriter out,
+      PrintWriter err)
+      throws ReaException {
+    Evidence ev;
+    ViewPage page = null;
+    if (selection != null) {
+      // Answer from the evidence file just written, exactly as inspect-analysis-view does.
+      ev = rea.readEvidence(output).select(record.evidenceId(), "by its evidence_id");
+      page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
+    } else {
+      ev = rea.evidence(record);
+    }
+    byte[] summary = rea.summaryJson(ev, page);
+    if (json) {
+      Output.printJson(out, summary);
+      if (output == null) {
+        // The summary names the complete Evidence by parent_evidence_id; say that it was not
+        // kept (the readable summary says so in its own text).
+        err.println(
+            "rea: the complete Evidence (parent_evidence_id) was not written anywhere; add"
+                + " --evidence_output FILE to keep it");
+      }
+    } else {
+      CompactReport.printSummary(TerminalText.wrap(out), summary, output);
+    }
+  }
+
   /** Signs the partial Evidence of a JSON failure when a key is at hand (best effort). */
-  private ReaException signPartial(ReaException e, KeyRing[] ring, PrintWriter err) {
-    if (!json || e.partialEvidence() == null) {
-      return e;
+  private EvidenceRecord signPartial(Rea rea, EvidenceRecord partial) {
+    if (!json || partial == null) {
+      return partial;
     }
     try {
-      KeyRing r = ring[0] != null ? ring[0] : Keys.ring(env, err);
-      return e.withPartialEvidence(new EvidenceSigner(r).sign(e.partialEvidence()));
+      return rea.sign(partial);
     } catch (ReaException | RuntimeException signingFailed) {
-      return e;
+      return partial;
     }
   }
 }

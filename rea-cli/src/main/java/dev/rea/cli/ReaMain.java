@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The {@code rea} command (CONTRACT section 1). Subcommands print through picocli's
@@ -127,7 +127,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
 
   /**
    * Runs the command line with the given streams and environment (the environment decides the
-   * REA home directory, see {@code dev.rea.core.internal.auth.ReaHome}).
+   * REA home directory, see {@code dev.rea.core.Rea.Builder#environment}).
    *
    * @return the exit status
    */

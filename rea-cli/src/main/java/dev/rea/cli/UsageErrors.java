@@ -24,7 +24,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
             .field(ex.getArgSpec() == null ? null : argName(ex.getArgSpec()))
             .build();
     if (Arrays.asList(args).contains("--json")) {
-      Output.printJson(cmd.getOut(), dev.rea.core.internal.evidence.EvidenceJson.errorBytes(error));
+      Output.printJson(cmd.getOut(), dev.rea.core.Rea.errorJson(error, null));
     } else {
       cmd.getErr().println("rea: " + TerminalText.printable(message));
       CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());

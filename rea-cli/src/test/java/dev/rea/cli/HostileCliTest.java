@@ -46,8 +46,8 @@ class HostileCliTest {
     StringWriter err = new StringWriter();
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
-    ((InspectCommand) cmd.getSubcommands().get("inspect-model-artifact").getCommand()).inspector =
-        inspector;
+    ((InspectCommand) cmd.getSubcommands().get("inspect-model-artifact").getCommand()).frontDoor =
+        b -> b.inspector(inspector);
     int status = cmd.execute(args);
     return new CliRunner.Result(status, out.toString(), err.toString());
   }
@@ -141,16 +141,14 @@ class HostileCliTest {
               cancel.cancel();
               return new java.nio.channels.ClosedByInterruptException();
             });
-    dev.rea.core.error.ReaException e =
-        org.assertj.core.api.Assertions.catchThrowableOfType(
-            dev.rea.core.error.ReaException.class,
-            () ->
-                ModelInspector.withAccess(Limits.defaults(), access)
-                    .inspect(p, dev.rea.core.options.HashMode.HEADER, new ModelInspector.Listener() {}, cancel));
+    dev.rea.core.evidence.Inspection r =
+        ModelInspector.withAccess(Limits.defaults(), access)
+            .run(p, dev.rea.core.options.HashMode.HEADER, new ModelInspector.Listener() {}, cancel);
     Thread.interrupted();
-    assertThat(e.partialEvidence()).isNotNull();
+    assertThat(r.failure()).isPresent();
+    assertThat(r.partialEvidence()).isPresent();
     StringWriter text = new StringWriter();
-    new HumanReport(new PrintWriter(text, true), 40).print(e.partialEvidence());
+    new HumanReport(new PrintWriter(text, true), 40).print(r.partialEvidence().orElseThrow());
     assertThat(text.toString())
         .startsWith("PARTIAL Evidence for " + p)
         .contains("read in part (the read stopped inside it)")

@@ -133,7 +133,7 @@ final class Args {
     } catch (InvalidPathException e) {
       throw Failures.badArgument(
           field,
-          "not a valid path: " + e.getReason() + dev.rea.core.internal.inspect.SelectedPath.localeHint());
+          "not a valid path: " + e.getReason() + dev.rea.core.SelectedPath.localeHint());
     }
     if (!p.isAbsolute()) {
       throw ReaException.builder(
@@ -144,7 +144,7 @@ final class Args {
           .path(text)
           .build();
     }
-    dev.rea.core.internal.inspect.SelectedPath.checkTrailingSlash(field, text, p);
+    dev.rea.core.SelectedPath.checkTrailingSlash(field, text, p);
     return p;
   }
 

@@ -1,90 +1,59 @@
 package dev.rea.mcp;
 
+import dev.rea.core.Evidence;
+import dev.rea.core.EvidenceSession;
+import dev.rea.core.LoadedEvidence;
+import dev.rea.core.Rea;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.internal.auth.EvidenceSigner;
-import dev.rea.core.internal.auth.EvidenceVerifier;
-import dev.rea.core.internal.auth.KeyRing;
-import dev.rea.core.internal.auth.ReaHome;
-import dev.rea.core.internal.evidence.EvidenceJson;
-import dev.rea.core.internal.view.EvidenceLoader;
-import dev.rea.core.internal.view.IndexedEvidence;
-import dev.rea.core.internal.view.RetainedEvidenceStore;
-import dev.rea.core.options.Limits;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The session's Evidence: the retained store (indexed once, bounded by the 32 MiB retained budget
- * of {@link Limits}, released explicitly) and the provider's key ring for signing what the server
- * hands out and verifying what it is given. All of it is {@code rea-core}
- * ({@link RetainedEvidenceStore}, {@link EvidenceLoader}, {@link EvidenceSigner}); this class
- * only holds one of each for the server process. The key ring is opened on first use (it may
- * create the key pair in the REA home directory) and kept; a failure to open it is reported to
- * the call that needed it and retried by the next.
+ * The session's Evidence: the retained Evidence ({@link EvidenceSession}: indexed once, bounded
+ * by the retained budget, 32 MiB by default, released explicitly) and the front door ({@link
+ * Rea}) that signs what the server hands out and authenticates what it is given. The key ring is
+ * opened by the front door on first use (it may create the key pair in the REA home directory);
+ * a failure to open it is reported to the call that needed it and retried by the next.
  *
  * <p>Thread-safe.
  */
 final class EvidenceDesk {
-  private final RetainedEvidenceStore store;
-  private final Supplier<Path> home;
-  private @Nullable KeyRing ring;
+  private final Rea rea;
+  private final EvidenceSession session;
 
   /**
-   * @param retainedBudget bytes of retained Evidence (the specification's 32 MiB by default,
-   *     {@link Limits#DEFAULT_RETAINED_BUDGET_BYTES})
-   * @param home the REA home directory (resolved when first needed)
+   * @param rea the front door
+   * @param retainedBudget bytes of retained Evidence (the specification's 32 MiB by default)
    */
-  EvidenceDesk(long retainedBudget, Supplier<Path> home) {
-    this.store = new RetainedEvidenceStore(retainedBudget);
-    this.home = Objects.requireNonNull(home, "home");
+  EvidenceDesk(Rea rea, long retainedBudget) {
+    this.rea = Objects.requireNonNull(rea, "rea");
+    this.session = rea.newSession(retainedBudget);
   }
 
-  /** @return a desk on the REA home the environment selects ({@link ReaHome}) */
-  static EvidenceDesk standard(long retainedBudget) {
-    return new EvidenceDesk(retainedBudget, ReaHome::resolveFromSystem);
-  }
-
-  RetainedEvidenceStore store() {
-    return store;
-  }
-
-  /** @throws ReaException {@code execution_failure} when the key ring cannot be opened */
-  synchronized KeyRing ring() throws ReaException {
-    if (ring == null) {
-      ring = KeyRing.open(home.get());
-      for (String problem : ring.problems()) {
-        Log.warn("key ring: " + problem);
-      }
-    }
-    return ring;
+  EvidenceSession store() {
+    return session;
   }
 
   /** @return {@code record} signed with the provider's key */
   EvidenceRecord sign(EvidenceRecord record) throws ReaException {
-    return new EvidenceSigner(ring()).sign(record);
+    return rea.sign(record);
   }
 
-  /** @return partial Evidence of {@code e} signed when a key is at hand; {@code e} otherwise */
-  ReaException signPartial(ReaException e) {
-    if (e.partialEvidence() == null) {
-      return e;
+  /** @return partial Evidence signed when a key is at hand; as it is otherwise (or null) */
+  @Nullable EvidenceRecord signPartial(@Nullable EvidenceRecord partial) {
+    if (partial == null) {
+      return null;
     }
     try {
-      return e.withPartialEvidence(sign(e.partialEvidence()));
+      return sign(partial);
     } catch (ReaException | RuntimeException signingFailed) {
       Log.warn("could not sign partial Evidence: " + signingFailed.getMessage());
-      return e;
+      return partial;
     }
-  }
-
-  /** @return a loader that authenticates with the provider's and trusted keys */
-  private EvidenceLoader loader() throws ReaException {
-    return new EvidenceLoader(EvidenceVerifier.standard(ring()));
   }
 
   /**
@@ -103,17 +72,16 @@ final class EvidenceDesk {
 
   /** A load of Evidence under {@link #loading}. */
   private interface Load {
-    EvidenceLoader.Loaded run(EvidenceLoader loader) throws ReaException;
+    LoadedEvidence run() throws ReaException;
   }
 
-  private EvidenceLoader.Loaded loadOneAtATime(Load load) throws ReaException {
-    EvidenceLoader loader = loader();
+  private LoadedEvidence loadOneAtATime(Load load) throws ReaException {
     loading.lock();
     try {
       int now = loadsNow.incrementAndGet();
       mostLoadsAtOnce = Math.max(mostLoadsAtOnce, now);
       try {
-        return load.run(loader);
+        return load.run();
       } finally {
         loadsNow.decrementAndGet();
       }
@@ -122,14 +90,14 @@ final class EvidenceDesk {
     }
   }
 
-  /** Authenticates and indexes Evidence given as JSON text ({@link EvidenceLoader#load}). */
-  EvidenceLoader.Loaded load(byte[] json) throws ReaException {
-    return loadOneAtATime(l -> l.load(json));
+  /** Authenticates and indexes Evidence given as JSON text ({@link Rea#readEvidence(byte[])}). */
+  LoadedEvidence load(byte[] json) throws ReaException {
+    return loadOneAtATime(() -> rea.readEvidence(json));
   }
 
-  /** Same, from a file ({@link EvidenceLoader#loadFile}). */
-  EvidenceLoader.Loaded loadFile(Path path) throws ReaException {
-    return loadOneAtATime(l -> l.loadFile(path));
+  /** Same, from a file ({@link Rea#readEvidence(Path)}). */
+  LoadedEvidence loadFile(Path path) throws ReaException {
+    return loadOneAtATime(() -> rea.readEvidence(path));
   }
 
   /** @return the most loads that ran at once so far (tests: never more than one) */
@@ -138,8 +106,8 @@ final class EvidenceDesk {
   }
 
   /** Retains Evidence this server produced (indexed once here). */
-  IndexedEvidence retainProduced(EvidenceRecord record) throws ReaException {
-    return store.retain(IndexedEvidence.of(record));
+  Evidence retainProduced(EvidenceRecord record) throws ReaException {
+    return session.retain(rea.evidence(record));
   }
 
   /**
@@ -160,12 +128,12 @@ final class EvidenceDesk {
     return retainBundle(loadFile(path), path);
   }
 
-  private List<String> retainBundle(EvidenceLoader.Loaded loaded, @Nullable Path path)
+  private List<String> retainBundle(LoadedEvidence loaded, @Nullable Path path)
       throws ReaException {
     if (!loaded.bundle()) {
       throw wrongKind(
           "import_evidence_bundle takes a bundle ({\"schema\": \""
-              + EvidenceJson.BUNDLE_SCHEMA
+              + Rea.BUNDLE_SCHEMA
               + "\", \"records\": [...]}), but "
               + (path == null ? "this" : "this file")
               + " is a single Evidence record (schema "
@@ -176,7 +144,7 @@ final class EvidenceDesk {
           "not a bundle",
           path);
     }
-    return ids(store.retainAll(loaded.records()));
+    return ids(session.retainAll(loaded.records()));
   }
 
   /**
@@ -189,13 +157,13 @@ final class EvidenceDesk {
    * @throws ReaException {@code invalid_input} / {@code evidence_rejected} (field {@code
    *     schema}) for a bundle
    */
-  static IndexedEvidence singleRecord(EvidenceLoader.Loaded loaded, @Nullable Path path)
+  static Evidence singleRecord(LoadedEvidence loaded, @Nullable Path path)
       throws ReaException {
     if (loaded.bundle()) {
       throw wrongKind(
           (path == null ? "source.evidence" : "this file")
               + " is a bundle (schema "
-              + EvidenceJson.BUNDLE_SCHEMA
+              + Rea.BUNDLE_SCHEMA
               + ", "
               + loaded.records().size()
               + (loaded.records().size() == 1 ? " record" : " records")
@@ -207,7 +175,7 @@ final class EvidenceDesk {
           "a bundle, not a record",
           path);
     }
-    return EvidenceLoader.select(loaded, null);
+    return loaded.select(null, "by its evidence_id");
   }
 
   /** {@code invalid_input} / {@code evidence_rejected} (field {@code schema}): the wrong kind. */
@@ -222,9 +190,9 @@ final class EvidenceDesk {
     return b.build();
   }
 
-  private static List<String> ids(List<IndexedEvidence> evs) {
+  private static List<String> ids(List<Evidence> evs) {
     List<String> out = new ArrayList<>(evs.size());
-    for (IndexedEvidence e : evs) {
+    for (Evidence e : evs) {
       out.add(e.evidenceId());
     }
     return out;

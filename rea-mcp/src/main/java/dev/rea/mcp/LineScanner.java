@@ -1,7 +1,7 @@
 package dev.rea.mcp;
 
-import dev.rea.core.internal.io.JacksonReasons;
-import dev.rea.core.internal.io.Utf8;
+import dev.rea.core.text.JacksonReasons;
+import dev.rea.core.text.Utf8;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;

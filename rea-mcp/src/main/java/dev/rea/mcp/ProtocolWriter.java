@@ -1,7 +1,7 @@
 package dev.rea.mcp;
 
+import dev.rea.core.Rea;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.internal.evidence.EvidenceJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * Writes whole JSON-RPC lines to the protocol stream for messages the SDK never saw (answers to
@@ -28,10 +30,17 @@ final class ProtocolWriter {
     this.beforeWrite = Objects.requireNonNull(beforeWrite, "beforeWrite");
   }
 
+  /** Compact UTF-8 JSON; Jackson escapes control characters (thread-safe factory). */
+  private static final JsonFactory JSON = JsonFactory.builder().build();
+
+  private static JsonGenerator generator(ByteArrayOutputStream buf) {
+    return JSON.createGenerator(ObjectWriteContext.empty(), buf);
+  }
+
   /** Writes a JSON-RPC error response; {@code id} null writes {@code "id": null}. */
   void rpcError(@Nullable RpcId id, int code, String message) {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(256);
-    try (JsonGenerator g = EvidenceJson.generator(buf)) {
+    try (JsonGenerator g = generator(buf)) {
       g.writeStartObject();
       g.writeStringProperty("jsonrpc", "2.0");
       g.writeName("id");
@@ -53,7 +62,7 @@ final class ProtocolWriter {
   /** Writes a response whose result is the empty object (the answer to {@code ping}). */
   void emptyResult(RpcId id) {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(64);
-    try (JsonGenerator g = EvidenceJson.generator(buf)) {
+    try (JsonGenerator g = generator(buf)) {
       g.writeStartObject();
       g.writeStringProperty("jsonrpc", "2.0");
       g.writeName("id");
@@ -68,10 +77,10 @@ final class ProtocolWriter {
 
   /** Writes a {@code tools/call} result with {@code isError: true} and the REA error object. */
   void toolError(RpcId id, ReaException error) {
-    byte[] errorJson = EvidenceJson.errorBytes(error);
+    byte[] errorJson = Rea.errorJson(error, null);
     String text = new String(errorJson, StandardCharsets.UTF_8);
     ByteArrayOutputStream buf = new ByteArrayOutputStream(errorJson.length * 2 + 128);
-    try (JsonGenerator g = EvidenceJson.generator(buf)) {
+    try (JsonGenerator g = generator(buf)) {
       g.writeStartObject();
       g.writeStringProperty("jsonrpc", "2.0");
       g.writeName("id");

@@ -1,6 +1,7 @@
 package dev.rea.mcp;
 
-import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.Rea;
+import dev.rea.core.options.Limits;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -11,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * REA's MCP server over one pair of streams (CONTRACT section 7), on the MCP Java SDK 2.1.0 sync
@@ -38,10 +40,9 @@ public final class ReaMcpServer {
 
   /** Server settings. */
   public static final class Config {
-    ModelInspector inspector = ModelInspector.standard();
-    ModelInspector.Listener testHook = new ModelInspector.Listener() {};
+    UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
     int lineCap = DEFAULT_LINE_CAP;
-    long retainedBudget = dev.rea.core.options.Limits.DEFAULT_RETAINED_BUDGET_BYTES;
+    long retainedBudget = Limits.DEFAULT_RETAINED_BUDGET_BYTES;
     Duration drainTimeout = Duration.ofSeconds(10);
     String version = "development build";
 
@@ -50,15 +51,12 @@ public final class ReaMcpServer {
       return new Config();
     }
 
-    /** Sets the inspector (tests: stub readers, limits). */
-    public Config inspector(ModelInspector value) {
-      this.inspector = Objects.requireNonNull(value);
-      return this;
-    }
-
-    /** Sets a listener called during full hashes, before progress is reported (tests). */
-    public Config testHook(ModelInspector.Listener value) {
-      this.testHook = Objects.requireNonNull(value);
+    /**
+     * Adjusts the front door before it is built (tests: an inspector with stub readers, limits or
+     * hooks in the full-hash loop).
+     */
+    public Config frontDoor(UnaryOperator<Rea.Builder> value) {
+      this.frontDoor = Objects.requireNonNull(value);
       return this;
     }
 
@@ -112,9 +110,21 @@ public final class ReaMcpServer {
     StdioServerTransportProvider sdk =
         new StdioServerTransportProvider(json, filter, protocol, config.lineCap + 16);
     SerializingTransportProvider transport = new SerializingTransportProvider(sdk, state::onQueued);
-    EvidenceDesk desk = EvidenceDesk.standard(config.retainedBudget);
-    ReaTools tools =
-        new ReaTools(json, config.inspector, config.testHook, state.inspections, desk);
+    Rea rea =
+        config
+            .frontDoor
+            .apply(
+                Rea.builder()
+                    .keyNotices(
+                        new Rea.KeyNotices() {
+                          @Override
+                          public void problem(String problem) {
+                            Log.warn("key ring: " + problem);
+                          }
+                        }))
+            .build();
+    EvidenceDesk desk = new EvidenceDesk(rea, config.retainedBudget);
+    ReaTools tools = new ReaTools(json, rea, state.inspections, desk);
     McpSyncServer server =
         McpServer.sync(transport)
             .serverInfo(NAME, config.version)

@@ -1,14 +1,14 @@
 package dev.rea.mcp;
 
+import dev.rea.core.Evidence;
+import dev.rea.core.Rea;
+import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.internal.evidence.EvidenceJson;
-import dev.rea.core.internal.inspect.ModelInspector;
-import dev.rea.core.internal.view.EvidenceLoader;
-import dev.rea.core.internal.view.IndexedEvidence;
-import dev.rea.core.internal.view.ModelArtifactSummary;
-import dev.rea.core.internal.view.ViewPages;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.InspectOptions;
+import dev.rea.core.options.ProgressListener;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
@@ -47,22 +47,19 @@ final class ReaTools {
   private final McpJsonMapper json;
   private final Schemas schemas;
   private final Results results;
-  private final ModelInspector inspector;
-  private final ModelInspector.Listener testHook;
+  private final Rea rea;
   private final Inspections inspections;
   private final EvidenceDesk desk;
 
   ReaTools(
       McpJsonMapper json,
-      ModelInspector inspector,
-      ModelInspector.Listener testHook,
+      Rea rea,
       Inspections inspections,
       EvidenceDesk desk) {
     this.json = Objects.requireNonNull(json, "json");
     this.schemas = new Schemas(json);
     this.results = new Results(json);
-    this.inspector = Objects.requireNonNull(inspector, "inspector");
-    this.testHook = Objects.requireNonNull(testHook, "testHook");
+    this.rea = Objects.requireNonNull(rea, "rea");
     this.inspections = Objects.requireNonNull(inspections, "inspections");
     this.desk = Objects.requireNonNull(desk, "desk");
   }
@@ -134,22 +131,19 @@ final class ReaTools {
       // A bad view is refused before the file is opened.
       ViewRequest selection =
           view == null ? null : ViewRequest.parse(viewBytes(view), ViewRequest.Mode.INLINE);
-      EvidenceRecord record;
-      try {
-        record = runInspection(exchange, request, path, hash);
-      } catch (ReaException e) {
-        throw desk.signPartial(e);
+      Inspection result = runInspection(exchange, request, path, hash);
+      if (result instanceof Inspection.Failed failed) {
+        return results.failure(failed.error(), desk.signPartial(failed.partial()));
       }
+      EvidenceRecord record = result.orThrow();
       if (detail.equals("complete")) {
         // Signed, so the client can hand it back later (inline or as an evidence file).
-        return results.success(EvidenceJson.recordBytes(desk.sign(record), true));
+        return results.success(Rea.recordJson(desk.sign(record)));
       }
-      IndexedEvidence retained = desk.retainProduced(record);
+      Evidence retained = desk.retainProduced(record);
       ViewPage page =
-          selection == null
-              ? null
-              : ViewPages.answer(retained, selection, SourceKind.RETAINED_EVIDENCE);
-      return results.success(ModelArtifactSummary.render(retained, page));
+          selection == null ? null : rea.view(retained, selection, SourceKind.RETAINED_EVIDENCE);
+      return results.success(rea.summaryJson(retained, page));
     } catch (ReaException e) {
       return results.failure(e);
     }
@@ -174,7 +168,7 @@ final class ReaTools {
         throw Failures.badArgument(
             "source.kind", "source.kind must be \"retained-evidence\", \"evidence-file\" or \"inline\"");
       }
-      IndexedEvidence ev;
+      Evidence ev;
       SourceKind sourceKind;
       switch (k) {
         case "retained-evidence" -> {
@@ -203,7 +197,7 @@ final class ReaTools {
                 "source.kind must be \"retained-evidence\", \"evidence-file\" or \"inline\", not "
                     + Args.quote(k));
       }
-      return results.success(ViewPages.answer(ev, selection, sourceKind).json());
+      return results.success(rea.view(ev, selection, sourceKind).json());
     } catch (ReaException e) {
       return results.failure(e);
     }
@@ -222,16 +216,15 @@ final class ReaTools {
       } else if (a.has("bundle")) {
         Map<String, Object> bundle = Objects.requireNonNull(a.optionalObject("bundle"));
         Object schema = bundle.get("schema");
-        if (!EvidenceJson.BUNDLE_SCHEMA.equals(schema)) {
+        if (!Rea.BUNDLE_SCHEMA.equals(schema)) {
           // Refused before any record is read or authenticated.
-          throw dev.rea.core.internal.evidence.RecordChecks.reject(
-              "schema",
+          throw rejectedBundle(
               "the bundle argument must be a bundle, {\"schema\": \""
-                  + EvidenceJson.BUNDLE_SCHEMA
+                  + Rea.BUNDLE_SCHEMA
                   + "\", \"records\": [...]}"
                   + (EvidenceRecord.SCHEMA.equals(schema)
                       ? "; this is a single Evidence record: wrap it as {\"schema\": \""
-                          + EvidenceJson.BUNDLE_SCHEMA
+                          + Rea.BUNDLE_SCHEMA
                           + "\", \"records\": [record]}, or page through it with"
                           + " inspect_analysis_view and source {kind: \"inline\", evidence}"
                       : ""));
@@ -298,7 +291,7 @@ final class ReaTools {
     }
   }
 
-  private EvidenceRecord runInspection(
+  private Inspection runInspection(
       McpSyncServerExchange exchange, CallToolRequest request, Path path, HashMode hash)
       throws ReaException {
     String requestKey = requestKey(request);
@@ -307,13 +300,28 @@ final class ReaTools {
       throw Failures.busy();
     }
     try {
-      Object token = request.progressToken();
-      ModelInspector.Listener listener =
-          new Progress(exchange, token, testHook);
-      return inspector.inspect(path, hash, listener, ticket.cancellation);
+      InspectOptions options =
+          InspectOptions.builder()
+              .hash(hash)
+              .cancellation(ticket.cancellation)
+              .progress(new Progress(exchange, request.progressToken()))
+              .build();
+      return rea.inspect(path, options);
     } finally {
       inspections.finish(ticket);
     }
+  }
+
+  /**
+   * {@code invalid_input} / {@code evidence_rejected} for the {@code schema} of a bundle, worded
+   * as the core's Evidence checks word theirs.
+   */
+  private static ReaException rejectedBundle(String reason) {
+    return ReaException.builder(
+            Constraint.EVIDENCE_REJECTED, "evidence rejected at schema: " + reason)
+        .field("schema")
+        .diagnostic("reason", reason)
+        .build();
   }
 
   private static @Nullable String requestKey(CallToolRequest request) {
@@ -330,21 +338,18 @@ final class ReaTools {
    * total are bytes of the file hashed so far and its size. At most one notification per whole
    * percent, and always one for the end. A failure to send is logged, never fails the inspection.
    */
-  static final class Progress implements ModelInspector.Listener {
+  static final class Progress implements ProgressListener {
     private final McpSyncServerExchange exchange;
     private final @Nullable Object token;
-    private final ModelInspector.Listener hook;
     private long lastPercent = -1;
 
-    Progress(McpSyncServerExchange exchange, @Nullable Object token, ModelInspector.Listener hook) {
+    Progress(McpSyncServerExchange exchange, @Nullable Object token) {
       this.exchange = exchange;
       this.token = token;
-      this.hook = hook;
     }
 
     @Override
-    public void onHashProgress(long done, long total) {
-      hook.onHashProgress(done, total);
+    public void progress(long done, long total) {
       if (token == null) {
         return;
       }
@@ -360,11 +365,6 @@ final class ReaTools {
       } catch (RuntimeException e) {
         Log.warn("could not send a progress notification: " + e);
       }
-    }
-
-    @Override
-    public void beforeHashRead(long offset) throws ReaException {
-      hook.beforeHashRead(offset);
     }
   }
 }

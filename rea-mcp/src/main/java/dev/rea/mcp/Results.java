@@ -1,8 +1,8 @@
 package dev.rea.mcp;
 
+import dev.rea.core.Rea;
 import dev.rea.core.error.ReaException;
-import dev.rea.core.error.Surface;
-import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.evidence.EvidenceRecord;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds tool results (CONTRACT section 7): the JSON as {@code structuredContent} and the same JSON
@@ -34,10 +35,15 @@ final class Results {
 
   /**
    * @return an {@code isError} result holding {@code e}'s error object (and partial Evidence),
-   *     with the tools' advice for a slip it recognises ({@link Surface#advise})
+   *     with the tools' advice for a slip it recognises ({@link Advice#advise})
    */
   CallToolResult failure(ReaException e) {
-    return result(EvidenceJson.errorBytes(Surface.MCP.advise(e)), true);
+    return failure(e, null);
+  }
+
+  /** As {@link #failure(ReaException)}, with the failure's partial Evidence (or null). */
+  CallToolResult failure(ReaException e, @Nullable EvidenceRecord partial) {
+    return result(Rea.errorJson(Advice.advise(e), partial), true);
   }
 
   private CallToolResult result(byte[] bytes, boolean error) {

@@ -2,10 +2,11 @@ package dev.rea.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rea.core.LoadedEvidence;
+import dev.rea.core.Rea;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.internal.evidence.EvidenceJson;
 import dev.rea.core.internal.inspect.ModelInspector;
-import dev.rea.core.internal.view.EvidenceLoader;
 import dev.rea.core.options.HashMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ class EvidenceDeskTest {
 
   @Test
   void evidenceLoadsThatArriveTogetherRunOneAtATime() throws Exception {
-    EvidenceDesk desk = new EvidenceDesk(32L << 20, () -> dir.resolve("home"));
+    EvidenceDesk desk = new EvidenceDesk(Rea.builder().home(dir.resolve("home")).build(), 32L << 20);
     Path model = TinyGguf.write(dir.resolve("m.gguf"), 4, 3000, 0);
     EvidenceRecord record = desk.sign(ModelInspector.standard().inspect(model, HashMode.HEADER));
     Path file = Files.write(dir.resolve("ev.json"), EvidenceJson.recordBytes(record, true));
@@ -36,7 +37,7 @@ class EvidenceDeskTest {
     ExecutorService pool = Executors.newFixedThreadPool(callers);
     try {
       CountDownLatch start = new CountDownLatch(1);
-      List<Future<EvidenceLoader.Loaded>> loads = new ArrayList<>();
+      List<Future<LoadedEvidence>> loads = new ArrayList<>();
       for (int i = 0; i < callers; i++) {
         boolean fromFile = i % 2 == 0;
         loads.add(
@@ -47,8 +48,8 @@ class EvidenceDeskTest {
                 }));
       }
       start.countDown();
-      for (Future<EvidenceLoader.Loaded> f : loads) {
-        EvidenceLoader.Loaded loaded = f.get(120, TimeUnit.SECONDS);
+      for (Future<LoadedEvidence> f : loads) {
+        LoadedEvidence loaded = f.get(120, TimeUnit.SECONDS);
         assertThat(loaded.records().get(0).evidenceId()).isEqualTo(record.evidenceId());
       }
     } finally {

@@ -22,7 +22,7 @@ public final class TestServerMain {
     ReaMcpServer.Config config = ReaMcpServer.Config.standard().version("test");
     long delay = Long.getLong("rea.test.hashDelayMillis", 0);
     boolean stray = Boolean.getBoolean("rea.test.strayStdout");
-    config.testHook(
+    ModelInspector.Listener hook =
         new ModelInspector.Listener() {
           @Override
           public void onHashProgress(long done, long total) {
@@ -42,7 +42,8 @@ public final class TestServerMain {
               }
             }
           }
-        });
+        };
+    config.frontDoor(b -> b.inspector(ModelInspector.standard().withHook(hook)));
     Integer cap = Integer.getInteger("rea.test.lineCap");
     if (cap != null) {
       config.lineCap(cap);

@@ -1,6 +1,5 @@
 package dev.rea.core.error;
 
-import dev.rea.core.evidence.EvidenceRecord;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The one checked exception REA's library throws: a typed failure carrying the fields of the
  * CONTRACT section 6 error object ({@code code}, {@code category}, {@code constraint},
- * {@code message}, {@code details}) and, when a full hash failed after the header validated, the
- * partial Evidence.
+ * {@code message}, {@code details}). Partial Evidence is never carried by an exception: an
+ * inspection that fails after its header validated returns it beside the failure ({@code
+ * dev.rea.core.evidence.Inspection.Failed}).
  *
  * <p>The message is bounded: callers must not put unbounded file content (keys, names, values)
  * into it; use {@link #truncateForMessage(String)}.
@@ -27,7 +27,6 @@ public final class ReaException extends Exception {
   private final @Nullable Long offset;
   private final @Nullable String field;
   private final Map<String, Object> diagnostics;
-  private final transient @Nullable EvidenceRecord partialEvidence;
 
   private ReaException(Builder b) {
     super(Objects.requireNonNull(b.message, "message"), b.cause);
@@ -36,7 +35,6 @@ public final class ReaException extends Exception {
     this.offset = b.offset;
     this.field = b.field;
     this.diagnostics = Collections.unmodifiableMap(new LinkedHashMap<>(b.diagnostics));
-    this.partialEvidence = b.partialEvidence;
   }
 
   /** @return a builder for a failure of the given constraint with the given message */
@@ -116,22 +114,12 @@ public final class ReaException extends Exception {
     return diagnostics;
   }
 
-  /** @return the partial Evidence retained after the header validated, if any */
-  public @Nullable EvidenceRecord partialEvidence() {
-    return partialEvidence;
-  }
-
   /** @return a copy of this failure with the path filled in (if it had none) */
   public ReaException withPath(String selectedPath) {
     if (path != null) {
       return this;
     }
     return toBuilder().path(selectedPath).build();
-  }
-
-  /** @return a copy of this failure carrying the given partial Evidence */
-  public ReaException withPartialEvidence(EvidenceRecord partial) {
-    return toBuilder().partialEvidence(partial).build();
   }
 
   /** @return a builder initialised with this failure's fields */
@@ -142,7 +130,7 @@ public final class ReaException extends Exception {
   /**
    * @param message the new message
    * @return a builder initialised with this failure's fields (path, offset, field, diagnostics,
-   *     partial Evidence, cause) and the given message
+   *     cause) and the given message
    */
   public Builder toBuilder(String message) {
     Builder b = new Builder(constraint, message);
@@ -150,7 +138,6 @@ public final class ReaException extends Exception {
     b.offset = offset;
     b.field = field;
     b.diagnostics.putAll(diagnostics);
-    b.partialEvidence = partialEvidence;
     b.cause = getCause();
     return b;
   }
@@ -177,7 +164,6 @@ public final class ReaException extends Exception {
     private @Nullable Long offset;
     private @Nullable String field;
     private final Map<String, Object> diagnostics = new LinkedHashMap<>();
-    private @Nullable EvidenceRecord partialEvidence;
     private @Nullable Throwable cause;
 
     private Builder(Constraint constraint, String message) {
@@ -209,12 +195,6 @@ public final class ReaException extends Exception {
      */
     public Builder diagnostic(String key, Object value) {
       diagnostics.put(key, value);
-      return this;
-    }
-
-    /** Attaches partial Evidence. */
-    public Builder partialEvidence(@Nullable EvidenceRecord value) {
-      this.partialEvidence = value;
       return this;
     }
 

@@ -2,6 +2,7 @@ package dev.rea.core.evidence;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A metadata value as retained in Evidence. The declared {@link ValueType} is kept beside the
@@ -43,7 +44,30 @@ public sealed interface MetadataValue
    * A FLOAT32 or FLOAT64 value. FLOAT32 values are held exactly as the widened double and written
    * with float precision. NaN payloads are not retained.
    */
-  record FloatValue(double value) implements MetadataValue {}
+  record FloatValue(double value) implements MetadataValue {
+    /**
+     * How CONTRACT section 2 spells a float that JSON numbers cannot carry.
+     *
+     * @param d a FLOAT32 (widened) or FLOAT64 value
+     * @return {@code "NaN"}, {@code "+Infinity"}, {@code "-Infinity"} or {@code "-0"}; null for a
+     *     finite value other than negative zero (written as a JSON number)
+     */
+    public static @Nullable String specialText(double d) {
+      if (Double.isNaN(d)) {
+        return "NaN";
+      }
+      if (d == Double.POSITIVE_INFINITY) {
+        return "+Infinity";
+      }
+      if (d == Double.NEGATIVE_INFINITY) {
+        return "-Infinity";
+      }
+      if (d == 0.0 && Double.doubleToRawLongBits(d) != 0L) {
+        return "-0";
+      }
+      return null;
+    }
+  }
 
   /** A BOOL value (the file's byte was 0 or 1). */
   record BoolValue(boolean value) implements MetadataValue {}

@@ -1,5 +1,6 @@
 package dev.rea.core.options;
 
+
 /**
  * The resource limits both readers enforce, and the Evidence import bound, as one immutable value
  * (specification, "Bounds and unsupported inputs"; CONTRACT section 8). Build a custom value with {@link #builder()}; every
@@ -129,6 +130,22 @@ public final class Limits {
         .nestingLimit(nestingLimit)
         .previewElements(previewElements)
         .evidenceInputBytes(evidenceInputBytes);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Limits l
+        && headerCeilingBytes == l.headerCeilingBytes
+        && retainedBudgetBytes == l.retainedBudgetBytes
+        && nestingLimit == l.nestingLimit
+        && previewElements == l.previewElements
+        && evidenceInputBytes == l.evidenceInputBytes;
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(
+        headerCeilingBytes, retainedBudgetBytes, nestingLimit, previewElements, evidenceInputBytes);
   }
 
   @Override

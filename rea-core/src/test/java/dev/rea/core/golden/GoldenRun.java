@@ -1,18 +1,17 @@
 package dev.rea.core.golden;
 
+import dev.rea.core.Rea;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
-import dev.rea.core.internal.auth.EvidenceSigner;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.internal.auth.KeyRing;
 import dev.rea.core.internal.detect.DetectedFormat;
-import dev.rea.core.internal.evidence.EvidenceJson;
 import dev.rea.core.internal.format.FormatReader;
 import dev.rea.core.internal.format.gguf.GgufReader;
 import dev.rea.core.internal.format.safetensors.SafetensorsReader;
 import dev.rea.core.internal.inspect.ModelInspector;
-import dev.rea.core.internal.view.IndexedEvidence;
-import dev.rea.core.internal.view.ModelArtifactSummary;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.InspectOptions;
 import dev.rea.core.options.Limits;
 import dev.rea.core.testing.MemoryFileAccess;
 import dev.rea.core.testing.ScratchDirectories;
@@ -35,7 +34,7 @@ import java.util.Objects;
  * Renders what REA says of one file's bytes, deterministically: the file is served from memory
  * ({@link MemoryFileAccess}: fixed size, device, inode and modification time) at {@code
  * /golden/NAME}, {@code observed_at} is fixed and records are signed with the committed test key
- * {@code golden/signing-key.pem}. The text has one section per hash mode, each holding the
+ * {@code golden/signing-key.pem}, all through the front door ({@link Rea}). The text has one section per hash mode, each holding the
  * {@code --json} output (a signed bundle, or the error object with signed partial Evidence) and,
  * for a complete record, the summary.
  */
@@ -43,7 +42,7 @@ final class GoldenRun {
   private static final Clock CLOCK =
       Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
 
-  private static final KeyRing RING = openRing();
+  private static final Path HOME = home();
 
   private GoldenRun() {}
 
@@ -51,20 +50,17 @@ final class GoldenRun {
     StringBuilder out = new StringBuilder();
     for (HashMode mode : HashMode.values()) {
       out.append("== ").append(mode.wire()).append('\n');
-      ModelInspector inspector = inspector(bytes);
+      Rea rea = Rea.builder().inspector(inspector(bytes)).home(HOME).build();
       Path path = Path.of("/golden", name);
-      try {
-        EvidenceRecord record = new EvidenceSigner(RING).sign(inspector.inspect(path, mode));
-        out.append(text(EvidenceJson.bundleBytes(List.of(record)))).append('\n');
+      Inspection result = rea.inspect(path, InspectOptions.builder().hash(mode).build());
+      if (result instanceof Inspection.Failed f) {
+        EvidenceRecord partial = f.partial() == null ? null : rea.sign(f.partial());
+        out.append(text(Rea.errorJson(f.error(), partial))).append('\n');
+      } else {
+        EvidenceRecord record = rea.sign(result.orThrow());
+        out.append(text(Rea.bundleJson(List.of(record)))).append('\n');
         out.append("-- summary\n");
-        out.append(text(ModelArtifactSummary.render(IndexedEvidence.of(record), null)))
-            .append('\n');
-      } catch (ReaException e) {
-        ReaException signed =
-            e.partialEvidence() == null
-                ? e
-                : e.withPartialEvidence(new EvidenceSigner(RING).sign(e.partialEvidence()));
-        out.append(text(EvidenceJson.errorBytes(signed))).append('\n');
+        out.append(text(rea.summaryJson(rea.evidence(record), null))).append('\n');
       }
     }
     return out.toString();
@@ -81,7 +77,7 @@ final class GoldenRun {
     return new String(json, StandardCharsets.UTF_8);
   }
 
-  private static KeyRing openRing() {
+  private static Path home() {
     try {
       Path home = ScratchDirectories.createDeletedAtExit("rea-golden-home");
       Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
@@ -93,11 +89,9 @@ final class GoldenRun {
         Files.write(key, in.readAllBytes());
       }
       Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-      return KeyRing.open(home);
+      return home;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (ReaException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.rea.core.testing;
 
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.internal.auth.EvidenceSigner;
 import dev.rea.core.internal.detect.DetectedFormat;
 import dev.rea.core.internal.evidence.EvidenceIds;
@@ -46,7 +47,9 @@ public final class BudgetedInspection {
    * Inspects {@code file} (served at {@code path}) with {@code limits}, signs the record with
    * {@code signer} and returns it with the budget's final state.
    *
-   * @throws ReaException as {@link ModelInspector#inspect} does
+   * @throws ReaException as {@link ModelInspector#inspect} does; a failure that carries partial
+   *     Evidence fails the test ({@link AssertionError}): the refusals these tests make come
+   *     before anything is validated
    */
   public static Outcome inspect(byte[] file, Path path, Limits limits, EvidenceSigner signer)
       throws ReaException {
@@ -56,8 +59,12 @@ public final class BudgetedInspection {
     readers.put(DetectedFormat.SAFETENSORS, capturing(new SafetensorsReader(), budget));
     ModelInspector inspector =
         new ModelInspector(limits, new MemoryFileAccess(file), Clock.systemUTC(), readers);
-    EvidenceRecord record =
-        inspector.inspect(path, HashMode.FULL, new ModelInspector.Listener() {}, Cancellation.none());
+    Inspection result =
+        inspector.run(path, HashMode.FULL, new ModelInspector.Listener() {}, Cancellation.none());
+    if (result.partialEvidence().isPresent()) {
+      throw new AssertionError("a refusal carried partial Evidence", result.failure().orElse(null));
+    }
+    EvidenceRecord record = result.orThrow();
     EvidenceRecord signed = signer.sign(record);
     return new Outcome(
         signed,

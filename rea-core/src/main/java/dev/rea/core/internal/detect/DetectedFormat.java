@@ -1,5 +1,6 @@
 package dev.rea.core.internal.detect;
 
+
 /** The model formats REA inspects. {@link #wire()} is the {@code artifact.format} spelling. */
 public enum DetectedFormat {
   /** GGUF v2 or v3, either byte order (magic {@code GGUF}). */

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>Recognised non-models are {@code unsupported_format} with a hint: ZIP (PyTorch
  *       archives), pickle, legacy GGML/GGMF/GGJT/GGLA/GGSN magics, Git LFS pointer files, HTML,
  *       Evidence REA saved (a bundle or record: {@code detected} is {@code rea_evidence}, with
- *       its {@code schema}; {@link dev.rea.core.error.Surface#advise} adds how to read it) and
+ *       its {@code schema}; the CLI and the MCP server add how to read it, in their own terms) and
  *       other bare JSON (e.g. a sharded checkpoint's index).
  * </ul>
  */

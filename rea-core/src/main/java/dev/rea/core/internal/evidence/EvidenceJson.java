@@ -78,9 +78,18 @@ public final class EvidenceJson {
 
   /** @return UTF-8 JSON bytes of the error object of CONTRACT section 6 */
   public static byte[] errorBytes(ReaException error) {
+    return errorBytes(error, null);
+  }
+
+  /**
+   * @param error the failure
+   * @param partial its partial Evidence, written as {@code partial_evidence}, or null
+   * @return UTF-8 JSON bytes of the error object of CONTRACT section 6
+   */
+  public static byte[] errorBytes(ReaException error, @Nullable EvidenceRecord partial) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     try (JsonGenerator g = generator(out)) {
-      writeError(g, error);
+      writeError(g, error, partial);
     }
     return out.toByteArray();
   }
@@ -329,20 +338,9 @@ public final class EvidenceJson {
 
   /** @return the special string for a non-finite or negative-zero value, or null */
   public static @Nullable String specialFloatText(double d) {
-    if (Double.isNaN(d)) {
-      return "NaN";
-    }
-    if (d == Double.POSITIVE_INFINITY) {
-      return "+Infinity";
-    }
-    if (d == Double.NEGATIVE_INFINITY) {
-      return "-Infinity";
-    }
-    if (d == 0.0 && Double.doubleToRawLongBits(d) != 0L) {
-      return "-0";
-    }
-    return null;
+    return MetadataValue.FloatValue.specialText(d);
   }
+
 
   private static void writeFloat32(JsonGenerator g, double d) {
     String special = specialFloatText(d);
@@ -447,10 +445,10 @@ public final class EvidenceJson {
   }
 
   /**
-   * Writes the error object of CONTRACT section 6, with {@code partial_evidence} when the
-   * failure carries partial Evidence.
+   * Writes the error object of CONTRACT section 6, with {@code partial_evidence} when there is
+   * partial Evidence.
    */
-  public static void writeError(JsonGenerator g, ReaException e) {
+  public static void writeError(JsonGenerator g, ReaException e, @Nullable EvidenceRecord partial) {
     g.writeStartObject();
     g.writeName("error");
     g.writeStartObject();
@@ -475,9 +473,9 @@ public final class EvidenceJson {
     }
     g.writeEndObject();
     g.writeEndObject();
-    if (e.partialEvidence() != null) {
+    if (partial != null) {
       g.writeName("partial_evidence");
-      writeRecord(g, e.partialEvidence(), true);
+      writeRecord(g, partial, true);
     }
     g.writeEndObject();
   }

@@ -6,6 +6,7 @@ import dev.rea.core.evidence.Artifact;
 import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.evidence.Request;
 import dev.rea.core.evidence.Subject;
 import dev.rea.core.internal.detect.DetectedFormat;
@@ -26,6 +27,8 @@ import dev.rea.core.internal.io.PipelinedDigest;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.Limits;
+import dev.rea.core.source.SeekableSource;
+import dev.rea.core.source.SourceIdentity;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
@@ -76,6 +79,7 @@ public final class ModelInspector {
   private final FileAccess access;
   private final Clock clock;
   private final Map<DetectedFormat, FormatReader> readers;
+  private final Listener hook;
 
   /** Longest wait for {@code open} in milliseconds ({@link GuardedOpen}); tests shorten it. */
   long openTimeoutMillis = GuardedOpen.DEFAULT_TIMEOUT_MILLIS;
@@ -88,15 +92,50 @@ public final class ModelInspector {
    */
   public ModelInspector(
       Limits limits, FileAccess access, Clock clock, Map<DetectedFormat, FormatReader> readers) {
+    this(limits, access, clock, readers, SILENT);
+  }
+
+  private ModelInspector(
+      Limits limits,
+      FileAccess access,
+      Clock clock,
+      Map<DetectedFormat, FormatReader> readers,
+      Listener hook) {
     this.limits = Objects.requireNonNull(limits, "limits");
     this.access = Objects.requireNonNull(access, "access");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.hook = Objects.requireNonNull(hook, "hook");
     this.readers = new EnumMap<>(readers);
     for (DetectedFormat f : DetectedFormat.values()) {
       if (!this.readers.containsKey(f)) {
         throw new IllegalArgumentException("no reader for " + f);
       }
     }
+  }
+
+  /** @return this inspector with other limits */
+  public ModelInspector withLimits(Limits value) {
+    return value.equals(limits) ? this : copy(value, clock, hook);
+  }
+
+  /** @return this inspector with another clock */
+  public ModelInspector withClock(Clock value) {
+    return copy(limits, value, hook);
+  }
+
+  /**
+   * @param value called in every inspection besides the caller's listener: a seam for tests (a
+   *     fault in {@link Listener#beforeHashRead}, a signal at a progress point)
+   * @return this inspector with the hook
+   */
+  public ModelInspector withHook(Listener value) {
+    return copy(limits, clock, value);
+  }
+
+  private ModelInspector copy(Limits l, Clock c, Listener h) {
+    ModelInspector m = new ModelInspector(l, access, c, readers, h);
+    m.openTimeoutMillis = openTimeoutMillis;
+    return m;
   }
 
   /** @return an inspector with the specification's limits, the system file access and clock */
@@ -128,9 +167,14 @@ public final class ModelInspector {
 
   private static final Listener SILENT = new Listener() {};
 
-  /** Inspects with no listener and no cancellation. */
+  /**
+   * Inspects with no listener and no cancellation.
+   *
+   * @return the complete record
+   * @throws ReaException the failure (any partial Evidence is dropped: use {@link #run})
+   */
   public EvidenceRecord inspect(Path path, HashMode hash) throws ReaException {
-    return inspect(path, hash, SILENT, Cancellation.none());
+    return run(path, hash, SILENT, Cancellation.none()).orThrow();
   }
 
   /**
@@ -140,113 +184,200 @@ public final class ModelInspector {
    * @param hash header-only or full-file hashing
    * @param listener progress and test callbacks
    * @param cancellation checked while reading
-   * @return the complete record, with {@code evidence_id} set and no authentication
-   * @throws ReaException {@code invalid_input}/{@code relative_path}; {@code target_unavailable}
-   *     for a missing, non-regular or unreadable path (checked before the file is opened) or a
+   * @return the complete record, with {@code evidence_id} set and no authentication; or the
+   *     failure: {@code invalid_input}/{@code relative_path}; {@code target_unavailable} for a
+   *     missing, non-regular or unreadable path (checked before the file is opened) or a
    *     rejected or unsupported file; {@code execution_failure} for host failures once the
    *     selection was valid ({@code io_error}: EIO, EMFILE, a permission removed, the path no
    *     longer examinable; {@code target_changed}: replaced, truncated, appended, rewritten or
    *     vanished), with the selected path and the reason in {@code details.diagnostics} ({@code
    *     path}, {@code reason}) and, for a failed read, its absolute {@code offset}; {@code
    *     resource_exhausted} for limits; {@code cancelled}. After the header validated, a failure
-   *     carries partial Evidence ({@link ReaException#partialEvidence()}): every validated row,
-   *     {@code status: "partial"}, digests unknown, final identity unverified. The file's
-   *     channel is closed before this method returns or throws.
+   *     carries partial Evidence: every validated row, {@code status: "partial"}, digests
+   *     unknown, final identity unverified. The file's channel is closed before this method
+   *     returns.
    */
-  public EvidenceRecord inspect(
-      Path path, HashMode hash, Listener listener, Cancellation cancellation)
-      throws ReaException {
+  public Inspection run(Path path, HashMode hash, Listener listener, Cancellation cancellation) {
     Objects.requireNonNull(hash, "hash");
     if (!path.isAbsolute()) {
-      throw ReaException.builder(
-              Constraint.RELATIVE_PATH, "the path must be absolute: " + path)
-          .path(path.toString())
-          .field("path")
-          .build();
+      return new Inspection.Failed(
+          ReaException.builder(Constraint.RELATIVE_PATH, "the path must be absolute: " + path)
+              .path(path.toString())
+              .field("path")
+              .build(),
+          null);
     }
     String pathText = path.toString();
-    String observedAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant());
+    Read read = new Read(pathText, hash, afterHook(listener), cancellation, now());
     try {
-      return run(path, pathText, hash, listener, cancellation, observedAt);
+      return finish(openAndRead(path, read), pathText);
     } catch (ReaException e) {
-      throw hostDetails(e.withPath(pathText), pathText);
+      return finish(new Inspection.Failed(e, null), pathText);
     } catch (RuntimeException e) {
       // A defect: never let it pass as a verdict about the file.
       throw new IllegalStateException("internal error inspecting " + pathText, e);
     }
   }
 
-  private EvidenceRecord run(
-      Path path,
+  /**
+   * Inspects a file the caller opened ({@link SeekableSource}): as {@link #run(Path, HashMode,
+   * Listener, Cancellation)}, except that the identity comes from the source (before the read,
+   * and again after it: a difference is {@code target_changed}), the channel's size must equal
+   * the identity's size, and the channel is left open.
+   *
+   * @param source the open file and its identity
+   * @return the record or the failure, as for a path
+   */
+  public Inspection run(
+      SeekableSource source, HashMode hash, Listener listener, Cancellation cancellation) {
+    Objects.requireNonNull(hash, "hash");
+    String name = Objects.requireNonNull(source.name(), "source.name()");
+    Read read = new Read(name, hash, afterHook(listener), cancellation, now());
+    try {
+      if (name.isEmpty()) {
+        throw ReaException.builder(Constraint.BAD_ARGUMENT, "the source's name is empty")
+            .field("name")
+            .build();
+      }
+      Limits.checkPathLength("name", name);
+      cancellation.check();
+      FileSnapshot before = snapshot(source.identity());
+      Restat again =
+          () -> {
+            try {
+              return snapshot(source.identityNow());
+            } catch (IOException e) {
+              throw ioFailure("observing the source's identity again failed", e);
+            }
+          };
+      PipelinedDigest sha = new PipelinedDigest(EvidenceIds.sha256(), HEADER_DIGEST_THREAD);
+      try {
+        return finish(readOpen(read, before, source.channel(), sha, again), name);
+      } finally {
+        sha.close();
+      }
+    } catch (ReaException e) {
+      return finish(new Inspection.Failed(e, null), name);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("internal error inspecting " + name, e);
+    }
+  }
+
+  /** The caller's listener, after this inspector's hook. */
+  private Listener afterHook(Listener listener) {
+    if (hook == SILENT) {
+      return listener;
+    }
+    return new Listener() {
+      @Override
+      public void onHashProgress(long done, long total) {
+        hook.onHashProgress(done, total);
+        listener.onHashProgress(done, total);
+      }
+
+      @Override
+      public void beforeHashRead(long offset) throws ReaException {
+        hook.beforeHashRead(offset);
+        listener.beforeHashRead(offset);
+      }
+    };
+  }
+
+  /** What one inspection asked for, and when. */
+  private record Read(
       String pathText,
       HashMode hash,
       Listener listener,
       Cancellation cancellation,
-      String observedAt)
-      throws ReaException {
-    cancellation.check();
+      String observedAt) {
+    Request request() {
+      return new Request(pathText, hash.wire());
+    }
+  }
+
+  /** Observes the file again (the path, or the caller's source). */
+  private interface Restat {
+    FileSnapshot get() throws ReaException;
+  }
+
+  private String now() {
+    return DateTimeFormatter.ISO_INSTANT.format(clock.instant());
+  }
+
+  private static FileSnapshot snapshot(SourceIdentity id) {
+    return FileSnapshot.ofRegularFile(id.size(), id.modified(), id.device(), id.inode());
+  }
+
+  /** The failure's path and host details filled in; a complete record as it is. */
+  private static Inspection finish(Inspection result, String pathText) {
+    if (result instanceof Inspection.Failed f) {
+      return new Inspection.Failed(hostDetails(f.error().withPath(pathText), pathText), f.partial());
+    }
+    return result;
+  }
+
+  private Inspection openAndRead(Path path, Read read) throws ReaException {
+    read.cancellation().check();
     FileSnapshot before = stat(path);
     if (!before.regularFile()) {
       throw ReaException.builder(
               Constraint.NOT_REGULAR_FILE,
               (before.directory() ? "the path is a directory" : "the path is not a regular file")
                   + ": "
-                  + pathText)
+                  + read.pathText())
           .build();
     }
     SeekableByteChannel channel =
-        GuardedOpen.open(access, path, before, cancellation, openTimeoutMillis, e -> openFailure(path, e));
-    ReaException failure = null;
-    EvidenceRecord result = null;
+        GuardedOpen.open(
+            access, path, before, read.cancellation(), openTimeoutMillis,
+            e -> openFailure(path, e));
+    Inspection result;
     // The header is hashed as it is parsed and the rest of the file (--hash full) as it is read,
     // both on a second thread while this one goes on (-Drea.digest.thread=false: this thread
     // only; =rest: the header on this thread).
     PipelinedDigest sha = new PipelinedDigest(EvidenceIds.sha256(), HEADER_DIGEST_THREAD);
     try {
-      result =
-          readOpen(path, pathText, hash, listener, cancellation, observedAt, before, channel, sha);
+      FileSnapshot opened = statAgain(path);
+      long channelSize = channelSize(channel);
+      if (!before.sameIdentity(opened) || channelSize != before.size()) {
+        throw changed(
+            "the path was replaced or modified while it was opened: its "
+                + changes(before, opened, channelSize)
+                + " changed");
+      }
+      result = readOpen(read, before, channel, sha, () -> statAgain(path));
     } catch (ReaException e) {
-      failure = e;
+      result = new Inspection.Failed(e, null);
     } finally {
       sha.close();
-      try {
-        channel.close();
-      } catch (IOException e) {
-        if (failure == null) {
-          failure = ioFailure("closing the file failed", e);
-        }
-      }
     }
-    if (failure != null) {
-      throw failure;
+    try {
+      channel.close();
+    } catch (IOException e) {
+      if (result instanceof Inspection.Complete) {
+        result = new Inspection.Failed(ioFailure("closing the file failed", e), null);
+      }
     }
     return result;
   }
 
-  private EvidenceRecord readOpen(
-      Path path,
-      String pathText,
-      HashMode hash,
-      Listener listener,
-      Cancellation cancellation,
-      String observedAt,
-      FileSnapshot before,
-      SeekableByteChannel channel,
-      PipelinedDigest sha)
+  private Inspection readOpen(
+      Read read, FileSnapshot before, SeekableByteChannel channel, PipelinedDigest sha, Restat again)
       throws ReaException {
-    FileSnapshot opened = statAgain(path);
-    long channelSize = channelSize(channel);
-    if (!before.sameIdentity(opened) || channelSize != before.size()) {
-      throw changed(
-          "the path was replaced or modified while it was opened: its "
-              + changes(before, opened, channelSize)
-              + " changed");
-    }
     long fileSize = before.size();
-    if (fileSize == 0) {
-      requireFixedSize(channel, pathText);
+    long channelSize = channelSize(channel);
+    if (channelSize != fileSize) {
+      throw changed(
+          "the file's size as read through the open channel ("
+              + channelSize
+              + " bytes) differs from its identity's ("
+              + fileSize
+              + " bytes)");
     }
-    HeaderInput in = new HeaderInput(channel, fileSize, sha, cancellation);
+    if (fileSize == 0) {
+      requireFixedSize(channel, read.pathText());
+    }
+    HeaderInput in = new HeaderInput(channel, fileSize, sha, read.cancellation());
 
     byte[] head = probe(in, fileSize);
     DetectedFormat format = FormatDetector.detect(head, head.length, fileSize);
@@ -255,7 +386,9 @@ public final class ModelInspector {
     ReadContext ctx = ReadContext.of(limits);
     ctx.budget()
         .chargeUnplaced(
-            RecordSize.shellBytes(pathText, observedAt, before.modifiedText()), "request.path");
+            RecordSize.shellBytes(read.pathText(), read.observedAt(), before.modifiedText()),
+            "request.path");
+    FileIdentity identity = unverified(before);
     ParsedHeader header;
     try {
       header = readers.get(format).read(in, ctx);
@@ -268,18 +401,8 @@ public final class ModelInspector {
       // digest and the data section's start unknown (specification, "Facts and selected
       // queries": "Cancellation retains completed declarations").
       EvidenceRecord partial =
-          build(
-              completed,
-              observedAt,
-              new Request(pathText, hash.wire()),
-              unverified(before),
-              null,
-              null,
-              in.bytesFetched(),
-              hash,
-              true,
-              false);
-      throw e.withPartialEvidence(EvidenceIds.withId(partial));
+          build(completed, read, identity, null, null, in.bytesFetched(), true, false);
+      return new Inspection.Failed(e, EvidenceIds.withId(partial));
     }
     if (in.position() != header.headerLength()) {
       throw new IllegalStateException(
@@ -287,46 +410,40 @@ public final class ModelInspector {
     }
     String headerSha = HexFormat.of().formatHex(in.consumedDigest().digest());
 
-    FileIdentity identity = unverified(before);
-    Request request = new Request(pathText, hash.wire());
-
     String fullSha = null;
     try {
       // A cancellation that came while the header was parsed rather than read (a safetensors
       // header is parsed whole once its bytes are in): honoured here, with every validated row
       // in the partial Evidence, as during a full hash.
-      cancellation.check();
-      if (hash == HashMode.FULL) {
+      read.cancellation().check();
+      if (read.hash() == HashMode.FULL) {
         if (DIGEST_THREAD) {
           sha.useThread();
         }
-        in.hashRest(listener::onHashProgress, listener::beforeHashRead);
+        in.hashRest(read.listener()::onHashProgress, read.listener()::beforeHashRead);
         fullSha = HexFormat.of().formatHex(in.digest().digest());
       }
-      FileSnapshot after = statAgain(path);
+      FileSnapshot after = again.get();
       long sizeNow = channelSize(channel);
       if (!before.sameIdentity(after) || sizeNow != fileSize) {
         throw changed("the file's " + changes(before, after, sizeNow) + " changed during the read");
       }
     } catch (ReaException e) {
       EvidenceRecord partial =
-          build(
-              header, observedAt, request, identity, headerSha, null, in.bytesFetched(), hash, true,
-              true);
-      throw e.withPartialEvidence(EvidenceIds.withId(partial));
+          build(header, read, identity, headerSha, null, in.bytesFetched(), true, true);
+      return new Inspection.Failed(e, EvidenceIds.withId(partial));
     }
-    return EvidenceIds.withId(
-        build(
-            header,
-            observedAt,
-            request,
-            identity.withVerified(true),
-            headerSha,
-            fullSha,
-            in.bytesFetched(),
-            hash,
-            false,
-            true));
+    return new Inspection.Complete(
+        EvidenceIds.withId(
+            build(
+                header,
+                read,
+                identity.withVerified(true),
+                headerSha,
+                fullSha,
+                in.bytesFetched(),
+                false,
+                true)));
   }
 
   /** The identity observed before the read, not yet verified after it. */
@@ -341,15 +458,15 @@ public final class ModelInspector {
 
   private static EvidenceRecord build(
       ParsedHeader h,
-      String observedAt,
-      Request request,
+      Read read,
       FileIdentity identity,
       @Nullable String headerSha,
       @Nullable String fullSha,
       long bytesRead,
-      HashMode hash,
       boolean partial,
       boolean headerComplete) {
+    Request request = read.request();
+    HashMode hash = read.hash();
     Artifact artifact =
         new Artifact(
             request.path(),
@@ -384,7 +501,7 @@ public final class ModelInspector {
         null,
         EvidenceRecord.OPERATION,
         partial ? EvidenceRecord.STATUS_PARTIAL : EvidenceRecord.STATUS_COMPLETE,
-        observedAt,
+        read.observedAt(),
         request,
         subject,
         artifact,

@@ -41,6 +41,31 @@ public record FileSnapshot(
   }
 
   /**
+   * A snapshot of a regular file known only by what its caller observed ({@code
+   * dev.rea.core.source.SourceIdentity}): no inode change time.
+   *
+   * @param size size in bytes
+   * @param modified last-modified time
+   * @param device device number, or null
+   * @param inode inode number, or null
+   * @return the snapshot
+   */
+  public static FileSnapshot ofRegularFile(
+      long size, java.time.Instant modified, @Nullable Long device, @Nullable Long inode) {
+    long nanos;
+    try {
+      nanos =
+          Math.addExact(
+              Math.multiplyExact(modified.getEpochSecond(), 1_000_000_000L), modified.getNano());
+    } catch (ArithmeticException beyondYear2262) {
+      // Nanoseconds since the epoch fit a long until 2262; beyond, the text still tells apart.
+      nanos = modified.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return new FileSnapshot(
+        true, false, size, device, inode, nanos, SystemFileAccess.formatTime(modified), null);
+  }
+
+  /**
    * @return true when both snapshots describe the same file (device, inode) with the same size,
    *     modification time and inode change time
    */
@@ -49,6 +74,7 @@ public record FileSnapshot(
         && java.util.Objects.equals(device, other.device)
         && java.util.Objects.equals(inode, other.inode)
         && modifiedNanos == other.modifiedNanos
+        && modifiedText.equals(other.modifiedText)
         && java.util.Objects.equals(changedNanos, other.changedNanos);
   }
 
@@ -70,7 +96,7 @@ public record FileSnapshot(
     if (size != later.size) {
       parts.add("size (" + size + " bytes, now " + later.size + ")");
     }
-    if (modifiedNanos != later.modifiedNanos) {
+    if (modifiedNanos != later.modifiedNanos || !modifiedText.equals(later.modifiedText)) {
       parts.add("modification time (" + modifiedText + ", now " + later.modifiedText + ")");
     }
     if (!java.util.Objects.equals(changedNanos, later.changedNanos)) {

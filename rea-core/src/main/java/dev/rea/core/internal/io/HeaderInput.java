@@ -3,6 +3,7 @@ package dev.rea.core.internal.io;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.Cancellation;
+import dev.rea.core.text.Utf8;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,5 +1,6 @@
 package dev.rea.core.internal.io;
 
+
 /**
  * Sizes of JSON string literals as REA writes them, so that the retained budget can charge a
  * string what it will cost in the Evidence JSON rather than its UTF-8 length.

@@ -2,6 +2,8 @@ package dev.rea.core.internal.io;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.text.JacksonReasons;
+import dev.rea.core.text.Utf8;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;

@@ -58,7 +58,7 @@ final class SystemFileAccess implements FileAccess {
   }
 
   /** @return RFC 3339 UTC text with nanoseconds */
-  static String formatTime(Instant instant) {
+  public static String formatTime(Instant instant) {
     return RFC3339_NANOS.format(instant);
   }
 }

@@ -74,7 +74,7 @@ public final class EvidenceLoader {
    * When a file given as Evidence is a model file, or a summary or page of an inspection (common
    * slips), says so: the error keeps its code, constraint, field, offset and diagnostics (adding
    * {@code detected}), and its message tells what the file is; the program reporting it adds
-   * what to do instead in its own terms ({@link dev.rea.core.error.Surface#advise}). Reads the
+   * what to do instead in its own terms. Reads the
    * file's first {@code PROBE_BYTES} again, on this failure path only.
    */
   private static ReaException withModelHint(ReaException e, Path path) {

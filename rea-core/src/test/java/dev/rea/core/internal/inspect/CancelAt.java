@@ -1,8 +1,6 @@
 package dev.rea.core.internal.inspect;
 
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.io.FileAccess;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
@@ -15,7 +13,7 @@ final class CancelAt {
   private CancelAt() {}
 
   /** What a cancelled inspection left: its failure and the seam it read through. */
-  record Cancelled(ReaException failure, FaultyFileAccess access) {}
+  record Cancelled(Refusal failure, FaultyFileAccess access) {}
 
   /**
    * Inspects {@code p}; the read that reaches byte {@code at} cancels the inspection and reports
@@ -31,12 +29,13 @@ final class CancelAt {
               cancel.cancel();
               return new java.nio.channels.ClosedByInterruptException();
             });
-    ReaException e =
-        catchThrowableOfType(
-            ReaException.class,
-            () ->
-                ModelInspector.withAccess(Limits.defaults(), access)
-                    .inspect(p, mode, new ModelInspector.Listener() {}, cancel));
+    Refusal e =
+        Refusal.of(
+            ModelInspector.withAccess(Limits.defaults(), access),
+            p,
+            mode,
+            new ModelInspector.Listener() {},
+            cancel);
     Thread.interrupted(); // clear the flag the interrupted read set
     return new Cancelled(e, access);
   }

@@ -105,8 +105,7 @@ class HostFailureTest {
     for (long at : positions(validatedFrom, size)) {
       // Full hash: every byte of the file is read, so every position fails.
       FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), at, FaultyFileAccess::eio);
-      ReaException e =
-          catchThrowableOfType(ReaException.class, () -> inspector(access).inspect(p, HashMode.FULL));
+      Refusal e = Refusal.of(inspector(access), p, HashMode.FULL);
       assertThat(e).as("EIO at byte %d", at).isNotNull();
       assertThat(e.constraint()).as("at %d: %s", at, e.getMessage()).isEqualTo(Constraint.IO_ERROR);
       assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
@@ -133,8 +132,7 @@ class HostFailureTest {
       FaultyFileAccess headerOnly =
           new FaultyFileAccess(FileAccess.system(), at, FaultyFileAccess::eio);
       if (at < validatedFrom) {
-        ReaException h =
-            catchThrowableOfType(ReaException.class, () -> inspector(headerOnly).inspect(p, HashMode.HEADER));
+        Refusal h = Refusal.of(inspector(headerOnly), p, HashMode.HEADER);
         assertThat(h.constraint()).isEqualTo(Constraint.IO_ERROR);
         assertThat(h.offset()).isEqualTo(at);
         assertThat(h.partialEvidence()).isNull();
@@ -183,18 +181,14 @@ class HostFailureTest {
     Path status = Path.of("/proc/self/status");
     org.junit.jupiter.api.Assumptions.assumeTrue(
         Files.isRegularFile(status) && Files.size(status) == 0, "needs Linux /proc");
-    ReaException e =
-        catchThrowableOfType(
-            ReaException.class, () -> inspector(FileAccess.system()).inspect(status, HashMode.HEADER));
+    Refusal e = Refusal.of(inspector(FileAccess.system()), status, HashMode.HEADER);
     assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
     assertThat(e.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
     assertThat(e.getMessage())
         .isEqualTo("the path is not a regular file with a fixed size (its size reads as 0 but it"
             + " yields bytes): /proc/self/status");
     Path empty = write("empty.gguf", new byte[0]);
-    ReaException none =
-        catchThrowableOfType(
-            ReaException.class, () -> inspector(FileAccess.system()).inspect(empty, HashMode.HEADER));
+    Refusal none = Refusal.of(inspector(FileAccess.system()), empty, HashMode.HEADER);
     assertThat(none.constraint()).as(none.getMessage()).isEqualTo(Constraint.UNSUPPORTED_FORMAT);
     assertThat(none.getMessage()).contains("the file is empty");
   }
@@ -207,8 +201,7 @@ class HostFailureTest {
     Supplier<IOException> revoked = () -> new AccessDeniedException(p.toString());
     for (long at : new long[] {10, complete.artifact().headerLength() + 5, bytes.length - 1}) {
       FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), at, revoked);
-      ReaException e =
-          catchThrowableOfType(ReaException.class, () -> inspector(access).inspect(p, HashMode.FULL));
+      Refusal e = Refusal.of(inspector(access), p, HashMode.FULL);
       assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
       assertThat(e.diagnostics())
           .containsEntry("reason", "Permission denied")
@@ -247,16 +240,12 @@ class HostFailureTest {
     Path p = write("vanish.safetensors", bytes);
     EvidenceRecord complete = inspector(FileAccess.system()).inspect(p, HashMode.FULL);
     // Stat 1 selects the path, stat 2 checks the opened file, stat 3 ends the read.
-    ReaException gone =
-        catchThrowableOfType(ReaException.class, () -> inspector(statFailsAfter(2, () -> new NoSuchFileException(p.toString())))
-                .inspect(p, HashMode.FULL));
+    Refusal gone = Refusal.of(inspector(statFailsAfter(2, () -> new NoSuchFileException(p.toString()))), p, HashMode.FULL);
     assertThat(gone.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
     assertThat(gone.diagnostics()).containsEntry("path", p.toString()).containsKey("reason");
     assertPartialOf(complete, gone.partialEvidence());
 
-    ReaException denied =
-        catchThrowableOfType(ReaException.class, () -> inspector(statFailsAfter(2, () -> new AccessDeniedException(p.toString())))
-                .inspect(p, HashMode.HEADER));
+    Refusal denied = Refusal.of(inspector(statFailsAfter(2, () -> new AccessDeniedException(p.toString()))), p, HashMode.HEADER);
     assertThat(denied.constraint()).isEqualTo(Constraint.IO_ERROR);
     assertThat(denied.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
     assertThat(denied.diagnostics())
@@ -265,9 +254,7 @@ class HostFailureTest {
     assertThat(denied.partialEvidence()).isNotNull();
     assertThat(denied.partialEvidence().status()).isEqualTo("partial");
 
-    ReaException early =
-        catchThrowableOfType(ReaException.class, () -> inspector(statFailsAfter(1, () -> new NoSuchFileException(p.toString())))
-                .inspect(p, HashMode.HEADER));
+    Refusal early = Refusal.of(inspector(statFailsAfter(1, () -> new NoSuchFileException(p.toString()))), p, HashMode.HEADER);
     assertThat(early.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
     assertThat(early.partialEvidence()).as("nothing validated yet").isNull();
   }
@@ -277,8 +264,7 @@ class HostFailureTest {
     Path p = write("emfile.gguf", gguf());
     for (String reason : new String[] {"Too many open files", "Input/output error"}) {
       FileAccess failing = dev.rea.core.testing.FaultyFileAccess.failingOpen(reason);
-      ReaException e =
-          catchThrowableOfType(ReaException.class, () -> inspector(failing).inspect(p, HashMode.HEADER));
+      Refusal e = Refusal.of(inspector(failing), p, HashMode.HEADER);
       assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
       assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
       assertThat(e.diagnostics()).containsEntry("reason", reason).containsEntry("path", p.toString());
@@ -313,8 +299,7 @@ class HostFailureTest {
                 }
                 throw new AssertionError(thrown);
               });
-      ReaException e =
-          catchThrowableOfType(ReaException.class, () -> inspector(failing).inspect(p, HashMode.HEADER));
+      Refusal e = Refusal.of(inspector(failing), p, HashMode.HEADER);
       assertThat(e).as(thrown.toString()).isNotNull();
       assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_FAILURE);
       assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
@@ -325,14 +310,12 @@ class HostFailureTest {
   @Test
   void missingNonRegularAndUnreadablePathsAreTargetUnavailable() throws Exception {
     ModelInspector system = inspector(FileAccess.system());
-    ReaException missing =
-        catchThrowableOfType(ReaException.class, () -> system.inspect(dir.resolve("absent.safetensors"), HashMode.HEADER));
+    Refusal missing = Refusal.of(system, dir.resolve("absent.safetensors"), HashMode.HEADER);
     assertThat(missing.constraint()).isEqualTo(Constraint.NOT_FOUND);
     assertThat(missing.code()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
     assertThat(missing.category()).isEqualTo(ErrorCategory.MISSING_TARGET);
 
-    ReaException underAFile =
-        catchThrowableOfType(ReaException.class, () -> system.inspect(write("plain", new byte[1]).resolve("x.gguf"), HashMode.HEADER));
+    Refusal underAFile = Refusal.of(system, write("plain", new byte[1]).resolve("x.gguf"), HashMode.HEADER);
     assertThat(underAFile.constraint()).isEqualTo(Constraint.NOT_FOUND);
 
     // A symbolic link loop (ELOOP) and a name too long (ENAMETOOLONG) cannot name a file either.
@@ -340,33 +323,28 @@ class HostFailureTest {
     Path loopB = dir.resolve("loop-b.gguf");
     java.nio.file.Files.createSymbolicLink(loopA, loopB);
     java.nio.file.Files.createSymbolicLink(loopB, loopA);
-    ReaException loop =
-        catchThrowableOfType(ReaException.class, () -> system.inspect(loopA, HashMode.HEADER));
+    Refusal loop = Refusal.of(system, loopA, HashMode.HEADER);
     assertThat(loop.constraint()).isEqualTo(Constraint.NOT_FOUND);
     assertThat(loop.getMessage()).contains("symbolic links");
-    ReaException tooLong =
-        catchThrowableOfType(ReaException.class, () -> system.inspect(dir.resolve("n".repeat(300)), HashMode.HEADER));
+    Refusal tooLong = Refusal.of(system, dir.resolve("n".repeat(300)), HashMode.HEADER);
     assertThat(tooLong.constraint()).isEqualTo(Constraint.NOT_FOUND);
     assertThat(tooLong.getMessage()).contains("File name too long");
 
-    ReaException directory =
-        catchThrowableOfType(ReaException.class, () -> system.inspect(dir, HashMode.HEADER));
+    Refusal directory = Refusal.of(system, dir, HashMode.HEADER);
     assertThat(directory.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
     assertThat(directory.code()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
 
     Path fifo = dir.resolve("pipe.gguf");
     Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
     if (mk.waitFor() == 0) {
-      ReaException pipe =
-          catchThrowableOfType(ReaException.class, () -> system.inspect(fifo, HashMode.HEADER));
+      Refusal pipe = Refusal.of(system, fifo, HashMode.HEADER);
       assertThat(pipe.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
     }
 
     // Unreadable: the tests may run as root, who reads anything, so the seam denies the open.
     Path p = write("unreadable.gguf", gguf());
     FileAccess denied = dev.rea.core.testing.FaultyFileAccess.deniedOpen();
-    ReaException unreadable =
-        catchThrowableOfType(ReaException.class, () -> inspector(denied).inspect(p, HashMode.HEADER));
+    Refusal unreadable = Refusal.of(inspector(denied), p, HashMode.HEADER);
     assertThat(unreadable.constraint()).isEqualTo(Constraint.PERMISSION_DENIED);
     assertThat(unreadable.code()).isEqualTo(ErrorCode.TARGET_UNAVAILABLE);
     assertThat(unreadable.category()).isEqualTo(ErrorCategory.MISSING_TARGET);
@@ -384,7 +362,7 @@ class HostFailureTest {
         validatedFrom, validatedFrom + 1, bytes.length / 2, bytes.length - 1}) {
       // The "failure" cancels and then reports an interrupted read, as a SIGINT would.
       CancelAt.Cancelled c = CancelAt.inspect(p, at, HashMode.FULL);
-      ReaException e = c.failure();
+      Refusal e = c.failure();
       FaultyFileAccess access = c.access();
       assertThat(e.constraint()).as("at %d", at).isEqualTo(Constraint.CANCELLED);
       assertThat(e.code().exitStatus()).isEqualTo(130);

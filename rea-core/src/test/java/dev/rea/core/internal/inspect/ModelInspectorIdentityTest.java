@@ -127,7 +127,7 @@ class ModelInspectorIdentityTest {
     long[] last = {0, 0};
     EvidenceRecord r =
         inspector(FileAccess.system())
-            .inspect(
+            .run(
                 p,
                 HashMode.FULL,
                 new ModelInspector.Listener() {
@@ -138,7 +138,8 @@ class ModelInspectorIdentityTest {
                     last[1] = total;
                   }
                 },
-                Cancellation.none());
+                Cancellation.none())
+            .orThrow();
     String whole = sha256(all);
     assertThat(r.artifact().sha256()).isEqualTo(whole);
     assertThat(r.subject()).isNotNull();
@@ -244,9 +245,8 @@ class ModelInspectorIdentityTest {
               Files.write(path, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
               return ch;
             });
-    assertThatThrownBy(() -> inspector(appendingAtOpen).inspect(p, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(appendingAtOpen), p, HashMode.HEADER))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
               assertThat(e.getMessage())
@@ -283,9 +283,8 @@ class ModelInspectorIdentityTest {
             }
           }
         };
-    assertThatThrownBy(() -> inspector(FileAccess.system()).inspect(p, HashMode.FULL, hook, Cancellation.none()))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(FileAccess.system()), p, HashMode.FULL, hook, Cancellation.none()))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.TARGET_CHANGED);
               assertThat(e.path()).isEqualTo(p.toString());
@@ -326,9 +325,8 @@ class ModelInspectorIdentityTest {
             }
           }
         };
-    assertThatThrownBy(() -> inspector(FileAccess.system()).inspect(p, HashMode.FULL, hook, cancel))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(FileAccess.system()), p, HashMode.FULL, hook, cancel))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.CANCELLED);
               assertThat(e.code().exitStatus()).isEqualTo(130);
@@ -342,9 +340,8 @@ class ModelInspectorIdentityTest {
     Path p = file(3 << 20);
     FaultyFileAccess access =
         new FaultyFileAccess(FileAccess.system(), (2 << 20) + 17, FaultyFileAccess::eio);
-    assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.FULL))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(access), p, HashMode.FULL))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
               assertThat(e.code().exitStatus()).isEqualTo(4);
@@ -360,9 +357,8 @@ class ModelInspectorIdentityTest {
   void ioErrorInsideTheHeaderIsExecutionFailureWithoutPartialEvidence() throws Exception {
     Path p = file(1 << 20);
     FaultyFileAccess access = new FaultyFileAccess(FileAccess.system(), 8, FaultyFileAccess::eio);
-    assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(access), p, HashMode.HEADER))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
               assertThat(e.partialEvidence()).isNull();
@@ -374,33 +370,29 @@ class ModelInspectorIdentityTest {
   @Test
   void missingDirectoryRelativeAndDeniedPathsAreTyped() throws Exception {
     ModelInspector ins = inspector(FileAccess.system());
-    assertThatThrownBy(() -> ins.inspect(dir.resolve("absent.gguf"), HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class, e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND));
-    assertThatThrownBy(() -> ins.inspect(dir, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(ins, dir.resolve("absent.gguf"), HashMode.HEADER))
+        .satisfies(
+            e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND));
+    assertThat(Refusal.of(ins, dir, HashMode.HEADER))
+        .satisfies(
             e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE));
-    assertThatThrownBy(() -> ins.inspect(Path.of("relative.gguf"), HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(ins, Path.of("relative.gguf"), HashMode.HEADER))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.RELATIVE_PATH);
               assertThat(e.code().exitStatus()).isEqualTo(2);
             });
     Path p = file(64);
     FileAccess denied = dev.rea.core.testing.FaultyFileAccess.deniedOpen();
-    assertThatThrownBy(() -> inspector(denied).inspect(p, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(denied), p, HashMode.HEADER))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.PERMISSION_DENIED);
               assertThat(e.code().exitStatus()).isEqualTo(3);
             });
     FileAccess tooMany = dev.rea.core.testing.FaultyFileAccess.failingOpen("Too many open files");
-    assertThatThrownBy(() -> inspector(tooMany).inspect(p, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(tooMany), p, HashMode.HEADER))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.IO_ERROR);
               assertThat(e.diagnostics()).containsEntry("reason", "Too many open files");
@@ -411,14 +403,12 @@ class ModelInspectorIdentityTest {
   void aSymbolicLinkWhoseTargetIsMissingIsNamedAsSuch() throws Exception {
     ModelInspector ins = inspector(FileAccess.system());
     Path absent = dir.resolve("absent.gguf");
-    assertThatThrownBy(() -> ins.inspect(absent, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(ins, absent, HashMode.HEADER))
+        .satisfies(
             e -> assertThat(e.getMessage()).isEqualTo("no such file: " + absent));
     Path link = Files.createSymbolicLink(dir.resolve("model.gguf"), Path.of("blobs/sha256-0123"));
-    assertThatThrownBy(() -> ins.inspect(link, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(ins, link, HashMode.HEADER))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND);
               assertThat(e.code().exitStatus()).isEqualTo(3);
@@ -437,9 +427,8 @@ class ModelInspectorIdentityTest {
     Files.write(p, new byte[] {'G', 'G', 'U', 'F', 3, 0});
     FaultyFileAccess access =
         new FaultyFileAccess(FileAccess.system(), Long.MAX_VALUE, FaultyFileAccess::eio);
-    assertThatThrownBy(() -> inspector(access).inspect(p, HashMode.HEADER))
-        .isInstanceOfSatisfying(
-            ReaException.class,
+    assertThat(Refusal.of(inspector(access), p, HashMode.HEADER))
+        .satisfies(
             e -> {
               assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
               assertThat(e.offset()).isEqualTo(0L);
@@ -510,8 +499,7 @@ class ModelInspectorIdentityTest {
               }
             }
           };
-      ReaException e =
-          org.assertj.core.api.Assertions.catchThrowableOfType(ReaException.class, () -> ModelInspector.standard().inspect(p, HashMode.FULL, hook, Cancellation.none()));
+      Refusal e = Refusal.of(ModelInspector.standard(), p, HashMode.FULL, hook, Cancellation.none());
       assertThat(fired).isTrue();
       assertThat(pausedAt[0]).isGreaterThanOrEqualTo(pauseAt).isLessThan(bytes.length);
       assertThat(e).as("%s must not produce a digest", change).isNotNull();

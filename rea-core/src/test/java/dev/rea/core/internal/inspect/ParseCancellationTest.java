@@ -54,10 +54,7 @@ class ParseCancellationTest {
           });
       ModelInspector inspector =
           new ModelInspector(Limits.defaults(), FileAccess.system(), Clock.systemUTC(), readers);
-      ReaException e =
-          catchThrowableOfType(
-              ReaException.class,
-              () -> inspector.inspect(p, mode, new ModelInspector.Listener() {}, cancel));
+      Refusal e = Refusal.of(inspector, p, mode, new ModelInspector.Listener() {}, cancel);
       assertThat(e).as(mode.wire()).isNotNull();
       assertThat(e.constraint()).isEqualTo(Constraint.CANCELLED);
       EvidenceRecord partial = e.partialEvidence();

@@ -61,7 +61,7 @@ class PartialHeaderCancellationTest {
       int withRows = 0;
       int withTensors = 0;
       for (long at = 0; at < headerLength; at++) {
-        ReaException e = CancelAt.inspect(p, at, HashMode.HEADER).failure();
+        Refusal e = CancelAt.inspect(p, at, HashMode.HEADER).failure();
         assertThat(e.constraint()).as("at %d", at).isEqualTo(Constraint.CANCELLED);
         EvidenceRecord partial = e.partialEvidence();
         if (at < 24) {

@@ -34,7 +34,7 @@ import tools.jackson.core.util.JsonRecyclerPools;
  *       Limits#headerCeilingBytes()} (which counts the JSON only) is {@code resource_exhausted} /
  *       {@code header_ceiling}. Only then are the {@code N} bytes allocated, once, and read
  *       through {@link HeaderInput#readFully} (which hashes them).
- *   <li>A strict UTF-8 pass ({@link dev.rea.core.internal.io.Utf8}: overlong forms and encoded surrogates
+ *   <li>A strict UTF-8 pass ({@link dev.rea.core.text.Utf8}: overlong forms and encoded surrogates
  *       are invalid), a pass that rejects raw control bytes other than tab, LF and CR (never
  *       valid in JSON text; this also keeps Jackson from guessing a UTF-16/32 encoding), and a
  *       check that the first non-whitespace byte is {@code '{'} (a byte-order mark or any other

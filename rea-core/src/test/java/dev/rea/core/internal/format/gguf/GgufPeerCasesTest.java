@@ -7,9 +7,11 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.Limits;
 import dev.rea.core.testing.MemoryFileAccess;
@@ -299,13 +301,12 @@ class GgufPeerCasesTest {
   void peerCase(Case c) {
     byte[] bytes = c.file().get();
     MemoryFileAccess access = new MemoryFileAccess(bytes);
-    EvidenceRecord r = null;
-    ReaException e = null;
-    try {
-      r = ModelInspector.withAccess(Limits.defaults(), access).inspect(Path.of("/peer/" + c.name() + ".gguf"), HashMode.FULL);
-    } catch (ReaException x) {
-      e = x;
-    }
+    Inspection result =
+        ModelInspector.withAccess(Limits.defaults(), access)
+            .run(Path.of("/peer/" + c.name() + ".gguf"), HashMode.FULL,
+                new ModelInspector.Listener() {}, Cancellation.none());
+    EvidenceRecord r = result instanceof Inspection.Complete ok ? ok.record() : null;
+    ReaException e = result.failure().orElse(null);
     assertThat(access.closed()).isEqualTo(access.opened());
     if (c.constraint() == null) {
       assertThat(e).as("%s must be accepted", c.name()).isNull();
@@ -318,7 +319,7 @@ class GgufPeerCasesTest {
         assertThat(e.field()).as("%s: %s", c.name(), e.getMessage()).startsWith(c.field());
         assertThat(e.offset()).isNotNull().isBetween(0L, (long) bytes.length);
       }
-      assertThat(e.partialEvidence()).isNull();
+      assertThat(result.partialEvidence()).isEmpty();
     }
     assertThat(c.name().endsWith("_DIFFERS")).as("name marks a difference").isEqualTo(!c.reason().isEmpty());
     boolean agrees = (c.constraint() == null) == c.upstream().equals("accept");

@@ -64,12 +64,12 @@ class HeaderParseHelpersTest {
 
   @Test
   void loneSurrogatesAreFoundAndPairsAreNot() {
-    assertThat(dev.rea.core.internal.io.Utf8.findLoneSurrogate("a\uD83D\uDE00b".toCharArray(), 0, 4)).isEqualTo(-1);
-    assertThat(dev.rea.core.internal.io.Utf8.findLoneSurrogate("a\uD83Db".toCharArray(), 0, 3)).isEqualTo(1);
-    assertThat(dev.rea.core.internal.io.Utf8.findLoneSurrogate("a\uDE00".toCharArray(), 0, 2)).isEqualTo(1);
-    assertThat(dev.rea.core.internal.io.Utf8.findLoneSurrogate("\uDE00\uD83D".toCharArray(), 0, 2)).isZero();
+    assertThat(dev.rea.core.text.Utf8.findLoneSurrogate("a\uD83D\uDE00b".toCharArray(), 0, 4)).isEqualTo(-1);
+    assertThat(dev.rea.core.text.Utf8.findLoneSurrogate("a\uD83Db".toCharArray(), 0, 3)).isEqualTo(1);
+    assertThat(dev.rea.core.text.Utf8.findLoneSurrogate("a\uDE00".toCharArray(), 0, 2)).isEqualTo(1);
+    assertThat(dev.rea.core.text.Utf8.findLoneSurrogate("\uDE00\uD83D".toCharArray(), 0, 2)).isZero();
     // A pair cut by the end of the range is lone within it.
-    assertThat(dev.rea.core.internal.io.Utf8.findLoneSurrogate("\uD83D\uDE00".toCharArray(), 0, 1)).isZero();
+    assertThat(dev.rea.core.text.Utf8.findLoneSurrogate("\uD83D\uDE00".toCharArray(), 0, 1)).isZero();
   }
 
   @Test
@@ -119,7 +119,7 @@ class HeaderParseHelpersTest {
 
   /**
    * {@link HeaderParse.StringSizer} fed in random chunks agrees with the whole-string checks: a
-   * lone surrogate exactly when {@link dev.rea.core.internal.io.Utf8#findLoneSurrogate} finds one, the escaped
+   * lone surrogate exactly when {@link dev.rea.core.text.Utf8#findLoneSurrogate} finds one, the escaped
    * length of {@link JsonText#escapedLength}, and the text kept exactly when that length is
    * within the limit (one sizer reused, as the parser reuses it).
    */
@@ -148,7 +148,7 @@ class HeaderParseHelpersTest {
         sizer.write(c, at, n);
         at += n;
       }
-      boolean lone = dev.rea.core.internal.io.Utf8.findLoneSurrogate(c, 0, c.length) >= 0;
+      boolean lone = dev.rea.core.text.Utf8.findLoneSurrogate(c, 0, c.length) >= 0;
       org.assertj.core.api.Assertions.assertThat(sizer.lone()).as("lone " + shown).isEqualTo(lone);
       org.assertj.core.api.Assertions.assertThat(sizer.escapedLength()).as("length " + shown).isEqualTo(length);
       boolean kept = keep >= 0 && length <= keep;

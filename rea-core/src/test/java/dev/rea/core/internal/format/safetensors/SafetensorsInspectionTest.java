@@ -10,6 +10,7 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.StorageValidation;
@@ -18,6 +19,7 @@ import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.internal.evidence.EvidenceJson;
 import dev.rea.core.internal.format.ParsedHeader;
 import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.Limits;
 import java.math.BigInteger;
@@ -42,14 +44,20 @@ class SafetensorsInspectionTest {
   }
 
   private ReaException inspectFails(byte[] bytes, HashMode mode) throws Exception {
+    Inspection.Failed f = failed(bytes, mode);
+    assertThat(f.partial()).as("a rejected header leaves no partial Evidence").isNull();
+    return f.error();
+  }
+
+  private Inspection.Failed failed(byte[] bytes, HashMode mode) throws Exception {
     Path p = dir.resolve("bad-" + System.nanoTime() + ".safetensors");
     Files.write(p, bytes);
-    try {
-      EvidenceRecord r = ModelInspector.standard().inspect(p, mode);
-      throw new AssertionError("accepted: " + r.tensors().size());
-    } catch (ReaException e) {
-      return e;
+    Inspection r =
+        ModelInspector.standard().run(p, mode, new ModelInspector.Listener() {}, Cancellation.none());
+    if (r instanceof Inspection.Failed f) {
+      return f;
     }
+    throw new AssertionError("accepted: " + r.orThrow().tensors().size());
   }
 
   @Test
@@ -173,10 +181,11 @@ class SafetensorsInspectionTest {
             + "\"},\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]},"
             + "\"b\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[2,4]}}";
     for (HashMode mode : HashMode.values()) {
-      ReaException e = inspectFails(file(j, 4), mode);
+      Inspection.Failed f = failed(file(j, 4), mode);
+      ReaException e = f.error();
       assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
       assertThat(e.field()).isEqualTo("tensors[\"b\"].data_offsets");
-      assertThat(e.partialEvidence()).isNull();
+      assertThat(f.partial()).isNull();
       String all = e.getMessage() + e.field() + e.diagnostics();
       assertThat(all).doesNotContain(secret);
       String wire = new String(EvidenceJson.errorBytes(e), StandardCharsets.UTF_8);

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.Inspection;
 import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.Limits;
 import dev.rea.core.testing.MemoryFileAccess;
@@ -163,14 +165,12 @@ class SafetensorsPeerCasesTest {
   @MethodSource("cases")
   void peerCase(Case c) {
     MemoryFileAccess access = new MemoryFileAccess(c.bytes());
-    EvidenceRecord r = null;
-    ReaException e = null;
-    try {
-      r = ModelInspector.withAccess(Limits.defaults(), access)
-          .inspect(Path.of("/peer/" + c.name() + ".safetensors"), HashMode.FULL);
-    } catch (ReaException x) {
-      e = x;
-    }
+    Inspection result =
+        ModelInspector.withAccess(Limits.defaults(), access)
+            .run(Path.of("/peer/" + c.name() + ".safetensors"), HashMode.FULL,
+                new ModelInspector.Listener() {}, Cancellation.none());
+    EvidenceRecord r = result instanceof Inspection.Complete ok ? ok.record() : null;
+    ReaException e = result.failure().orElse(null);
     assertThat(access.closed()).isEqualTo(access.opened());
     if (c.constraint() == null) {
       assertThat(e).as("%s must be accepted", c).isNull();
@@ -179,7 +179,7 @@ class SafetensorsPeerCasesTest {
     } else {
       assertThat(e).as("%s must be refused", c).isNotNull();
       assertThat(e.constraint()).as("%s: %s", c, e.getMessage()).isEqualTo(c.constraint());
-      assertThat(e.partialEvidence()).isNull();
+      assertThat(result.partialEvidence()).isEmpty();
       if (c.constraint() == Constraint.FILE_FORMAT_REJECTED) {
         assertThat(e.field()).as("%s names a field", c).isNotBlank();
         assertThat(e.offset()).isNotNull().isBetween(0L, (long) c.bytes().length);

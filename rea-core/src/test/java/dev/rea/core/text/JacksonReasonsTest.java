@@ -1,4 +1,4 @@
-package dev.rea.core.internal.io;
+package dev.rea.core.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

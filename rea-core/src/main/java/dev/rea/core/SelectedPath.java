@@ -1,4 +1,4 @@
-package dev.rea.core.internal.inspect;
+package dev.rea.core;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;

@@ -1,4 +1,4 @@
-package dev.rea.core.internal.inspect;
+package dev.rea.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

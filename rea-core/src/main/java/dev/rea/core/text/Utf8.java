@@ -1,4 +1,4 @@
-package dev.rea.core.internal.io;
+package dev.rea.core.text;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,0 +1,47 @@
+package dev.rea.cli;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What to do instead, in this command line's terms, for a failure whose {@code
+ * diagnostics.detected} names a common slip: a model file given as Evidence, a summary or page
+ * given as Evidence, or saved Evidence given as a model. The core library says what the file is;
+ * the words that name commands and options are the command line's own (the MCP server has its
+ * own advice in its tools' terms).
+ */
+final class Advice {
+  private Advice() {}
+
+  /**
+   * @param e the failure about to be reported (once)
+   * @return {@code e} with the advice after its message (code, constraint, field, offset, path and
+   *     diagnostics kept), or {@code e} itself when it is not a slip this knows
+   */
+  static ReaException advise(ReaException e) {
+    String todo = todo(e.constraint(), e.diagnostics().get("detected"));
+    return todo == null ? e : e.toBuilder(e.getMessage() + ": " + todo).build();
+  }
+
+  private static @Nullable String todo(Constraint constraint, @Nullable Object detected) {
+    if (constraint == Constraint.EVIDENCE_REJECTED) {
+      if ("gguf".equals(detected) || "safetensors".equals(detected)) {
+        return "inspect it with inspect-model-artifact (save its Evidence with --evidence_output"
+            + " FILE and query that file)";
+      }
+      if ("model-artifact-summary".equals(detected) || "model-artifact-page".equals(detected)) {
+        String kind = detected.equals("model-artifact-summary") ? "summary" : "page";
+        return "query the complete Evidence that --evidence_output FILE wrote (the "
+            + kind
+            + "'s parent_evidence_id names it)";
+      }
+      return null;
+    }
+    if (constraint == Constraint.UNSUPPORTED_FORMAT && "rea_evidence".equals(detected)) {
+      return "read it with inspect-analysis-view --source FILE --view"
+          + " '{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}'";
+    }
+    return null;
+  }
+}

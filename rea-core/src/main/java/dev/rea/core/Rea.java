@@ -1,0 +1,388 @@
+package dev.rea.core;
+
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.Inspection;
+import dev.rea.core.internal.auth.EvidenceSigner;
+import dev.rea.core.internal.auth.EvidenceVerifier;
+import dev.rea.core.internal.auth.KeyRing;
+import dev.rea.core.internal.auth.ReaHome;
+import dev.rea.core.internal.evidence.EvidenceFiles;
+import dev.rea.core.internal.evidence.EvidenceImport;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.inspect.WarmUp;
+import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.internal.view.EvidenceLoader;
+import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.internal.view.ModelArtifactSummary;
+import dev.rea.core.internal.view.ViewPages;
+import dev.rea.core.options.InspectOptions;
+import dev.rea.core.options.Limits;
+import dev.rea.core.source.SeekableSource;
+import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ViewPage;
+import dev.rea.core.view.ViewRequest;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * REA's front door (CONTRACT section 14): inspect a model file, sign and save its Evidence, read
+ * saved Evidence back, and answer summaries and views over it. The {@code rea} command and the
+ * MCP server are thin adapters over this class; any JVM program can use it the same way.
+ *
+ * <pre>{@code
+ * Rea rea = Rea.standard();
+ * Inspection result = rea.inspect(Path.of("/models/model.gguf"), InspectOptions.defaults());
+ * EvidenceRecord record = result.orThrow();          // or look at result.partialEvidence()
+ * byte[] summary = rea.summaryJson(rea.evidence(record), null);
+ * }</pre>
+ *
+ * <p>Inspection reads only the header (unless {@link dev.rea.core.options.HashMode#FULL}), never
+ * loads weights and never uses the network. Signing uses the provider's Ed25519 key pair in the
+ * REA home directory ({@code $REA_HOME}, else {@code $XDG_CONFIG_HOME/rea}, else {@code
+ * ~/.config/rea}; CONTRACT section 5), opened on first use and created then if missing; reading
+ * Evidence trusts that key and the public keys in the home's {@code trusted/} directory, and
+ * creates nothing.
+ *
+ * <p>Thread-safe: inspections run concurrently, each with its own buffers and budget.
+ */
+public final class Rea {
+  /** The {@code schema} of a bundle of records (CONTRACT section 5). */
+  public static final String BUNDLE_SCHEMA = EvidenceJson.BUNDLE_SCHEMA;
+
+  private final ModelInspector inspector;
+  private final Limits limits;
+  private final Supplier<Path> home;
+  private final KeyNotices notices;
+  private @Nullable KeyRing signingRing;
+  private @Nullable KeyRing readingRing;
+
+  private Rea(Builder b) {
+    this.limits = b.limits;
+    this.inspector =
+        b.inspector != null
+            ? b.inspector
+            : ModelInspector.withAccess(b.limits, FileAccess.system()).withClock(b.clock);
+    this.home = b.home;
+    this.notices = b.notices;
+  }
+
+  /**
+   * @return a front door with the specification's limits, the system clock and the REA home
+   *     directory this process's environment selects
+   */
+  public static Rea standard() {
+    return builder().build();
+  }
+
+  /** @return a builder starting from {@link #standard()}'s settings */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ------------------------------------------------------------------ inspection
+
+  /**
+   * Inspects the model file at {@code path} (CONTRACT sections 3 and 6).
+   *
+   * @param path an absolute path (a relative one is the failure {@code invalid_input} / {@code
+   *     relative_path})
+   * @param options hash mode, limits, cancellation and progress
+   * @return the complete record (with {@code evidence_id}, unsigned), or the typed failure with
+   *     the partial Evidence retained before it; never throws for anything about the file
+   */
+  public Inspection inspect(Path path, InspectOptions options) {
+    return inspectorFor(options)
+        .run(path, options.hash(), listener(options), options.cancellation());
+  }
+
+  /**
+   * Inspects a model file the caller opened (CONTRACT section 14): the name is recorded as its
+   * path, the identity is checked before and after the read, and the channel is left open.
+   *
+   * @param source the open file, its name and identity
+   * @param options hash mode, limits, cancellation and progress
+   * @return as {@link #inspect(Path, InspectOptions)}
+   */
+  public Inspection inspect(SeekableSource source, InspectOptions options) {
+    return inspectorFor(options)
+        .run(source, options.hash(), listener(options), options.cancellation());
+  }
+
+  private ModelInspector inspectorFor(InspectOptions options) {
+    return options.limits().map(inspector::withLimits).orElse(inspector);
+  }
+
+  private static ModelInspector.Listener listener(InspectOptions options) {
+    return new ModelInspector.Listener() {
+      @Override
+      public void onHashProgress(long done, long total) {
+        options.progress().progress(done, total);
+      }
+    };
+  }
+
+  // ------------------------------------------------------------------ signing and files
+
+  /**
+   * Gives a record its {@code evidence_id} and Ed25519 {@code authentication} (CONTRACT section
+   * 5), with the provider's key, creating the key pair on first use.
+   *
+   * @param record a complete or partial record (any existing id and signature are replaced)
+   * @return the signed record
+   * @throws ReaException {@code execution_failure} / {@code io_error} when the REA home or its
+   *     key cannot be created or read
+   */
+  public EvidenceRecord sign(EvidenceRecord record) throws ReaException {
+    return new EvidenceSigner(signingRing()).sign(record);
+  }
+
+  /**
+   * Writes records as one bundle ({@code {"schema": "rea.bundle.v1", "records": [...]}}),
+   * atomically: a temporary file in the same directory, synced, then renamed over {@code file}.
+   *
+   * @param file the target
+   * @param records signed records, in order
+   * @throws ReaException {@code execution_failure} / {@code io_error} when it cannot be written
+   */
+  public void writeEvidence(Path file, List<EvidenceRecord> records) throws ReaException {
+    EvidenceFiles.writeAtomically(file, bundleJson(records));
+  }
+
+  /**
+   * Reads saved Evidence (a record or a bundle), authenticates every record against the trusted
+   * keys and indexes it.
+   *
+   * @param file an Evidence file (at most {@code Limits.evidenceInputBytes()}, 64 MiB by default)
+   * @return the records
+   * @throws ReaException {@code target_unavailable} when the file cannot be read; {@code
+   *     invalid_input} / {@code evidence_rejected} when it is not Evidence or any record fails
+   *     its identity, signature or checks (nothing is indexed then)
+   */
+  public LoadedEvidence readEvidence(Path file) throws ReaException {
+    return new LoadedEvidence(loader().loadFile(file));
+  }
+
+  /**
+   * As {@link #readEvidence(Path)}, from JSON text.
+   *
+   * @param json UTF-8 JSON of a record or a bundle
+   * @return the records
+   * @throws ReaException {@code invalid_input} / {@code evidence_rejected}
+   */
+  public LoadedEvidence readEvidence(byte[] json) throws ReaException {
+    return new LoadedEvidence(loader().load(json));
+  }
+
+  /**
+   * Indexes a record this process produced (it is not authenticated again).
+   *
+   * @param record a record with its {@code evidence_id}
+   * @return the indexed Evidence
+   */
+  public Evidence evidence(EvidenceRecord record) {
+    return new Evidence(IndexedEvidence.of(record));
+  }
+
+  /** @return a session retaining Evidence within the retained budget of this front door's limits */
+  public EvidenceSession newSession() {
+    return newSession(limits.retainedBudgetBytes());
+  }
+
+  /**
+   * @param budgetBytes the session's retained budget in bytes (positive)
+   * @return a session retaining Evidence within it
+   */
+  public EvidenceSession newSession(long budgetBytes) {
+    return new EvidenceSession(budgetBytes);
+  }
+
+  // ------------------------------------------------------------------ JSON
+
+  /** @return the record as UTF-8 JSON (CONTRACT section 3), with its id and authentication */
+  public static byte[] recordJson(EvidenceRecord record) {
+    return EvidenceJson.recordBytes(record, true);
+  }
+
+  /** @return the records as one bundle, UTF-8 JSON (CONTRACT section 5) */
+  public static byte[] bundleJson(List<EvidenceRecord> records) {
+    return EvidenceJson.bundleBytes(records);
+  }
+
+  /**
+   * @param error the failure
+   * @param partial its partial Evidence, or null
+   * @return the error object of CONTRACT section 6, UTF-8 JSON
+   */
+  public static byte[] errorJson(ReaException error, @Nullable EvidenceRecord partial) {
+    return EvidenceJson.errorBytes(error, partial);
+  }
+
+  /**
+   * The compact summary of CONTRACT section 4.
+   *
+   * @param ev the Evidence summarised
+   * @param page a page to include as {@code page}, or null
+   * @return UTF-8 JSON
+   */
+  public byte[] summaryJson(Evidence ev, @Nullable ViewPage page) {
+    return ModelArtifactSummary.render(ev.indexed(), page);
+  }
+
+  /**
+   * Answers one page of a view (CONTRACT section 4): at most {@code limit} rows, within a 64 KiB
+   * budget.
+   *
+   * @param ev the Evidence
+   * @param view the view
+   * @param source how the caller named the Evidence (recorded in the page's {@code source})
+   * @return the page
+   * @throws ReaException {@code invalid_input} / {@code bad_view} for a view that does not apply
+   */
+  public ViewPage view(Evidence ev, ViewRequest view, SourceKind source) throws ReaException {
+    return ViewPages.answer(ev.indexed(), view, source);
+  }
+
+  /**
+   * Loads and initializes what the end of every inspection needs (readers, record, canonical
+   * form, SHA-256, JSON writer, Ed25519), by inspecting a tiny model held in memory and signing
+   * its record with a throw-away key: a program that starts, inspects once and exits can run
+   * this on a second core while it does other work. Reads and writes no file, prints nothing.
+   *
+   * @return true when every step ran; false when one failed (the real work then reports it)
+   */
+  public static boolean warmUp() {
+    return WarmUp.run();
+  }
+
+  // ------------------------------------------------------------------ keys
+
+  /** @return the REA home directory in use (where the signing key is, or will be, kept) */
+  public Path home() {
+    return home.get();
+  }
+
+  private synchronized KeyRing signingRing() throws ReaException {
+    if (signingRing == null) {
+      KeyRing ring = KeyRing.open(home.get());
+      if (ring.created()) {
+        notices.created(ring.home(), ring.home().resolve(KeyRing.PUBLIC_KEY_FILE));
+      }
+      ring.problems().forEach(notices::problem);
+      signingRing = ring;
+    }
+    return signingRing;
+  }
+
+  /** The signing ring once open; else the home's keys opened for reading (nothing created). */
+  private synchronized KeyRing verifyingRing() throws ReaException {
+    if (signingRing != null) {
+      return signingRing;
+    }
+    if (readingRing == null) {
+      KeyRing ring = KeyRing.openForReading(home.get());
+      ring.problems().forEach(notices::problem);
+      readingRing = ring;
+    }
+    return readingRing;
+  }
+
+  private EvidenceLoader loader() throws ReaException {
+    return new EvidenceLoader(
+        new EvidenceVerifier(verifyingRing(), new EvidenceImport(limits), limits));
+  }
+
+  /**
+   * What the caller's user should hear about the key pair: that it was created (share its public
+   * key), and problems with the home directory or the trusted keys (skipped keys, permissions
+   * that let others replace the key). Called at most once per kind per front door, on the thread
+   * that first needed the key.
+   */
+  public interface KeyNotices {
+    /** Says nothing. */
+    KeyNotices NONE = new KeyNotices() {};
+
+    /**
+     * A key pair was created.
+     *
+     * @param home the REA home directory
+     * @param publicKeyFile the public key to give to whoever should trust this provider
+     */
+    default void created(Path home, Path publicKeyFile) {}
+
+    /** @param problem a problem with the key ring, in a sentence */
+    default void problem(String problem) {}
+  }
+
+  /** Builder of {@link Rea}; not thread-safe. */
+  public static final class Builder {
+    private Limits limits = Limits.defaults();
+    private Clock clock = Clock.systemUTC();
+    private Supplier<Path> home = ReaHome::resolveFromSystem;
+    private KeyNotices notices = KeyNotices.NONE;
+    private @Nullable ModelInspector inspector;
+
+    private Builder() {}
+
+    /**
+     * Sets the limits of inspections that do not set their own, of Evidence read back (its
+     * input bound) and of sessions (their retained budget). Default: the specification's.
+     */
+    public Builder limits(Limits value) {
+      this.limits = Objects.requireNonNull(value, "limits");
+      return this;
+    }
+
+    /** Sets the clock of {@code observed_at} (default: the system clock, UTC). */
+    public Builder clock(Clock value) {
+      this.clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /** Sets the REA home directory (default: as the process's environment selects). */
+    public Builder home(Path value) {
+      Path fixed = Objects.requireNonNull(value, "home").toAbsolutePath().normalize();
+      this.home = () -> fixed;
+      return this;
+    }
+
+    /**
+     * Selects the REA home directory from an environment: {@code REA_HOME}, else {@code
+     * XDG_CONFIG_HOME/rea}, else {@code HOME/.config/rea}.
+     */
+    public Builder environment(Map<String, String> env) {
+      Map<String, String> copy = Map.copyOf(env);
+      this.home = () -> ReaHome.resolve(copy, Path.of(System.getProperty("user.home")));
+      return this;
+    }
+
+    /** Sets where notices about the key pair go (default: nowhere). */
+    public Builder keyNotices(KeyNotices value) {
+      this.notices = Objects.requireNonNull(value, "notices");
+      return this;
+    }
+
+    /**
+     * Replaces the inspector: a seam for REA's own tests (fault-injecting file access, hooks in
+     * the read loop). Not part of the supported API; {@link #limits} and {@link #clock} do not
+     * apply to it.
+     *
+     * @param value an inspector from {@code dev.rea.core.internal.inspect}
+     */
+    public Builder inspector(ModelInspector value) {
+      this.inspector = Objects.requireNonNull(value, "inspector");
+      return this;
+    }
+
+    /** @return the front door */
+    public Rea build() {
+      return new Rea(this);
+    }
+  }
+}
