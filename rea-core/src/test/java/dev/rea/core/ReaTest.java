@@ -1,0 +1,206 @@
+package dev.rea.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.Inspection;
+import dev.rea.core.internal.io.ByteArrayChannel;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.InspectOptions;
+import dev.rea.core.source.SeekableSource;
+import dev.rea.core.source.SourceIdentity;
+import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ViewCollection;
+import dev.rea.core.view.ViewPage;
+import dev.rea.core.view.ViewRequest;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The front door end to end: a path, a caller's open source, signing, files and views. */
+class ReaTest {
+  @TempDir Path dir;
+
+  private static final Path SAMPLE = repository().resolve("samples/sample-mixed.gguf");
+
+  /** A source over bytes in memory whose identity after the read can be made to differ. */
+  private static class MemorySource implements SeekableSource {
+    final ByteArrayChannel channel;
+    final SourceIdentity before;
+    SourceIdentity after;
+    final AtomicInteger looks = new AtomicInteger();
+
+    MemorySource(byte[] bytes, SourceIdentity before) {
+      this.channel = new ByteArrayChannel(bytes);
+      this.before = before;
+      this.after = before;
+    }
+
+    @Override
+    public String name() {
+      return "hdfs://nn/models/sample-mixed.gguf";
+    }
+
+    @Override
+    public SeekableByteChannel channel() {
+      return channel;
+    }
+
+    @Override
+    public SourceIdentity identity() {
+      return before;
+    }
+
+    @Override
+    public SourceIdentity identityNow() {
+      looks.incrementAndGet();
+      return after;
+    }
+  }
+
+  @Test
+  void aCallersSourceGivesTheSameDeclarationsAsThePath() throws Exception {
+    byte[] bytes = Files.readAllBytes(SAMPLE);
+    Rea rea = Rea.builder().home(dir.resolve("home")).build();
+    EvidenceRecord byPath =
+        rea.inspect(SAMPLE, InspectOptions.builder().hash(HashMode.FULL).build()).orThrow();
+    Instant modified = Instant.parse("2026-11-30T12:00:00.123456789Z");
+    MemorySource source = new MemorySource(bytes, new SourceIdentity(bytes.length, modified, null, 42L));
+    EvidenceRecord bySource =
+        rea.inspect(source, InspectOptions.builder().hash(HashMode.FULL).build()).orThrow();
+
+    assertThat(bySource.status()).isEqualTo("complete");
+    assertThat(bySource.request().path()).isEqualTo(source.name());
+    assertThat(bySource.artifact().path()).isEqualTo(source.name());
+    assertThat(bySource.artifact().identity().device()).isNull();
+    assertThat(bySource.artifact().identity().inode()).isEqualTo("42");
+    assertThat(bySource.artifact().identity().modified()).isEqualTo("2026-11-30T12:00:00.123456789Z");
+    assertThat(bySource.artifact().identity().verified()).isTrue();
+    assertThat(bySource.artifact().sha256()).isEqualTo(byPath.artifact().sha256());
+    assertThat(bySource.artifact().headerSha256()).isEqualTo(byPath.artifact().headerSha256());
+    assertThat(bySource.metadata()).isEqualTo(byPath.metadata());
+    assertThat(bySource.tensors()).isEqualTo(byPath.tensors());
+    assertThat(bySource.types()).isEqualTo(byPath.types());
+    assertThat(bySource.totals()).isEqualTo(byPath.totals());
+    assertThat(bySource.coverage()).isEqualTo(byPath.coverage());
+    assertThat(bySource.evidenceId()).isNotEqualTo(byPath.evidenceId());
+    assertThat(source.looks.get()).as("identity observed again after the read").isEqualTo(1);
+    assertThat(source.channel.isOpen()).as("the caller's channel is left open").isTrue();
+  }
+
+  @Test
+  void aSourceWhoseIdentityChangedDuringTheReadFailsWithPartialEvidence() throws Exception {
+    byte[] bytes = Files.readAllBytes(SAMPLE);
+    MemorySource source =
+        new MemorySource(bytes, SourceIdentity.of(bytes.length, Instant.ofEpochSecond(1000)));
+    source.after = SourceIdentity.of(bytes.length, Instant.ofEpochSecond(2000));
+    Inspection result = Rea.standard().inspect(source, InspectOptions.defaults());
+    assertThat(result).isInstanceOf(Inspection.Failed.class);
+    Inspection.Failed failed = (Inspection.Failed) result;
+    assertThat(failed.error().constraint()).isEqualTo(Constraint.TARGET_CHANGED);
+    assertThat(failed.error().getMessage()).contains("modification time");
+    assertThat(failed.error().path()).isEqualTo(source.name());
+    assertThat(failed.partial()).isNotNull();
+    assertThat(failed.partial().status()).isEqualTo("partial");
+    assertThat(failed.partial().tensors()).hasSize(12);
+    assertThat(failed.partial().coverage().finalIdentity()).isEqualTo("unverified");
+  }
+
+  @Test
+  void aChannelShorterThanItsIdentityIsRefusedBeforeAnythingIsRead() throws Exception {
+    byte[] bytes = Files.readAllBytes(SAMPLE);
+    MemorySource source =
+        new MemorySource(bytes, SourceIdentity.of(bytes.length + 1L, Instant.ofEpochSecond(1)));
+    Inspection.Failed failed =
+        (Inspection.Failed) Rea.standard().inspect(source, InspectOptions.defaults());
+    assertThat(failed.error().constraint()).isEqualTo(Constraint.TARGET_CHANGED);
+    assertThat(failed.partial()).isNull();
+    assertThat(source.channel.position()).isZero();
+  }
+
+  @Test
+  void anEmptySourceNameIsABadArgument() {
+    SeekableSource nameless =
+        new MemorySource(new byte[0], SourceIdentity.of(0, Instant.EPOCH)) {
+          @Override
+          public String name() {
+            return "";
+          }
+        };
+    Inspection r = Rea.standard().inspect(nameless, InspectOptions.defaults());
+    assertThat(r.failure()).hasValueSatisfying(e -> assertThat(e.constraint()).isEqualTo(Constraint.BAD_ARGUMENT));
+  }
+
+  @Test
+  void progressReachesTheCallerAndCoversTheWholeFile() throws Exception {
+    List<long[]> seen = new ArrayList<>();
+    Rea.standard()
+        .inspect(
+            SAMPLE,
+            InspectOptions.builder()
+                .hash(HashMode.FULL)
+                .progress((done, total) -> seen.add(new long[] {done, total}))
+                .build())
+        .orThrow();
+    long size = Files.size(SAMPLE);
+    assertThat(seen).isNotEmpty();
+    assertThat(seen.get(seen.size() - 1)).containsExactly(size, size);
+  }
+
+  @Test
+  void signedEvidenceWrittenAndReadBackAnswersViews() throws Exception {
+    Rea rea = Rea.builder().home(dir.resolve("home")).build();
+    EvidenceRecord signed = rea.sign(rea.inspect(SAMPLE, InspectOptions.defaults()).orThrow());
+    assertThat(signed.authentication()).isNotNull();
+    Path file = dir.resolve("ev.json");
+    rea.writeEvidence(file, List.of(signed));
+    assertThat(Files.readString(file, StandardCharsets.UTF_8)).startsWith("{\"schema\":\"rea.bundle.v1\"");
+
+    LoadedEvidence loaded = rea.readEvidence(file);
+    assertThat(loaded.bundle()).isTrue();
+    Evidence ev = loaded.select(null, "by its evidence_id");
+    assertThat(ev.evidenceId()).isEqualTo(signed.evidenceId());
+    ViewPage page = rea.view(ev, ViewRequest.all(ViewCollection.TENSORS), SourceKind.EVIDENCE_FILE);
+    assertThat(page.text()).contains("\"total_matches\":12");
+
+    // Another home does not trust this key: the same file is refused, and nothing is created.
+    Path other = dir.resolve("other-home");
+    Rea stranger = Rea.builder().home(other).build();
+    assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rea.core.error.ReaException.class, () -> stranger.readEvidence(file))
+            .constraint())
+        .isEqualTo(Constraint.EVIDENCE_REJECTED);
+    assertThat(Files.exists(other)).isFalse();
+  }
+
+  @Test
+  void aSessionRetainsWithinItsBudgetAndReleases() throws Exception {
+    Rea rea = Rea.standard();
+    Evidence ev = rea.evidence(rea.inspect(SAMPLE, InspectOptions.defaults()).orThrow());
+    EvidenceSession small = rea.newSession(ev.retainedBytes() - 1);
+    assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rea.core.error.ReaException.class, () -> small.retain(ev))
+            .constraint())
+        .isEqualTo(Constraint.RETAINED_BUDGET);
+    EvidenceSession session = rea.newSession(ev.retainedBytes());
+    assertThat(session.retain(ev).evidenceId()).isEqualTo(ev.evidenceId());
+    assertThat(session.usedBytes()).isEqualTo(ev.retainedBytes());
+    session.release(ev.evidenceId());
+    assertThat(session.contains(ev.evidenceId())).isFalse();
+    assertThat(session.usedBytes()).isZero();
+  }
+
+  private static Path repository() {
+    Path here = Paths.get("").toAbsolutePath();
+    return Files.exists(here.resolve("samples")) ? here : here.getParent();
+  }
+}
