@@ -47,11 +47,14 @@ import picocli.CommandLine.Option;
       "  rea inspect-analysis-view --source ev.json --json --view \\",
       "    '{\"kind\":\"model-artifact\",\"collection\":\"tensors\",",
       "      \"types\":[\"Q8_0\"],\"fields\":[\"name\",\"shape\"]}'",
+      "  rea inspect-analysis-view --source ev.json --tensors 'blk.0.*'",
       "",
-      "View: collection tensors|metadata|types; filters names, keys, types,",
-      "indices, storage_validation (they intersect; omitted = all, [] = none);",
-      "fields (index is always kept); offset (counts matches); limit (1-256,",
-      "default 32).",
+      "View: collection tensors|metadata|types; filters names, name_glob,",
+      "keys, key_glob, types, indices, storage_validation (they intersect;",
+      "omitted = all, [] = none); fields (index is always kept); offset",
+      "(counts matches); limit (1-256, default 32). name_glob and key_glob are",
+      "shell patterns (* ? [a-z] [!0-9], \\ escapes) matched against the whole",
+      "name or key.",
       "",
       "Exit status: 0 page answered, 2 invalid input (bad view, rejected",
       "evidence), 3 evidence file unavailable, 4 execution failure."
@@ -69,14 +72,24 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
   @Option(
       names = "--view",
       paramLabel = "JSON",
-      required = true,
-      description = "The view object, with \"kind\":\"model-artifact\".")
+      description =
+          "The view object, with \"kind\":\"model-artifact\" (needed unless --tensors is"
+              + " given).")
   String view;
+
+  @Option(
+      names = TensorsOption.NAME,
+      paramLabel = "GLOB",
+      description =
+          "Only tensors whose name matches GLOB: the view's name_glob (without --view, a view of"
+              + " the tensors collection). "
+              + TensorsOption.SYNTAX)
+  String tensors;
 
   @Option(
       names = {"--evidence_id", "--evidence-id"},
       paramLabel = "ID",
-      description = "The record to answer from, when the bundle holds several.")
+      description = "The record to answer from when the bundle holds several.")
   String evidenceId;
 
   @Option(
@@ -96,7 +109,9 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
-      ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
+      ViewRequest selection =
+          TensorsOption.view(
+              view == null ? null : ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS), tensors);
       Path file = Arguments.resolve(source, "--source");
       dev.rea.core.inspect.SelectedPath.checkTrailingSlash("--source", source, file);
       KeyRing ring = Keys.readingRing(env, err);

@@ -12,6 +12,7 @@ import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.glob.Glob;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The readable report of one Evidence record: file facts, metadata, a type histogram, the
@@ -36,10 +38,22 @@ final class HumanReport {
 
   private final PrintWriter out;
   private final int maxTensorRows;
+  private @Nullable Glob tensorFilter;
 
   HumanReport(PrintWriter out, int maxTensorRows) {
     this.out = out;
     this.maxTensorRows = Math.max(0, maxTensorRows);
+  }
+
+  /**
+   * Shows only the tensors whose name matches {@code pattern} in the tensor table ({@code
+   * --tensors}); null shows them all.
+   *
+   * @return this report
+   */
+  HumanReport tensorFilter(@Nullable Glob pattern) {
+    this.tensorFilter = pattern;
+    return this;
   }
 
   void print(EvidenceRecord r) {
@@ -256,9 +270,27 @@ final class HumanReport {
         table);
   }
 
-  private void printTensors(List<TensorRow> tensors) {
+  private void printTensors(List<TensorRow> all) {
     out.println();
-    out.println("Tensors (" + tensors.size() + ")");
+    List<TensorRow> tensors = all;
+    if (tensorFilter == null) {
+      out.println("Tensors (" + tensors.size() + ")");
+    } else {
+      tensors = new ArrayList<>();
+      for (TensorRow t : all) {
+        if (tensorFilter.matches(t.name())) {
+          tensors.add(t);
+        }
+      }
+      out.println(
+          "Tensors ("
+              + tensors.size()
+              + " of "
+              + all.size()
+              + " match --tensors "
+              + TerminalText.printable(tensorFilter.pattern())
+              + ")");
+    }
     List<String[]> table = new ArrayList<>();
     int shown = Math.min(tensors.size(), maxTensorRows);
     boolean cutNames = false;

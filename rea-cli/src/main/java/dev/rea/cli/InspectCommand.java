@@ -11,6 +11,7 @@ import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.inspect.HashMode;
 import dev.rea.core.inspect.ModelInspector;
 import dev.rea.core.inspect.SelectedPath;
+import dev.rea.core.internal.glob.Glob;
 import dev.rea.core.io.Cancellation;
 import dev.rea.core.view.EvidenceLoader;
 import dev.rea.core.view.IndexedEvidence;
@@ -78,6 +79,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     "      --evidence_output ev.json --json \\",
     "      --view '{\"collection\":\"tensors\",",
     "               \"names\":[\"token_embd.weight\"]}'",
+    "  rea inspect-model-artifact model.gguf --tensors 'blk.0.*'",
     "",
     "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable",
     "(missing, unreadable, rejected or unsupported file), 4 execution failure",
@@ -96,6 +98,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   List<String> detail;
   String evidenceOutput;
   String view;
+  String tensors;
 
   /**
    * The picocli model of {@code inspect-model-artifact}, built without reflection ({@link
@@ -146,6 +149,15 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
                     + "shows none; --json always has every row).")
             .build());
     spec.addOption(
+        OptionSpec.builder(TensorsOption.NAME)
+            .paramLabel("GLOB")
+            .type(String.class)
+            .description(
+                "Show only the tensors whose name matches GLOB in the readable report's tensor"
+                    + " table. "
+                    + TensorsOption.SYNTAX)
+            .build());
+    spec.addOption(
         OptionSpec.builder("--detail")
             .paramLabel("complete|summary")
             .type(List.class)
@@ -188,6 +200,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     detail = spec.findOption("--detail").getValue();
     evidenceOutput = spec.findOption("--evidence_output").getValue();
     view = spec.findOption("--view").getValue();
+    tensors = spec.findOption(TensorsOption.NAME).getValue();
   }
 
   /** Test seam: the inspector to use. */
@@ -232,6 +245,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
             .build();
       }
       Arguments.Detail chosen = Arguments.detail(detail);
+      Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen);
       ViewRequest selection = null;
       if (view != null) {
         if (chosen == Arguments.Detail.COMPLETE) {
@@ -331,7 +345,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         Output.printJson(out, EvidenceJson.bundleBytes(List.of(record)));
       } else {
         PrintWriter text = TerminalText.wrap(out);
-        new HumanReport(text, maxTensorRows).print(record);
+        new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).print(record);
         if (output != null) {
           text.println();
           text.println(

@@ -13,8 +13,8 @@ final class Descriptions {
       (default, fast, any size) or "full" (also SHA-256 of the whole file: slow for big files, \
       sends progress notifications when you pass a progress token, can be cancelled); detail: \
       "summary" (default) or "complete"; view (optional, with summary only): one page of rows \
-      selected with {collection: "tensors"|"metadata"|"types", names?, keys?, types?, indices?, \
-      storage_validation?, fields?, offset?, limit?}.
+      selected with {collection: "tensors"|"metadata"|"types", names?, name_glob?, keys?, \
+      key_glob?, types?, indices?, storage_validation?, fields?, offset?, limit?}.
 
       Returns, with detail "summary": a compact model-artifact-summary (format, sizes, digests, \
       counts, short headline metadata, chat-template presence, totals, warnings) whose \
@@ -57,7 +57,9 @@ final class Descriptions {
       in $REA_HOME/trusted/, and are refused with invalid_input/evidence_rejected otherwise.
 
       view (required): {kind: "model-artifact", collection: "tensors"|"metadata"|"types", \
-      names? (tensors), keys? (metadata, e.g. ["tokenizer.chat_template"]), types? (tensors, \
+      names? (tensors), name_glob? (tensors: a shell pattern the whole name must match, e.g. \
+      "blk.0.*"; * ? [a-z] [!0-9]), keys? (metadata, e.g. ["tokenizer.chat_template"]), \
+      key_glob? (metadata, e.g. "tokenizer.*"), types? (tensors, \
       types: exact labels like "Q4_K" or "AMBIGUOUS_16"), indices?, storage_validation? \
       (tensors: ["consistent"|"unknown"]), fields? (columns; index is always kept), offset? \
       (default 0), limit? (1..256, default 32)}. Filters intersect; omitted means all, [] means \
