@@ -59,17 +59,26 @@ final class CompactReport {
         });
     facts.add(new String[] {"chat template", chatTemplateText(s.get("chat_template"))});
     TextTable.print(out, List.of(), facts);
+    printTypes(out, s, "gguf".equals(a.get("format").asString()));
 
     out.println();
     JsonNode headline = s.get("headline_metadata");
     out.println("Headline metadata (" + headline.size() + ")");
     List<String[]> rows = new ArrayList<>();
+    JsonNode fileType = s.get("file_type");
     for (JsonNode h : headline) {
+      String value = cellText("value", h.get("value"));
+      if ("general.file_type".equals(h.get("key").asString())
+          && fileType != null
+          && fileType.isObject()
+          && fileType.get("name").isString()) {
+        value += " (" + fileType.get("name").asString() + ")";
+      }
       rows.add(
           new String[] {
             TerminalText.printable(h.get("key").asString()),
             h.get("type").asString(),
-            TextTable.cut(cellText("value", h.get("value")), MAX_CELL_CHARS)
+            TextTable.cut(value, MAX_CELL_CHARS)
           });
     }
     if (rows.isEmpty()) {
@@ -113,6 +122,43 @@ final class CompactReport {
       printPage(out, s.get("page"));
     }
     out.flush();
+  }
+
+  /**
+   * Prints the summary's type rows as the readable report prints the record's: label, ggml type
+   * ID (GGUF), tensors, parameters and bytes ({@code unknown} where a length is not
+   * established), then how many rows the summary left out.
+   */
+  private static void printTypes(PrintWriter out, JsonNode s, boolean withIds) {
+    JsonNode types = s.get("types");
+    int omitted = s.get("types_omitted").asInt();
+    out.println();
+    out.println("Types (" + (types.size() + omitted) + ")");
+    if (types.isEmpty() && omitted == 0) {
+      out.println("  none");
+      return;
+    }
+    List<String[]> rows = new ArrayList<>();
+    for (JsonNode t : types) {
+      List<String> row = new ArrayList<>(5);
+      row.add(TerminalText.printable(t.get("type").asString()));
+      if (withIds) {
+        row.add(t.has("type_id") ? t.get("type_id").asString() : "");
+      }
+      row.add(Sizes.grouped(t.get("tensor_count").asLong()));
+      row.add(amount(t.get("parameter_count")));
+      row.add(amount(t.get("byte_length")));
+      rows.add(row.toArray(new String[0]));
+    }
+    TextTable.print(
+        out,
+        withIds
+            ? List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES")
+            : List.of("TYPE", "TENSORS", "PARAMETERS", "BYTES"),
+        rows);
+    if (omitted > 0) {
+      out.println("  ... " + omitted + " more in the complete Evidence (view collection types)");
+    }
   }
 
   /** Prints a page given as JSON bytes. */

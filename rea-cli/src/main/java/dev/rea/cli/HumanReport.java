@@ -12,6 +12,7 @@ import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.ftype.LlamaFtype;
 import dev.rea.core.internal.glob.Glob;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -174,7 +175,7 @@ final class HumanReport {
         });
     TextTable.print(out, List.of(), facts);
 
-    printMetadata(r.metadata());
+    printMetadata(r.metadata(), LlamaFtype.declared(r));
     // Safetensors dtypes have no numeric ID: the column would always be empty.
     printTypes(r.types(), !"safetensors".equals(a.format()));
     printTensors(r.tensors());
@@ -216,7 +217,11 @@ final class HumanReport {
     out.flush();
   }
 
-  private void printMetadata(List<MetadataRow> rows) {
+  /**
+   * @param fileType the record's {@code general.file_type} row when it holds an integer: its
+   *     value is followed by its llama.cpp {@code llama_ftype} name, when it has one
+   */
+  private void printMetadata(List<MetadataRow> rows, @Nullable MetadataRow fileType) {
     out.println();
     out.println("Metadata (" + rows.size() + (rows.size() == 1 ? " key)" : " keys)"));
     List<String[]> table = new ArrayList<>();
@@ -224,7 +229,11 @@ final class HumanReport {
     boolean cut = false;
     for (int i = 0; i < shown; i++) {
       MetadataRow m = rows.get(i);
-      table.add(new String[] {TerminalText.printable(m.key()), typeText(m), valueText(m.type(), m.value())});
+      String value = valueText(m.type(), m.value());
+      if (m == fileType && LlamaFtype.name(m) != null) {
+        value += " (" + LlamaFtype.name(m) + ")";
+      }
+      table.add(new String[] {TerminalText.printable(m.key()), typeText(m), value});
       cut |= longString(m.value());
     }
     if (rows.isEmpty()) {

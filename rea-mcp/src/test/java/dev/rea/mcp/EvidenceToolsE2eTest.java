@@ -104,6 +104,10 @@ class EvidenceToolsE2eTest {
     assertThat(s.path("status").asString()).isEqualTo("complete");
     assertThat(s.path("counts").path("tensors").asInt()).isEqualTo(7);
     assertThat(s.path("counts").path("metadata").asInt()).isEqualTo(4);
+    // Seven 4x4 F32 tensors: one type row; no general.file_type.
+    assertThat(s.path("types").toString()).isEqualTo("[{\"type\":\"F32\",\"type_id\":0,"
+        + "\"tensor_count\":7,\"parameter_count\":\"112\",\"byte_length\":\"448\"}]");
+    assertThat(s.path("file_type").isNull()).isTrue();
     assertThat(s.path("artifact").path("path").asString()).isEqualTo(p.toString());
     assertThat(s.has("page")).isFalse();
     String id = s.path("parent_evidence_id").asString();
