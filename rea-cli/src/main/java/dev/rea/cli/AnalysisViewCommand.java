@@ -97,6 +97,9 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       description = "Print the page as JSON on stdout (or the error object on failure).")
   boolean json;
 
+  @Option(names = WideOption.NAME, description = WideOption.DESCRIPTION)
+  boolean wide;
+
   private Map<String, String> env = System.getenv();
 
   @Override
@@ -122,7 +125,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       if (json) {
         Output.printJson(out, page.json());
       } else {
-        CompactReport.printPage(TerminalText.wrap(out), page.json());
+        CompactReport.printPage(TerminalText.wrap(out), page.json(), Screen.forStdout(env, wide));
       }
       return 0;
     } catch (ReaException e) {

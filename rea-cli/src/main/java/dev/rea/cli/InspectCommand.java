@@ -99,6 +99,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   String evidenceOutput;
   String view;
   String tensors;
+  boolean wide;
 
   /**
    * The picocli model of {@code inspect-model-artifact}, built without reflection ({@link
@@ -158,6 +159,12 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
                     + TensorsOption.SYNTAX)
             .build());
     spec.addOption(
+        OptionSpec.builder(WideOption.NAME)
+            .type(boolean.class)
+            .initialValue(false)
+            .description(WideOption.DESCRIPTION)
+            .build());
+    spec.addOption(
         OptionSpec.builder("--detail")
             .paramLabel("complete|summary")
             .type(List.class)
@@ -201,6 +208,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     evidenceOutput = spec.findOption("--evidence_output").getValue();
     view = spec.findOption("--view").getValue();
     tensors = spec.findOption(TensorsOption.NAME).getValue();
+    wide = Boolean.TRUE.equals(spec.findOption(WideOption.NAME).getValue());
   }
 
   /** Test seam: the inspector to use. */
@@ -287,7 +295,10 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       }
       ModelInspector ins = inspector != null ? inspector : ModelInspector.standard();
       boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
-      ProgressBar bar = showProgress ? new ProgressBar(TerminalText.raw(err), "hashing") : null;
+      ProgressBar bar =
+          showProgress
+              ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
+              : null;
       EvidenceRecord record;
       try (Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
@@ -339,20 +350,24 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
                     + " --evidence_output FILE to keep it");
           }
         } else {
-          CompactReport.printSummary(TerminalText.wrap(out), summary, output);
+          CompactReport.printSummary(
+              TerminalText.wrap(out), summary, output, Screen.forStdout(env, wide));
         }
       } else if (json) {
         Output.printJson(out, EvidenceJson.bundleBytes(List.of(record)));
       } else {
         PrintWriter text = TerminalText.wrap(out);
-        new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).print(record);
+        Screen screen = Screen.forStdout(env, wide);
+        new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).screen(screen).print(record);
         if (output != null) {
           text.println();
-          text.println(
+          screen.println(
+              text,
               "Complete Evidence "
                   + record.evidenceId()
                   + " written to "
-                  + TerminalText.printable(output.toString()));
+                  + TerminalText.printable(output.toString()),
+              2);
         }
         text.flush();
       }

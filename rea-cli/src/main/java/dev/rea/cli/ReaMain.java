@@ -62,6 +62,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
         new PrintWriter(
             new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
             true);
+    Terminal.processStreams = true;
     int status = run(args, out, err);
     out.flush();
     err.flush();
