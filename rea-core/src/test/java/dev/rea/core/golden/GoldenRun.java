@@ -70,6 +70,24 @@ final class GoldenRun {
     return out.toString();
   }
 
+  /**
+   * @return the unsigned record of each hash mode, as {@link #render} inspects the file: the
+   *     complete record, or the partial Evidence of the failure (none when it has none)
+   */
+  static List<EvidenceRecord> records(String name, byte[] bytes) {
+    List<EvidenceRecord> out = new java.util.ArrayList<>();
+    for (HashMode mode : HashMode.values()) {
+      try {
+        out.add(inspector(bytes).inspect(Path.of("/golden", name), mode));
+      } catch (ReaException e) {
+        if (e.partialEvidence() != null) {
+          out.add(e.partialEvidence());
+        }
+      }
+    }
+    return out;
+  }
+
   private static ModelInspector inspector(byte[] bytes) {
     Map<DetectedFormat, FormatReader> readers = new EnumMap<>(DetectedFormat.class);
     readers.put(DetectedFormat.GGUF, new GgufReader());
