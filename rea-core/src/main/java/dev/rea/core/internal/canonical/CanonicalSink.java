@@ -133,10 +133,29 @@ public final class CanonicalSink {
    *     readers refuse such input, so no record holds one)
    */
   public void string(String s) {
-    room(SLACK);
-    buf[pos++] = '"';
     int n = s.length();
-    for (int i = 0; i < n; i++) {
+    int i = 0;
+    if (n < CHUNK - SLACK) {
+      room(n + SLACK);
+      buf[pos++] = '"';
+      // The common case, ASCII: the JDK's encoder copies it (a UTF-8 form as long as the string
+      // is ASCII only); one pass over the bytes finds what needs escaping, and the general loop
+      // below takes over from there. An encoding as long as the string holds one byte per
+      // character: ASCII, or '?' standing for an unpaired surrogate, which the general loop
+      // refuses.
+      byte[] ascii = s.getBytes(StandardCharsets.UTF_8);
+      if (ascii.length == n) {
+        while (i < n && ESCAPE[ascii[i]] == 0 && (ascii[i] != '?' || s.charAt(i) == '?')) {
+          i++;
+        }
+        System.arraycopy(ascii, 0, buf, pos, i);
+        pos += i;
+      }
+    } else {
+      room(SLACK);
+      buf[pos++] = '"';
+    }
+    for (; i < n; i++) {
       if (pos > buf.length - SLACK) {
         drain(SLACK);
       }
@@ -287,18 +306,56 @@ public final class CanonicalSink {
     }
   }
 
-  /** Writes the digits of {@code v >= 0} (room for 19 was made by the caller). */
+  /** Powers of ten up to 10^18, for counting digits without dividing. */
+  private static final long[] POWERS = new long[19];
+
+  /** The two ASCII digits of 0 to 99: tens at {@code 2i}, ones at {@code 2i + 1}. */
+  private static final byte[] PAIRS = new byte[200];
+
+  static {
+    long p = 1;
+    for (int i = 0; i < POWERS.length; i++) {
+      POWERS[i] = p;
+      p *= 10;
+    }
+    for (int i = 0; i < 100; i++) {
+      PAIRS[2 * i] = (byte) ('0' + i / 10);
+      PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+    }
+  }
+
+  /**
+   * Writes the digits of {@code v >= 0} (room for 19 was made by the caller), two at a time from
+   * the right, in int arithmetic once the value fits: offsets, sizes and counts are mostly below
+   * 2^31, and this is most of a large record's canonical form.
+   */
   private void digits(long v) {
-    int n = 1;
-    for (long t = v; t >= 10; t /= 10) {
-      n++;
+    // floor(log10(v)) + 1 from the bit length (1233 / 4096 ~ log10(2)), corrected once.
+    int t = ((64 - Long.numberOfLeadingZeros(v | 1)) * 1233) >>> 12;
+    int n = Math.max(1, t + (v >= POWERS[t] ? 1 : 0));
+    int p = pos + n;
+    pos = p;
+    while (v > Integer.MAX_VALUE) {
+      long q = v / 100;
+      int r = (int) (v - q * 100);
+      buf[--p] = PAIRS[2 * r + 1];
+      buf[--p] = PAIRS[2 * r];
+      v = q;
     }
-    int end = pos + n;
-    for (int i = end - 1; i >= pos; i--) {
-      buf[i] = (byte) ('0' + (v % 10));
-      v /= 10;
+    int w = (int) v;
+    while (w >= 100) {
+      int q = w / 100;
+      int r = w - q * 100;
+      buf[--p] = PAIRS[2 * r + 1];
+      buf[--p] = PAIRS[2 * r];
+      w = q;
     }
-    pos = end;
+    if (w >= 10) {
+      buf[--p] = PAIRS[2 * w + 1];
+      buf[--p] = PAIRS[2 * w];
+    } else {
+      buf[--p] = (byte) ('0' + w);
+    }
   }
 
   /** Makes room for {@code n <= SLACK} bytes (or any {@code n}, for an array sink). */
