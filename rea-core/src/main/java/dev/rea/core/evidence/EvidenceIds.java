@@ -3,7 +3,6 @@ package dev.rea.core.evidence;
 import dev.rea.core.internal.canonical.CanonicalSink;
 import dev.rea.core.internal.canonical.JsonTextCanonicalizer;
 import java.lang.ref.WeakReference;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -140,10 +139,5 @@ public final class EvidenceIds {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JDK", e);
     }
-  }
-
-  /** Used in tests: the canonical text. */
-  static String canonicalText(EvidenceRecord record) {
-    return new String(canonicalBytes(record), StandardCharsets.UTF_8);
   }
 }

@@ -432,9 +432,4 @@ public final class CanonicalSink {
   public long mismatch() {
     return mismatch;
   }
-
-  /** @return bytes written so far */
-  public long length() {
-    return drained + pos;
-  }
 }

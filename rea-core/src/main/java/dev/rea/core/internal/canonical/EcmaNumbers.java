@@ -3,6 +3,7 @@ package dev.rea.core.internal.canonical;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A double as ECMAScript's Number::toString writes it, the number form RFC 8785 prescribes
@@ -69,7 +70,7 @@ public final class EcmaNumbers {
     BigDecimal exact = new BigDecimal(a);
     // Double.toString reads back as a (its specification), so its length is an upper bound.
     int upper = new BigDecimal(Double.toString(a)).stripTrailingZeros().precision();
-    BigDecimal best = closestWithDigits(exact, a, upper);
+    @Nullable BigDecimal best = closestWithDigits(exact, a, upper);
     for (int p = upper - 1; p >= 1; p--) {
       BigDecimal shorter = closestWithDigits(exact, a, p);
       if (shorter == null) {
@@ -89,7 +90,7 @@ public final class EcmaNumbers {
    *     exact}, the one that reads back as {@code a} (the closer, the even on a tie, when both
    *     do), or null when neither does
    */
-  private static BigDecimal closestWithDigits(BigDecimal exact, double a, int p) {
+  private static @Nullable BigDecimal closestWithDigits(BigDecimal exact, double a, int p) {
     BigDecimal below = exact.round(new MathContext(p, RoundingMode.FLOOR));
     BigDecimal above = exact.round(new MathContext(p, RoundingMode.CEILING));
     boolean belowReads = below.doubleValue() == a;

@@ -2,6 +2,7 @@ package dev.rea.core.internal.canonical;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The RFC 8785 canonical form of JSON text (RFC 8259), for Evidence read back, whose identity is
@@ -326,7 +327,7 @@ public final class JsonTextCanonicalizer {
   private String name() {
     pos++;
     int start = pos;
-    StringBuilder escaped = null;
+    @Nullable StringBuilder escaped = null;
     int run = pos;
     while (true) {
       int b = peek() & 0xFF;
