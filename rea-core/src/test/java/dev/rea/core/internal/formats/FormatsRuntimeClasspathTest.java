@@ -32,8 +32,7 @@ class FormatsRuntimeClasspathTest {
         Path.of("target/classes").toAbsolutePath().toString(),
         runtime,
         Path.of("target/test-classes").toAbsolutePath().toString());
-    Path model = FormatsTesting.resource("gguf/real/ollama_ollama-test.gguf").getParent()
-        .resolve("../gguf-py-writer/gguf-py-le-v3.gguf").normalize();
+    Path model = FormatsTesting.resource("gguf/gguf-py-writer/gguf-py-le-v3.gguf");
     Process p = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", cp, Main.class.getName(), model.toString())
