@@ -98,17 +98,38 @@ public final class Dsse {
   }
 
   /**
-   * An envelope as read, before any signature is checked.
-   *
-   * @param payloadType the declared payload type
-   * @param payload the decoded payload bytes
-   * @param signatures the signatures in envelope order (at least one)
+   * An envelope as read, before any signature is checked. A class rather than a record because
+   * it holds the payload's bytes, which a record would compare by reference.
    */
-  public record Envelope(String payloadType, byte[] payload, List<Signature> signatures) {
-    public Envelope {
-      Objects.requireNonNull(payloadType, "payloadType");
-      Objects.requireNonNull(payload, "payload");
-      signatures = List.copyOf(signatures);
+  public static final class Envelope {
+    private final String payloadType;
+    private final byte[] payload;
+    private final List<Signature> signatures;
+
+    /**
+     * @param payloadType the declared payload type
+     * @param payload the decoded payload bytes (kept, not copied)
+     * @param signatures the signatures in envelope order (at least one)
+     */
+    public Envelope(String payloadType, byte[] payload, List<Signature> signatures) {
+      this.payloadType = Objects.requireNonNull(payloadType, "payloadType");
+      this.payload = Objects.requireNonNull(payload, "payload");
+      this.signatures = List.copyOf(signatures);
+    }
+
+    /** @return the declared payload type */
+    public String payloadType() {
+      return payloadType;
+    }
+
+    /** @return the decoded payload bytes (the array itself: callers do not modify it) */
+    public byte[] payload() {
+      return payload;
+    }
+
+    /** @return the signatures in envelope order */
+    public List<Signature> signatures() {
+      return signatures;
     }
   }
 

@@ -84,18 +84,42 @@ public final class InTotoEnvelopeReader {
   }
 
   /**
-   * What a verified envelope holds.
-   *
-   * @param keyId the ID of the trusted key whose signature verified (computed from the key, not
-   *     taken from the envelope's {@code keyid})
-   * @param subjects the Statement's subjects, in order
-   * @param predicate the predicate object's UTF-8 JSON, byte for byte as in the payload
+   * What a verified envelope holds. A class rather than a record because it holds the
+   * predicate's bytes, which a record would compare by reference.
    */
-  public record Verified(String keyId, List<Subject> subjects, byte[] predicate) {
-    public Verified {
-      Objects.requireNonNull(keyId, "keyId");
-      subjects = List.copyOf(subjects);
-      Objects.requireNonNull(predicate, "predicate");
+  public static final class Verified {
+    private final String keyId;
+    private final List<Subject> subjects;
+    private final byte[] predicate;
+
+    /**
+     * @param keyId the ID of the trusted key whose signature verified, computed from that key
+     *     (the envelope's own hint is not trusted)
+     * @param subjects the Statement's subjects, in order
+     * @param predicate the predicate object's UTF-8 JSON, byte for byte as in the payload
+     */
+    public Verified(String keyId, List<Subject> subjects, byte[] predicate) {
+      this.keyId = Objects.requireNonNull(keyId, "keyId");
+      this.subjects = List.copyOf(subjects);
+      this.predicate = Objects.requireNonNull(predicate, "predicate");
+    }
+
+    /** @return the ID of the trusted key whose signature verified */
+    public String keyId() {
+      return keyId;
+    }
+
+    /** @return the Statement's subjects, in order */
+    public List<Subject> subjects() {
+      return subjects;
+    }
+
+    /**
+     * @return the predicate object's UTF-8 JSON, byte for byte as in the payload (the array
+     *     itself, a copy of the payload's range: the caller may keep it)
+     */
+    public byte[] predicate() {
+      return predicate;
     }
   }
 
@@ -160,7 +184,8 @@ public final class InTotoEnvelopeReader {
         continue;
       }
       for (String id : ring.trustedKeyIds()) {
-        if (KeyRing.verify(ring.trustedKey(id), pae, sig)) {
+        PublicKey key = ring.trustedKey(id);
+        if (key != null && KeyRing.verify(key, pae, sig)) {
           return id;
         }
       }

@@ -85,7 +85,7 @@ final class FormatsTesting {
    *     safetensors/} of the test resources and the two fuzz seed directories
    */
   static List<Input> committedInputs() throws IOException {
-    Path resources = resource("gguf").getParent();
+    Path resources = Objects.requireNonNull(resource("gguf").getParent());
     List<Input> inputs = new ArrayList<>();
     for (String sub :
         List.of(

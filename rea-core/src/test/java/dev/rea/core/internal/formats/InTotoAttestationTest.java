@@ -23,6 +23,7 @@ import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -124,7 +125,7 @@ class InTotoAttestationTest {
     InTotoEnvelopeReader.Verified v = InTotoEnvelopeReader.standard(ring).read(envelope);
     assertThat(v.keyId()).isEqualTo(ring.keyId());
     assertThat(v.subjects())
-        .containsExactly(new Subject("gguf-py-le-v3.gguf", full.subject().sha256()));
+        .containsExactly(new Subject("gguf-py-le-v3.gguf", Objects.requireNonNull(full.subject()).sha256()));
     EvidenceVerifier.Verified imported = EvidenceVerifier.standard(ring).importVerified(v.predicate());
     assertThat(imported.bundle()).isFalse();
     assertThat(imported.records()).containsExactly(full);

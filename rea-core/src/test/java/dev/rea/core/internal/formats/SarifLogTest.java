@@ -64,7 +64,7 @@ class SarifLogTest {
             SarifLogTest.class.getResourceAsStream("/schema/sarif-schema-2.1.0.json"))) {
       schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7).getSchema(in);
     }
-    resources = FormatsTesting.resource("gguf").getParent();
+    resources = Objects.requireNonNull(FormatsTesting.resource("gguf").getParent());
     units = new ArrayList<>();
     errors = new LinkedHashMap<>();
     for (String name : FILES) {
@@ -110,8 +110,7 @@ class SarifLogTest {
       assertThat(rule.get("id").asString()).isEqualTo(result.get("ruleId").asString());
       assertThat(rule.get("shortDescription").get("text").asString()).isNotBlank();
       if (result.get("level").asString().equals("error")) {
-        ReaException e = errors.get(file.toString());
-        assertThat(e).as(uri).isNotNull();
+        ReaException e = Objects.requireNonNull(errors.get(file.toString()), uri);
         assertThat(result.get("ruleId").asString()).isEqualTo(e.constraint().wireName());
         assertThat(result.get("message").get("text").asString()).isEqualTo(e.getMessage());
         if (e.offset() == null) {
@@ -153,11 +152,13 @@ class SarifLogTest {
         hit = r;
       }
     }
-    assertThat(hit).isNotNull();
+    if (hit == null) {
+      throw new AssertionError("no result names data-truncated-1-byte.gguf: " + results);
+    }
     assertThat(hit.get("ruleId").asString()).isEqualTo("file_format_rejected");
     assertThat(hit.get("locations").get(0).get("physicalLocation").get("region").get("byteOffset")
             .asLong())
-        .isEqualTo(errors.get(file.toString()).offset())
+        .isEqualTo(Objects.requireNonNull(errors.get(file.toString())).offset())
         .isEqualTo(149);
   }
 
@@ -189,7 +190,7 @@ class SarifLogTest {
       odd.add(new Unit(p.toString(), new Failure("not_found", "no such file", null, null, null),
           List.of(new Warning("removed_type", "w"))));
     }
-    Path outside = dir.getParent().resolve("elsewhere.gguf");
+    Path outside = Objects.requireNonNull(dir.getParent()).resolve("elsewhere.gguf");
     odd.add(new Unit(outside.toString(), new Failure("not_found", "m", 0L, null, null), List.of()));
     byte[] log = SarifLog.write("1", dir, odd);
     assertValid(log);
