@@ -81,6 +81,15 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
   @Option(names = "--json", description = "Print one JSON object with every verdict.")
   boolean json;
 
+  @Option(
+      names = "--format",
+      paramLabel = "rea|sarif",
+      defaultValue = "rea",
+      description =
+          "rea (default): lines, or REA's JSON with --json. sarif: a SARIF 2.1.0 log on stdout"
+              + " (files relative to the working directory), for code-scanning services.")
+  String format;
+
   private Map<String, String> env = System.getenv();
 
   @Override
@@ -93,6 +102,7 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
+      StandardFormat output = StandardFormat.forCheck(format);
       CheckPolicy policy = policy();
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
       InspectOptions options =
@@ -104,7 +114,9 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
         verdicts.add(check(rea, text, options, policy));
       }
       boolean ok = verdicts.stream().allMatch(Verdict::ok);
-      if (json) {
+      if (output == StandardFormat.SARIF) {
+        Output.printJson(out, Rea.sarifLog(Path.of("").toAbsolutePath(), absolute(verdicts)));
+      } else if (json) {
         Output.printJson(out, json(ok, verdicts));
       } else {
         PrintWriter text = TerminalText.wrap(out);
@@ -161,6 +173,21 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
       result = new Inspection.Failed(e, null);
     }
     return Rea.verdict(text, result, policy);
+  }
+
+  /** The verdicts with absolute paths (SARIF names files by URI). */
+  private static List<Verdict> absolute(List<Verdict> verdicts) {
+    List<Verdict> out = new ArrayList<>(verdicts.size());
+    for (Verdict v : verdicts) {
+      String path;
+      try {
+        path = Path.of(v.path()).toAbsolutePath().toString();
+      } catch (java.nio.file.InvalidPathException notAPath) {
+        path = v.path();
+      }
+      out.add(new Verdict(path, v.ok(), v.evidenceId(), v.reasons()));
+    }
+    return out;
   }
 
   /** {@code OK PATH} or {@code FAIL PATH: code: message; ...}. */

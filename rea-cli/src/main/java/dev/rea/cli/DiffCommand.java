@@ -118,13 +118,13 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
     return result.orThrow();
   }
 
-  /** @return whether the file starts as Evidence REA writes does ({@code {"schema":"rea.}) */
+  /** @return whether the file starts as saved Evidence does ({@link FileProbe#savedEvidence}) */
   private static boolean isSavedEvidence(Path path) throws ReaException {
     if (!Files.isRegularFile(path)) {
       return false;
     }
     try {
-      return FileProbe.of(path).text().stripLeading().startsWith("{\"schema\":\"rea.");
+      return FileProbe.of(path).savedEvidence();
     } catch (IOException e) {
       // Unreadable here: the inspection that follows reports it in its own terms.
       return false;

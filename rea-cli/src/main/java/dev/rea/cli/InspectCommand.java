@@ -97,6 +97,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   List<String> detail;
   String evidenceOutput;
   String view;
+  String format;
   String tensors;
   boolean wide;
 
@@ -193,6 +194,17 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
                     + "rea help inspect-analysis-view). Needs --detail summary and "
                     + "--evidence_output; the page is answered from that file.")
             .build());
+    spec.addOption(
+        OptionSpec.builder("--format")
+            .paramLabel("rea|in-toto|cyclonedx")
+            .type(String.class)
+            .defaultValue("rea")
+            .description(
+                "rea (default): REA's own JSON and reports.",
+                "in-toto: an in-toto Statement in a DSSE envelope signed with REA's key (needs"
+                    + " --hash full); cyclonedx: a CycloneDX 1.6 ML-BOM. Both print JSON on"
+                    + " stdout and need complete detail.")
+            .build());
     command.spec = CommandModels.finish(spec);
     return spec;
   }
@@ -206,6 +218,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     detail = spec.findOption("--detail").getValue();
     evidenceOutput = spec.findOption("--evidence_output").getValue();
     view = spec.findOption("--view").getValue();
+    format = spec.findOption("--format").getValue();
     tensors = spec.findOption(TensorsOption.NAME).getValue();
     wide = Boolean.TRUE.equals(spec.findOption(WideOption.NAME).getValue());
   }
@@ -252,6 +265,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
             .build();
       }
       Arguments.Detail chosen = Arguments.detail(detail);
+      StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
       Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen);
       ViewRequest selection = view == null ? null : selection(chosen);
       Path output =
@@ -288,14 +302,19 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         return signals.exitStatus(status);
       }
       EvidenceRecord record = result.orThrow();
-      boolean signed = output != null || (json && chosen == Arguments.Detail.COMPLETE);
+      boolean signed =
+          output != null
+              || (json && chosen == Arguments.Detail.COMPLETE)
+              || standard == StandardFormat.IN_TOTO;
       if (signed) {
         record = rea.sign(record);
       }
       if (output != null) {
         rea.writeEvidence(output, List.of(record));
       }
-      if (chosen == Arguments.Detail.SUMMARY) {
+      if (standard != StandardFormat.REA) {
+        Output.printJson(out, standard.of(rea, record));
+      } else if (chosen == Arguments.Detail.SUMMARY) {
         printSummary(rea, record, selection, output, out, err);
       } else if (json) {
         Output.printJson(out, Rea.bundleJson(List.of(record)));

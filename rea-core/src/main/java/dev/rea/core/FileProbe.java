@@ -48,6 +48,19 @@ public final class FileProbe {
     return f == null ? Optional.empty() : Optional.of(f.displayName());
   }
 
+  /**
+   * @return whether the bytes start as saved Evidence does: a REA record or bundle ({@code
+   *     {"schema":"rea.}), or a DSSE envelope (an object whose first field is {@code payload},
+   *     or with {@code payloadType} among its first bytes). A hint for choosing a reader: {@link
+   *     Rea#readEvidence} decides.
+   */
+  public boolean savedEvidence() {
+    String start = probe.text().stripLeading();
+    return start.startsWith("{\"schema\":\"rea.")
+        || start.startsWith("{\"payload\"")
+        || (start.startsWith("{") && start.contains("\"payloadType\""));
+  }
+
   /** @return the bytes read, as text of one character per byte (ISO-8859-1) */
   public String text() {
     return probe.text();

@@ -12,6 +12,11 @@ import dev.rea.core.internal.diff.EvidenceDiff;
 import dev.rea.core.internal.evidence.EvidenceFiles;
 import dev.rea.core.internal.evidence.EvidenceImport;
 import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.formats.CycloneDxBom;
+import dev.rea.core.internal.formats.DsseSigner;
+import dev.rea.core.internal.formats.InTotoAttestation;
+import dev.rea.core.internal.formats.InTotoEnvelopeReader;
+import dev.rea.core.internal.formats.SarifLog;
 import dev.rea.core.internal.inspect.ModelInspector;
 import dev.rea.core.internal.inspect.WarmUp;
 import dev.rea.core.internal.io.FileAccess;
@@ -205,6 +210,68 @@ public final class Rea {
     return new EvidenceSession(budgetBytes);
   }
 
+  // ------------------------------------------------------------------ standard formats
+
+  /**
+   * An in-toto attestation of one file's Evidence (CONTRACT section 13): a Statement v1 whose
+   * subject is the file's name and full SHA-256 and whose predicate is the signed record
+   * ({@code predicateType} {@code urn:rea:evidence:v1}), in a DSSE envelope signed with the
+   * provider's key ({@code docs/formats.md}).
+   *
+   * @param signed a record signed by {@link #sign}, inspected with a full hash
+   * @return the envelope, UTF-8 JSON
+   * @throws ReaException {@code conflicting_choices} when the record has no full SHA-256 (there
+   *     is no subject without it); {@code execution_failure} when the key cannot be opened
+   */
+  public byte[] inTotoEnvelope(EvidenceRecord signed) throws ReaException {
+    return InTotoAttestation.ofRecord(signed, DsseSigner.of(signingRing()));
+  }
+
+  /**
+   * A CycloneDX 1.6 BOM with one {@code machine-learning-model} component per record (CONTRACT
+   * section 13; {@code docs/formats.md}).
+   *
+   * @param records complete records, in order
+   * @return the BOM, UTF-8 JSON
+   */
+  public static byte[] cycloneDxBom(List<EvidenceRecord> records) {
+    return CycloneDxBom.ofFiles(records, version());
+  }
+
+  /**
+   * A SARIF 2.1.0 log of verdicts (CONTRACT section 13): one result per reason, a rejection or a
+   * digest mismatch at level {@code error}, a warning or limitation at level {@code warning},
+   * with the file and, where the reason has one, its byte offset.
+   *
+   * @param base the directory files are named relative to ({@code %SRCROOT%}), or null to name
+   *     them by absolute {@code file:} URIs
+   * @param verdicts the verdicts, in order; their paths absolute
+   * @return the log, UTF-8 JSON
+   */
+  public static byte[] sarifLog(@Nullable Path base, List<Verdict> verdicts) {
+    List<SarifLog.Unit> units = new java.util.ArrayList<>(verdicts.size());
+    for (Verdict v : verdicts) {
+      SarifLog.Failure failure = null;
+      List<dev.rea.core.evidence.Warning> warnings = new java.util.ArrayList<>();
+      for (Verdict.Reason r : v.reasons()) {
+        boolean error = r.kind() == Verdict.Kind.REJECTION || r.kind() == Verdict.Kind.DIGEST;
+        if (error && failure == null) {
+          failure = new SarifLog.Failure(r.code(), r.message(), r.offset(), null, r.field());
+        } else {
+          warnings.add(new dev.rea.core.evidence.Warning(r.code(), r.message()));
+        }
+      }
+      units.add(new SarifLog.Unit(v.path(), failure, warnings));
+    }
+    return SarifLog.write(version(), base, units);
+  }
+
+  /** @return REA's version, from the jar's manifest, or "development build" */
+  static String version() {
+    String v = Rea.class.getPackage().getImplementationVersion();
+    return v == null ? "development build" : v;
+  }
+
   // ------------------------------------------------------------------ comparing
 
   /**
@@ -237,7 +304,10 @@ public final class Rea {
     List<Verdict.Reason> reasons = new java.util.ArrayList<>();
     if (result instanceof Inspection.Failed failed) {
       ReaException e = failed.error();
-      reasons.add(new Verdict.Reason(e.constraint().wireName(), e.getMessage(), e.offset()));
+      reasons.add(
+          new Verdict.Reason(
+              Verdict.Kind.REJECTION, e.constraint().wireName(), e.getMessage(), e.offset(),
+              e.field()));
       return new Verdict(path, false, null, reasons);
     }
     EvidenceRecord r = ((Inspection.Complete) result).record();
@@ -245,21 +315,24 @@ public final class Rea {
     if (expected != null && !expected.equals(r.artifact().sha256())) {
       reasons.add(
           new Verdict.Reason(
+              Verdict.Kind.DIGEST,
               "sha256_mismatch",
               r.artifact().sha256() == null
                   ? "a SHA-256 of " + expected + " was expected, but the file was not hashed"
                   : "the file's SHA-256 is " + r.artifact().sha256() + ", not the expected "
                       + expected,
+              null,
               null));
     }
     for (dev.rea.core.evidence.Warning w : r.warnings()) {
       if (!policy.allow().contains(w.code())) {
-        reasons.add(new Verdict.Reason(w.code(), w.message(), null));
+        reasons.add(new Verdict.Reason(Verdict.Kind.WARNING, w.code(), w.message(), null, null));
       }
     }
     if (policy.failOnLimitations()) {
       for (dev.rea.core.evidence.Limitation l : r.limitations()) {
-        reasons.add(new Verdict.Reason(l.code(), l.message(), null));
+        reasons.add(
+            new Verdict.Reason(Verdict.Kind.LIMITATION, l.code(), l.message(), null, null));
       }
     }
     return new Verdict(path, reasons.isEmpty(), r.evidenceId(), reasons);
@@ -356,8 +429,12 @@ public final class Rea {
   }
 
   private EvidenceLoader loader() throws ReaException {
+    KeyRing ring = verifyingRing();
+    EvidenceImport importer = new EvidenceImport(limits);
     return new EvidenceLoader(
-        new EvidenceVerifier(verifyingRing(), new EvidenceImport(limits), limits));
+        new EvidenceVerifier(ring, importer, limits),
+        new InTotoEnvelopeReader(
+            ring, limits.evidenceInputBytes() + (1 << 20), importer.maxDepth()));
   }
 
   /**

@@ -23,16 +23,32 @@ public record Verdict(String path, boolean ok, @Nullable String evidenceId, List
     }
   }
 
+  /** What a reason is. */
+  public enum Kind {
+    /** The inspection failed: REA rejected the file, or could not read it. */
+    REJECTION,
+    /** The full SHA-256 is not the expected one. */
+    DIGEST,
+    /** A warning of the Evidence that the policy does not allow. */
+    WARNING,
+    /** A limitation of the Evidence, when the policy fails on limitations. */
+    LIMITATION
+  }
+
   /**
    * One reason a unit fails.
    *
+   * @param kind what the reason is
    * @param code the error's constraint ({@code file_format_rejected}...), the warning's or
    *     limitation's code, or {@code sha256_mismatch}
    * @param message what was found
    * @param offset the byte offset in the file the reason points at, when known (a rejection)
+   * @param field the field that failed, when known (a rejection)
    */
-  public record Reason(String code, String message, @Nullable Long offset) {
+  public record Reason(
+      Kind kind, String code, String message, @Nullable Long offset, @Nullable String field) {
     public Reason {
+      Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(code, "code");
       Objects.requireNonNull(message, "message");
     }

@@ -75,6 +75,8 @@ class ReaTest {
         rea.inspect(SAMPLE, InspectOptions.builder().hash(HashMode.FULL).build()).orThrow();
     Instant modified = Instant.parse("2026-11-30T12:00:00.123456789Z");
     MemorySource source = new MemorySource(bytes, new SourceIdentity(bytes.length, modified, null, 42L));
+    // Left anywhere by the caller: the header is still read from byte 0.
+    source.channel.position(1000);
     EvidenceRecord bySource =
         rea.inspect(source, InspectOptions.builder().hash(HashMode.FULL).build()).orThrow();
 

@@ -250,9 +250,16 @@ public final class ModelInspector {
               throw ioFailure("observing the source's identity again failed", e);
             }
           };
+      SeekableByteChannel channel = source.channel();
+      try {
+        // The caller's channel may be anywhere: the header starts at byte 0.
+        channel.position(0);
+      } catch (IOException e) {
+        throw ioFailure("positioning the source's channel at its start failed", e);
+      }
       PipelinedDigest sha = new PipelinedDigest(EvidenceIds.sha256(), HEADER_DIGEST_THREAD);
       try {
-        return finish(readOpen(read, before, source.channel(), sha, again), name);
+        return finish(readOpen(read, before, channel, sha, again), name);
       } finally {
         sha.close();
       }

@@ -5,6 +5,7 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.internal.auth.EvidenceVerifier;
 import dev.rea.core.internal.evidence.EvidenceFiles;
+import dev.rea.core.internal.formats.InTotoEnvelopeReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,10 +29,21 @@ public final class EvidenceLoader {
   private static final int LISTED_IDS = 8;
 
   private final EvidenceVerifier verifier;
+  private final @Nullable InTotoEnvelopeReader envelopes;
 
   /** @param verifier the verifier (trusted keys and import bounds) */
   public EvidenceLoader(EvidenceVerifier verifier) {
+    this(verifier, null);
+  }
+
+  /**
+   * @param verifier the verifier (trusted keys and import bounds)
+   * @param envelopes the reader of in-toto attestations (DSSE envelopes) signed by trusted keys
+   *     (CONTRACT section 13), or null to accept records and bundles only
+   */
+  public EvidenceLoader(EvidenceVerifier verifier, @Nullable InTotoEnvelopeReader envelopes) {
     this.verifier = Objects.requireNonNull(verifier, "verifier");
+    this.envelopes = envelopes;
   }
 
   /** Loaded Evidence: whether it was a bundle, and its indexed records in input order. */
@@ -47,7 +59,26 @@ public final class EvidenceLoader {
    * @throws ReaException {@code evidence_rejected} when any record fails (nothing is indexed)
    */
   public Loaded load(byte[] json) throws ReaException {
+    if (envelopes != null && InTotoEnvelopeReader.looksLikeEnvelope(json)) {
+      return loadEnvelope(envelopes, json);
+    }
     EvidenceVerifier.Verified v = verifier.importVerified(json);
+    List<IndexedEvidence> out = new ArrayList<>(v.records().size());
+    for (EvidenceRecord r : v.records()) {
+      out.add(IndexedEvidence.of(r));
+    }
+    return new Loaded(v.bundle(), out);
+  }
+
+  /**
+   * An in-toto attestation: the envelope's signature by a trusted key is verified, then its
+   * predicate (a record or a bundle) is authenticated as Evidence, and the Statement's subjects
+   * must name exactly the files the predicate describes, with their full digests.
+   */
+  private Loaded loadEnvelope(InTotoEnvelopeReader reader, byte[] json) throws ReaException {
+    InTotoEnvelopeReader.Verified envelope = reader.read(json);
+    EvidenceVerifier.Verified v = verifier.importVerified(envelope.predicate());
+    InTotoEnvelopeReader.checkSubjects(envelope.subjects(), v.records());
     List<IndexedEvidence> out = new ArrayList<>(v.records().size());
     for (EvidenceRecord r : v.records()) {
       out.add(IndexedEvidence.of(r));
@@ -63,7 +94,11 @@ public final class EvidenceLoader {
    */
   public Loaded loadFile(Path path) throws ReaException {
     try {
-      byte[] json = EvidenceFiles.read(path, verifier.importer().maxInputBytes());
+      long max = verifier.importer().maxInputBytes();
+      if (envelopes != null) {
+        max = Math.max(max, envelopes.maxEnvelopeBytes());
+      }
+      byte[] json = EvidenceFiles.read(path, max);
       return load(json);
     } catch (ReaException e) {
       throw withModelHint(e, path).withPath(path.toString());

@@ -1,0 +1,104 @@
+package dev.rea.cli;
+
+import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code --format} of CONTRACT section 13 on the command line. */
+class StandardFormatsCliTest {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @TempDir Path dir;
+
+  private Path model(String name) throws Exception {
+    return Files.write(
+        dir.resolve(name),
+        GgufBuilder.v3().kv("general.architecture", str("llama")).tensor("w", 0, 8, 4).bytes());
+  }
+
+  @Test
+  void inTotoNeedsAFullHashAndIsReadBackAsSavedEvidence() throws Exception {
+    Path m = model("m.gguf");
+    CliRunner.Result refused = CliRunner.run("inspect-model-artifact", m.toString(), "--format", "in-toto");
+    assertThat(refused.status()).isEqualTo(2);
+    assertThat(refused.err()).contains("conflicting_choices").contains("--hash full");
+
+    CliRunner.Result r =
+        CliRunner.run("inspect-model-artifact", m.toString(), "--hash", "full", "--format", "in-toto");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode envelope = r.json();
+    assertThat(envelope.get("payloadType").asText()).isEqualTo("application/vnd.in-toto+json");
+    JsonNode statement =
+        JSON.readTree(Base64.getDecoder().decode(envelope.get("payload").asText()));
+    assertThat(statement.get("predicateType").asText()).isEqualTo("urn:rea:evidence:v1");
+    assertThat(statement.get("subject").get(0).get("name").asText()).isEqualTo("m.gguf");
+    assertThat(statement.get("subject").get(0).get("digest").get("sha256").asText())
+        .isEqualTo(Sha256sum.of(m));
+
+    Path saved = Files.write(dir.resolve("m.intoto.json"), r.out().getBytes(StandardCharsets.UTF_8));
+    CliRunner.Result page =
+        CliRunner.run(
+            "inspect-analysis-view", "--source", saved.toString(), "--json", "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}");
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(page.json().get("total_matches").asInt()).isEqualTo(1);
+    CliRunner.Result diff = CliRunner.run("diff", saved.toString(), m.toString());
+    assertThat(diff.status()).as(diff.out() + diff.err()).isZero();
+
+    // One byte of the payload changed: the envelope no longer verifies.
+    String forged =
+        r.out().replace(envelope.get("payload").asText(),
+            Base64.getEncoder().encodeToString(
+                new String(Base64.getDecoder().decode(envelope.get("payload").asText()), StandardCharsets.UTF_8)
+                    .replace("\"m.gguf\"", "\"n.gguf\"").getBytes(StandardCharsets.UTF_8)));
+    Path bad = Files.write(dir.resolve("forged.json"), forged.getBytes(StandardCharsets.UTF_8));
+    CliRunner.Result rejected = CliRunner.run("diff", bad.toString(), m.toString());
+    assertThat(rejected.status()).isEqualTo(2);
+    assertThat(rejected.err()).contains("evidence_rejected");
+  }
+
+  @Test
+  void cycloneDxDescribesTheFileAsAModelComponent() throws Exception {
+    Path m = model("m.gguf");
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", m.toString(), "--format", "cyclonedx");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode bom = r.json();
+    assertThat(bom.get("bomFormat").asText()).isEqualTo("CycloneDX");
+    assertThat(bom.get("specVersion").asText()).isEqualTo("1.6");
+    assertThat(bom.get("components").get(0).get("type").asText()).isEqualTo("machine-learning-model");
+    CliRunner.Result summary =
+        CliRunner.run("inspect-model-artifact", m.toString(), "--format", "cyclonedx", "--detail", "summary");
+    assertThat(summary.status()).isEqualTo(2);
+  }
+
+  @Test
+  void checkWritesSarifWithTheRejectionsOffset() throws Exception {
+    Path ok = model("ok.gguf");
+    Path bad =
+        Files.write(
+            dir.resolve("bad.gguf"),
+            GgufBuilder.v3().kv("general.architecture", str("llama")).tensor("w", 0, 8, 4).truncate(1).bytes());
+    CliRunner.Result json = CliRunner.run("check", bad.toString(), "--json");
+    String offset = json.json().get("units").get(0).get("reasons").get(0).get("offset").asText();
+    CliRunner.Result r = CliRunner.run("check", ok.toString(), bad.toString(), "--format", "sarif");
+    assertThat(r.status()).isEqualTo(1);
+    JsonNode sarif = r.json();
+    assertThat(sarif.get("version").asText()).isEqualTo("2.1.0");
+    JsonNode results = sarif.get("runs").get(0).get("results");
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).get("ruleId").asText()).isEqualTo("file_format_rejected");
+    assertThat(results.get(0).get("level").asText()).isEqualTo("error");
+    assertThat(
+            results.get(0).get("locations").get(0).get("physicalLocation").get("region").get("byteOffset").asText())
+        .isEqualTo(offset);
+  }
+}
