@@ -1,0 +1,253 @@
+package dev.rea.core.internal.set;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.Inspection;
+import dev.rea.core.evidence.ModelSetRecord;
+import dev.rea.core.evidence.Request;
+import dev.rea.core.evidence.SetInspection;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.Limits;
+import dev.rea.core.options.ProgressListener;
+import dev.rea.core.source.SetSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Inspects a model set (CONTRACT section 9): finds the set a path names, inspects its members one
+ * after another with the file operation ({@link ModelInspector}), cross-checks them ({@link
+ * SetChecks}) and builds the set record ({@link SetRecordBuilder}).
+ *
+ * <p>Memory: the set record keeps each member's summary entry, type sums and limitations; the
+ * cross-checks keep every tensor name (to find one in two members); the members' complete
+ * records are kept for the bundle and views that follow (see docs/sets.md for the measured cost).
+ * A full hash reports one progress stream over the bytes of all members: the members' sizes are
+ * read first, and a missing member fails the set before any byte is hashed.
+ *
+ * <p>Thread-safe: each call has its own state.
+ */
+public final class SetInspector {
+  private final ModelInspector inspector;
+  private final Clock clock;
+
+  /**
+   * @param inspector the file operation, with the limits of this inspection
+   * @param clock the clock of the set's {@code observed_at}
+   */
+  public SetInspector(ModelInspector inspector, Clock clock) {
+    this.inspector = Objects.requireNonNull(inspector, "inspector");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Inspects the set a local path names: an index, any split member, a directory holding one
+   * model, or a single model file.
+   *
+   * @param path an absolute path
+   * @return the outcome; never throws for anything about the files
+   */
+  public SetInspection inspect(
+      Path path, HashMode hash, ProgressListener progress, Cancellation cancellation) {
+    if (!path.isAbsolute()) {
+      return new SetInspection.Failed(
+          ReaException.builder(Constraint.RELATIVE_PATH, "the path must be absolute: " + path)
+              .path(path.toString())
+              .field("path")
+              .build(),
+          null, List.of());
+    }
+    Limits limits = inspector.limits();
+    Path dir = Files.isDirectory(path) ? path : path.getParent();
+    if (dir == null) {
+      dir = path;
+    }
+    PathSetFiles files = new PathSetFiles(dir, inspector, limits);
+    String name = dir == path ? null : path.getFileName().toString();
+    return inspect(files, name, path.toString(), hash, progress, cancellation);
+  }
+
+  /**
+   * Inspects a set in a directory the caller reaches its own way.
+   *
+   * @param source the directory
+   * @param name the file named (an index, a split member, a model file), or null for the
+   *     directory's one model
+   * @return the outcome; never throws for anything about the files
+   */
+  public SetInspection inspect(SetSource source, @Nullable String name, HashMode hash,
+      ProgressListener progress, Cancellation cancellation) {
+    SourceSetFiles files = new SourceSetFiles(source, inspector, inspector.limits());
+    String requested = name == null ? source.directory() : files.pathOf(name);
+    if (name != null && SafetensorsIndexReader.badMemberName(name) != null) {
+      return new SetInspection.Failed(
+          ReaException.builder(Constraint.BAD_ARGUMENT,
+                  "the name must be a plain file name in the directory: "
+                      + ReaException.truncateForMessage(name))
+              .field("name")
+              .build(),
+          null, List.of());
+    }
+    return inspect(files, name, requested, hash, progress, cancellation);
+  }
+
+  private SetInspection inspect(SetFiles files, @Nullable String name, String requested,
+      HashMode hash, ProgressListener progress, Cancellation cancellation) {
+    String observedAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant());
+    Request request = new Request(requested, hash.wire());
+    SetUnit unit;
+    try {
+      cancellation.check();
+      Limits limits = inspector.limits();
+      if (name == null) {
+        unit = SetGrouping.only(
+            SetGrouping.group(files.listing(), files::readIndex, limits), files.directory());
+      } else {
+        String format = SafetensorsIndex.isIndexName(name) ? null : files.modelFormat(name);
+        unit = SetGrouping.unitOf(name, format, files::readIndex, limits);
+      }
+      if (unit.error() != null) {
+        throw unit.error().withPath(files.pathOf(unit.anchor()));
+      }
+      return new Run(files, unit, request, observedAt, hash, progress, cancellation).run();
+    } catch (ReaException e) {
+      return new SetInspection.Failed(e, null, List.of());
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("internal error inspecting the set " + requested, e);
+    }
+  }
+
+  /** One set inspection's state. */
+  private final class Run {
+    private final SetFiles files;
+    private final SetUnit unit;
+    private final Request request;
+    private final String observedAt;
+    private final HashMode hash;
+    private final ProgressListener progress;
+    private final Cancellation cancellation;
+    private final List<EvidenceRecord> records = new ArrayList<>();
+    private @Nullable SetRecordBuilder builder;
+
+    Run(SetFiles files, SetUnit unit, Request request, String observedAt, HashMode hash,
+        ProgressListener progress, Cancellation cancellation) {
+      this.files = files;
+      this.unit = unit;
+      this.request = request;
+      this.observedAt = observedAt;
+      this.hash = hash;
+      this.progress = progress;
+      this.cancellation = cancellation;
+    }
+
+    SetInspection run() throws ReaException {
+      SafetensorsIndex index = null;
+      ModelSetRecord.IndexInfo indexInfo = null;
+      List<String> members = unit.members();
+      if (unit.kind() == SetKind.SAFETENSORS_INDEX) {
+        // Read once more: the bytes hashed are the bytes parsed.
+        String indexPath = files.pathOf(unit.anchor());
+        byte[] bytes = files.readIndex(unit.anchor());
+        try {
+          index = SafetensorsIndexReader.read(bytes, inspector.limits());
+        } catch (ReaException e) {
+          throw e.withPath(indexPath);
+        }
+        members = index.members();
+        List<ModelSetRecord.IndexEntry> entries = new ArrayList<>();
+        for (SafetensorsIndex.Entry e : index.metadata()) {
+          entries.add(new ModelSetRecord.IndexEntry(
+              e.key(), e.value(), e.kind() == SafetensorsIndex.Kind.BOOLEAN));
+        }
+        indexInfo = new ModelSetRecord.IndexInfo(
+            indexPath, bytes.length, EvidenceIds.sha256Hex(bytes), entries);
+      }
+      builder = new SetRecordBuilder(request, observedAt,
+          new ModelSetRecord.SetInfo(unit.kind().wire(), files.pathOf(unit.anchor()), indexInfo));
+      SetChecks checks = new SetChecks(unit.kind(), index, members.size());
+      long[] sizes = hash == HashMode.FULL ? sizes(members) : null;
+      long total = 0;
+      for (int k = 0; sizes != null && k < sizes.length; k++) {
+        total += sizes[k];
+      }
+      long base = 0;
+      for (int k = 0; k < members.size(); k++) {
+        if (cancellation.isCancelled()) {
+          return failed(cancelled());
+        }
+        String name = members.get(k);
+        Inspection one = files.inspect(name, hash, listener(base, total), cancellation);
+        if (one instanceof Inspection.Failed f) {
+          return failed(memberFailure(k, members.size(), name, f.error()));
+        }
+        EvidenceRecord r = ((Inspection.Complete) one).record();
+        checks.member(k, name, r);
+        builder.add(r);
+        records.add(r);
+        base += sizes == null ? 0 : sizes[k];
+      }
+      List<dev.rea.core.evidence.Warning> warnings;
+      try {
+        warnings = checks.finish();
+      } catch (ReaException e) {
+        return failed(e);
+      }
+      return new SetInspection.Complete(builder.complete(warnings), records, checks.passed());
+    }
+
+    private long[] sizes(List<String> members) throws ReaException {
+      long[] out = new long[members.size()];
+      for (int k = 0; k < out.length; k++) {
+        try {
+          out[k] = files.size(members.get(k));
+        } catch (ReaException e) {
+          throw memberFailure(k, members.size(), members.get(k), e);
+        }
+      }
+      return out;
+    }
+
+    private ModelInspector.Listener listener(long base, long total) {
+      return new ModelInspector.Listener() {
+        @Override
+        public void onHashProgress(long done, long size) {
+          progress.progress(base + done, total);
+        }
+      };
+    }
+
+    private SetInspection failed(ReaException e) {
+      ModelSetRecord partial =
+          builder == null || builder.size() == 0 ? null : builder.partial(List.of());
+      return new SetInspection.Failed(e, partial, records);
+    }
+
+    private ReaException cancelled() {
+      return ReaException.builder(Constraint.CANCELLED,
+              "cancelled after " + records.size() + " of " + unit.members().size() + " members")
+          .build();
+    }
+
+    /** The member's failure, its message saying which member of the set failed. */
+    private ReaException memberFailure(int k, int n, String name, ReaException e) {
+      if (e.constraint() == Constraint.CANCELLED) {
+        return e;
+      }
+      String path = files.pathOf(name);
+      return e.toBuilder("member " + (k + 1) + " of " + n + " (" + name + "): " + e.getMessage())
+          .path(e.path() == null ? path : e.path())
+          .diagnostic("member", k)
+          .diagnostic("member_path", path)
+          .build();
+    }
+  }
+}
