@@ -22,6 +22,8 @@ import dev.rea.core.internal.set.SetSigner;
 import dev.rea.core.internal.view.EvidenceLoader;
 import dev.rea.core.internal.view.IndexedEvidence;
 import dev.rea.core.internal.view.ModelArtifactSummary;
+import dev.rea.core.internal.view.SetSummary;
+import dev.rea.core.internal.view.SetViewPages;
 import dev.rea.core.internal.view.ViewPages;
 import dev.rea.core.options.InspectOptions;
 import dev.rea.core.options.Limits;
@@ -257,6 +259,38 @@ public final class Rea {
     SetBundleReader.Read read = SetBundleReader.read(
         json, new EvidenceVerifier(ring, new EvidenceImport(limits), limits), ring);
     return setEvidence(read.set(), read.members());
+  }
+
+  /**
+   * The set summary (CONTRACT section 9): the section 4 summary with {@code set} (kind, member
+   * count) in place of {@code format_facts}, headline metadata from the first GGUF member or the
+   * index, and types and totals over all members.
+   *
+   * @param set the set
+   * @param page a page to include as {@code page}, or null
+   * @return UTF-8 JSON
+   */
+  public byte[] setSummaryJson(SetEvidence set, @Nullable ViewPage page) {
+    return SetSummary.render(set.set(), indexed(set), page == null ? null : page.json());
+  }
+
+  /**
+   * Answers one page of a view over a set (CONTRACT section 9): {@code members}, {@code types},
+   * and {@code tensors} or {@code metadata} over all members in member order with {@code member}
+   * beside each row's own {@code index}; 64 KiB at most.
+   *
+   * @throws ReaException {@code invalid_input} / {@code bad_view} for a view that does not apply
+   */
+  public ViewPage view(SetEvidence set, ViewRequest view, SourceKind source) throws ReaException {
+    return SetViewPages.answer(set.set(), indexed(set), view, source);
+  }
+
+  private static List<IndexedEvidence> indexed(SetEvidence set) {
+    List<IndexedEvidence> out = new java.util.ArrayList<>(set.members().size());
+    for (Evidence e : set.members()) {
+      out.add(e.indexed());
+    }
+    return out;
   }
 
   /** @return whether JSON text looks like a set bundle (its first record a set record) */

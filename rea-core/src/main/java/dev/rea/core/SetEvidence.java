@@ -27,6 +27,25 @@ public final class SetEvidence {
     }
   }
 
+  /**
+   * A set from Evidence already indexed (retained by a session, say).
+   *
+   * @param set the set record
+   * @param members its members' Evidence, in member order: each one's {@code evidence_id} must be
+   *     the set record's {@code members[i].evidence_id}
+   * @return the set
+   * @throws IllegalArgumentException when the members are not the set's
+   */
+  public static SetEvidence of(ModelSetRecord set, List<Evidence> members) {
+    SetEvidence s = new SetEvidence(set, members);
+    for (int i = 0; i < members.size(); i++) {
+      if (!set.members().get(i).evidenceId().equals(members.get(i).evidenceId())) {
+        throw new IllegalArgumentException("member " + i + " is not the set's");
+      }
+    }
+    return s;
+  }
+
   /** @return the set record */
   public ModelSetRecord set() {
     return set;
