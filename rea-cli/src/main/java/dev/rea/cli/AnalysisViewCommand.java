@@ -46,7 +46,8 @@ import picocli.CommandLine.Option;
       "    '{\"kind\":\"model-artifact\",\"collection\":\"tensors\",",
       "      \"types\":[\"Q8_0\"],\"fields\":[\"name\",\"shape\"]}'",
       "",
-      "View: collection tensors|metadata|types; filters names, keys, types,",
+      "View: collection tensors|metadata|types (members over a set bundle);",
+      "filters names, keys, types,",
       "indices, storage_validation (they intersect; omitted = all, [] = none);",
       "fields (index is always kept); offset (counts matches); limit (1-256,",
       "default 32).",
@@ -98,8 +99,14 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       Path file = Arguments.resolve(source, "--source");
       SelectedPath.checkTrailingSlash("--source", source, file);
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
-      ViewPage page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
+      ViewPage page;
+      if (SetFiles.isSetBundle(file)) {
+        // A set bundle (inspect-model-set): its views cover the whole set.
+        page = rea.view(rea.readSetEvidence(file), selection, SourceKind.EVIDENCE_FILE);
+      } else {
+        Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
+        page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
+      }
       if (json) {
         Output.printJson(out, page.json());
       } else {

@@ -155,8 +155,33 @@ public final class Rea {
    *     about the files
    */
   public SetInspection inspectSet(Path path, InspectOptions options) {
+    return inspectSet(path, options, null);
+  }
+
+  /**
+   * As {@link #inspectSet(Path, InspectOptions)}, handing each member's record to {@code sink}
+   * as soon as it is checked instead of keeping them all (a {@link SetSpool} writes them to a
+   * bundle): memory stays that of one member.
+   *
+   * @param sink takes the members' records in member order, or null to keep them in the result
+   */
+  public SetInspection inspectSet(
+      Path path, InspectOptions options, SetInspection.@Nullable MemberSink sink) {
     return new SetInspector(inspectorFor(options), clock)
-        .inspect(path, options.hash(), options.progress(), options.cancellation());
+        .inspect(path, options.hash(), options.progress(), options.cancellation(), sink);
+  }
+
+  /**
+   * A spool of signed member records for a set bundle written without holding the members
+   * (a temporary file); use it as the {@link SetInspection.MemberSink} of {@link
+   * #inspectSet(Path, InspectOptions, SetInspection.MemberSink)}, then write the bundle with it.
+   *
+   * @return the spool (close it to delete the temporary file)
+   * @throws ReaException {@code execution_failure} / {@code io_error} when no temporary file can
+   *     be made
+   */
+  public SetSpool newSetSpool() throws ReaException {
+    return new SetSpool(this);
   }
 
   /**
@@ -172,7 +197,7 @@ public final class Rea {
   public SetInspection inspectSet(
       SetSource source, @Nullable String name, InspectOptions options) {
     return new SetInspector(inspectorFor(options), clock)
-        .inspect(source, name, options.hash(), options.progress(), options.cancellation());
+        .inspect(source, name, options.hash(), options.progress(), options.cancellation(), null);
   }
 
   /**
@@ -271,7 +296,19 @@ public final class Rea {
    * @return UTF-8 JSON
    */
   public byte[] setSummaryJson(SetEvidence set, @Nullable ViewPage page) {
-    return SetSummary.render(set.set(), indexed(set), page == null ? null : page.json());
+    EvidenceRecord first = set.members().isEmpty() ? null : set.members().get(0).record();
+    return setSummaryJson(set.set(), first, page);
+  }
+
+  /**
+   * As {@link #setSummaryJson(SetEvidence, ViewPage)}, from the set record and its first
+   * member's record alone (a set inspected with a {@link SetSpool}).
+   *
+   * @param first the first member's record, or null
+   */
+  public byte[] setSummaryJson(
+      ModelSetRecord set, @Nullable EvidenceRecord first, @Nullable ViewPage page) {
+    return SetSummary.render(set, first, page == null ? null : page.json());
   }
 
   /**

@@ -41,6 +41,10 @@ final class Descriptions {
       import_evidence_bundle; free retained Evidence with release_evidence. Paths are absolute \
       paths on the server's machine.""";
 
+  static final String SET =
+      """
+      Inspect a model made of several files: a sharded safetensors checkpoint (path: its       *.safetensors.index.json, a shard, or their directory) or a GGUF split set       (NAME-00001-of-00003.gguf: any member). Every member is read as inspect_model_artifact       reads one file, and the members are checked against each other and the index (a       contradiction fails with set_rejected, naming member, tensor and field). Arguments as       inspect_model_artifact. Summary (default): a model-set-summary (set kind, member count,       types and totals over all members); the set stays retained: page it with       inspect_analysis_view, source {kind: "retained-evidence", evidence_id:       parent_evidence_id}, collection "members", "tensors" or "metadata" (rows carry member) or       "types"; release_evidence releases the set and its members. complete: the signed bundle       (set record, then each member's record).""";
+
   static final String VIEW =
       """
       Return one page of rows from complete Evidence, without reopening the model file. Use it \

@@ -23,11 +23,27 @@ public sealed interface SetInspection permits SetInspection.Complete, SetInspect
   Optional<ReaException> failure();
 
   /**
+   * Takes each member's complete record as soon as it is inspected and checked, in member order,
+   * instead of the result keeping them all: memory then stays that of one member (CONTRACT
+   * section 9). A set inspected with a sink returns empty member lists.
+   */
+  @FunctionalInterface
+  interface MemberSink {
+    /**
+     * @param index the member's position (0-based)
+     * @param record its complete record, with its {@code evidence_id}
+     * @throws ReaException to stop the set (the failure is the set's)
+     */
+    void accept(int index, EvidenceRecord record) throws ReaException;
+  }
+
+  /**
    * A complete set.
    *
    * @param set the set record, with its {@code evidence_id} (unsigned)
    * @param members each member's complete record, in member order (the set record's {@code
-   *     members[i].evidence_id} is {@code members.get(i).evidenceId()})
+   *     members[i].evidence_id} is {@code members.get(i).evidenceId()}); empty when a {@link
+   *     MemberSink} took them
    * @param checksPassed the cross-checks that ran and passed, in words (for readable reports)
    */
   record Complete(ModelSetRecord set, List<EvidenceRecord> members, List<String> checksPassed)
@@ -56,7 +72,8 @@ public sealed interface SetInspection permits SetInspection.Complete, SetInspect
    * @param error the typed failure
    * @param partial the set record of the members finished so far ({@code status: "partial"}), or
    *     null when the failure came before any member was finished
-   * @param members the complete records of those members, in member order
+   * @param members the complete records of those members, in member order (empty with a
+   *     {@link MemberSink})
    */
   record Failed(ReaException error, @Nullable ModelSetRecord partial, List<EvidenceRecord> members)
       implements SetInspection {

@@ -226,6 +226,8 @@ public final class SafetensorsIndexReader {
 
   private static Map<String, String> readWeightMap(StrictJson j) throws ReaException {
     Map<String, String> map = new LinkedHashMap<>();
+    // A few hundred files for up to hundreds of thousands of tensors: one String per file.
+    Map<String, String> files = new java.util.HashMap<>();
     String tensor;
     while ((tensor = j.nextName()) != null) {
       String t = tensor;
@@ -241,7 +243,7 @@ public final class SafetensorsIndexReader {
       if (why != null) {
         throw j.error(field, "member file name \"" + ReaException.truncateForMessage(file) + "\" " + why);
       }
-      map.put(t, file);
+      map.put(t, files.computeIfAbsent(file, f -> f));
     }
     if (map.isEmpty()) {
       throw j.error(() -> "weight_map", "weight_map maps no tensor; an index names at least one");

@@ -104,7 +104,9 @@ public final class SetChecks {
     String path = r.artifact().path();
     paths.add(path);
     List<TensorRow> tensors = r.tensors();
-    for (TensorRow t : tensors) {
+    // With an index, a name in two members is already a name mapped elsewhere in one of them:
+    // the index's own map decides, and no second map of every name is kept.
+    for (TensorRow t : kind == SetKind.SAFETENSORS_INDEX ? List.<TensorRow>of() : tensors) {
       Integer other = names.putIfAbsent(t.name(), k);
       if (other != null) {
         add(k, path, t.name(), "tensors[" + t.index() + "].name",

@@ -56,8 +56,8 @@ public final class SetInspector {
    * @param path an absolute path
    * @return the outcome; never throws for anything about the files
    */
-  public SetInspection inspect(
-      Path path, HashMode hash, ProgressListener progress, Cancellation cancellation) {
+  public SetInspection inspect(Path path, HashMode hash, ProgressListener progress,
+      Cancellation cancellation, SetInspection.@Nullable MemberSink sink) {
     if (!path.isAbsolute()) {
       return new SetInspection.Failed(
           ReaException.builder(Constraint.RELATIVE_PATH, "the path must be absolute: " + path)
@@ -73,7 +73,7 @@ public final class SetInspector {
     }
     PathSetFiles files = new PathSetFiles(dir, inspector, limits);
     String name = dir == path ? null : path.getFileName().toString();
-    return inspect(files, name, path.toString(), hash, progress, cancellation);
+    return inspect(files, name, path.toString(), hash, progress, cancellation, sink);
   }
 
   /**
@@ -85,7 +85,8 @@ public final class SetInspector {
    * @return the outcome; never throws for anything about the files
    */
   public SetInspection inspect(SetSource source, @Nullable String name, HashMode hash,
-      ProgressListener progress, Cancellation cancellation) {
+      ProgressListener progress, Cancellation cancellation,
+      SetInspection.@Nullable MemberSink sink) {
     SourceSetFiles files = new SourceSetFiles(source, inspector, inspector.limits());
     String requested = name == null ? source.directory() : files.pathOf(name);
     if (name != null && SafetensorsIndexReader.badMemberName(name) != null) {
@@ -97,28 +98,42 @@ public final class SetInspector {
               .build(),
           null, List.of());
     }
-    return inspect(files, name, requested, hash, progress, cancellation);
+    return inspect(files, name, requested, hash, progress, cancellation, sink);
   }
 
   private SetInspection inspect(SetFiles files, @Nullable String name, String requested,
-      HashMode hash, ProgressListener progress, Cancellation cancellation) {
+      HashMode hash, ProgressListener progress, Cancellation cancellation,
+      SetInspection.@Nullable MemberSink sink) {
     String observedAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant());
     Request request = new Request(requested, hash.wire());
     SetUnit unit;
     try {
       cancellation.check();
       Limits limits = inspector.limits();
+      // Each index is read once: the bytes grouping parsed are the bytes the record hashes.
+      java.util.Map<String, byte[]> indexes = new java.util.HashMap<>();
+      SetGrouping.IndexBytes once = n -> {
+        byte[] b = indexes.get(n);
+        if (b == null) {
+          b = files.readIndex(n);
+          indexes.put(n, b);
+        }
+        return b;
+      };
       if (name == null) {
         unit = SetGrouping.only(
-            SetGrouping.group(files.listing(), files::readIndex, limits), files.directory());
+            SetGrouping.group(files.listing(), once, limits), files.directory());
       } else {
         String format = SafetensorsIndex.isIndexName(name) ? null : files.modelFormat(name);
-        unit = SetGrouping.unitOf(name, format, files::readIndex, limits);
+        unit = SetGrouping.unitOf(name, format, once, limits);
       }
+      byte[] indexBytes = unit.index() == null ? null : indexes.get(unit.anchor());
+      indexes.clear();
       if (unit.error() != null) {
         throw unit.error().withPath(files.pathOf(unit.anchor()));
       }
-      return new Run(files, unit, request, observedAt, hash, progress, cancellation).run();
+      return new Run(files, unit, request, observedAt, hash, progress, cancellation, sink)
+          .run(indexBytes);
     } catch (ReaException e) {
       return new SetInspection.Failed(e, null, List.of());
     } catch (RuntimeException e) {
@@ -136,10 +151,14 @@ public final class SetInspector {
     private final ProgressListener progress;
     private final Cancellation cancellation;
     private final List<EvidenceRecord> records = new ArrayList<>();
+    private final SetInspection.@Nullable MemberSink sink;
     private @Nullable SetRecordBuilder builder;
+    private int done;
 
     Run(SetFiles files, SetUnit unit, Request request, String observedAt, HashMode hash,
-        ProgressListener progress, Cancellation cancellation) {
+        ProgressListener progress, Cancellation cancellation,
+        SetInspection.@Nullable MemberSink sink) {
+      this.sink = sink;
       this.files = files;
       this.unit = unit;
       this.request = request;
@@ -149,20 +168,13 @@ public final class SetInspector {
       this.cancellation = cancellation;
     }
 
-    SetInspection run() throws ReaException {
-      SafetensorsIndex index = null;
+    /** @param bytes the index file's bytes, which {@code unit.index()} was parsed from */
+    SetInspection run(byte @Nullable [] bytes) throws ReaException {
+      SafetensorsIndex index = unit.index();
       ModelSetRecord.IndexInfo indexInfo = null;
       List<String> members = unit.members();
-      if (unit.kind() == SetKind.SAFETENSORS_INDEX) {
-        // Read once more: the bytes hashed are the bytes parsed.
+      if (index != null && bytes != null) {
         String indexPath = files.pathOf(unit.anchor());
-        byte[] bytes = files.readIndex(unit.anchor());
-        try {
-          index = SafetensorsIndexReader.read(bytes, inspector.limits());
-        } catch (ReaException e) {
-          throw e.withPath(indexPath);
-        }
-        members = index.members();
         List<ModelSetRecord.IndexEntry> entries = new ArrayList<>();
         for (SafetensorsIndex.Entry e : index.metadata()) {
           entries.add(new ModelSetRecord.IndexEntry(
@@ -192,7 +204,16 @@ public final class SetInspector {
         EvidenceRecord r = ((Inspection.Complete) one).record();
         checks.member(k, name, r);
         builder.add(r);
-        records.add(r);
+        done++;
+        if (sink == null) {
+          records.add(r);
+        } else {
+          try {
+            sink.accept(k, r);
+          } catch (ReaException e) {
+            return failed(e);
+          }
+        }
         base += sizes == null ? 0 : sizes[k];
       }
       List<dev.rea.core.evidence.Warning> warnings;
@@ -226,14 +247,14 @@ public final class SetInspector {
     }
 
     private SetInspection failed(ReaException e) {
-      ModelSetRecord partial =
-          builder == null || builder.size() == 0 ? null : builder.partial(List.of());
+      // Once the set is known, its partial record says so, even before a member is finished.
+      ModelSetRecord partial = builder == null ? null : builder.partial(List.of());
       return new SetInspection.Failed(e, partial, records);
     }
 
     private ReaException cancelled() {
       return ReaException.builder(Constraint.CANCELLED,
-              "cancelled after " + records.size() + " of " + unit.members().size() + " members")
+              "cancelled after " + done + " of " + unit.members().size() + " members")
           .build();
     }
 

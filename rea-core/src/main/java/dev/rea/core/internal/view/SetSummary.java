@@ -21,7 +21,7 @@ import tools.jackson.core.JsonGenerator;
  * <pre>
  * { "kind": "model-set-summary", "parent_evidence_id", "status",
  *   "artifact": { "path" (set.path), "format" (the members', or "mixed"), "file_size" (sum),
- *                 "header_length" (sum), "header_sha256": null, "sha256": null },
+ *                 "header_length": null, "header_sha256": null, "sha256": null },
  *   "set": { "kind", "member_count", "index": null | { "path", "sha256" } },
  *   "counts": { "members", "metadata", "tensors", "types" },
  *   "headline_metadata": [ { "key", "type", "value" } ], "chat_template": {...},
@@ -43,13 +43,13 @@ public final class SetSummary {
 
   /**
    * @param set the set record
-   * @param members the members' indexed Evidence, in member order
+   * @param first the first member's record (the headline's source when there is no index), or
+   *     null
    * @param page a page answered in the same call, or null
    * @return compact UTF-8 JSON
    */
   public static byte[] render(
-      ModelSetRecord set, List<IndexedEvidence> members, @Nullable byte[] page) {
-    EvidenceRecord first = members.isEmpty() ? null : members.get(0).record();
+      ModelSetRecord set, @Nullable EvidenceRecord first, @Nullable byte[] page) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = EvidenceJson.generator(out)) {
       g.writeStartObject();
@@ -61,11 +61,7 @@ public final class SetSummary {
       g.writeStringProperty("path", set.set().path());
       g.writeStringProperty("format", format(set));
       g.writeStringProperty("file_size", fileSize(set).toString());
-      BigInteger header = BigInteger.ZERO;
-      for (IndexedEvidence ev : members) {
-        header = header.add(BigInteger.valueOf(ev.record().artifact().headerLength()));
-      }
-      g.writeStringProperty("header_length", header.toString());
+      g.writeNullProperty("header_length");
       g.writeNullProperty("header_sha256");
       g.writeNullProperty("sha256");
       g.writeEndObject();
