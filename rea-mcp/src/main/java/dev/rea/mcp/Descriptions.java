@@ -36,14 +36,25 @@ final class Descriptions {
       """
       REA reports what GGUF and safetensors model files declare (metadata, tensor directory, \
       types, offsets, byte lengths, parameter counts, digests) by reading only their headers. \
-      Start with inspect_model_artifact (summary by default); page through the retained \
+      Start with inspect_model_artifact (summary by default), or inspect_model_set for a model \
+      of several files (sharded safetensors, gguf-split); page through the retained \
       complete Evidence with inspect_analysis_view; import saved Evidence bundles with \
       import_evidence_bundle; free retained Evidence with release_evidence. Paths are absolute \
       paths on the server's machine.""";
 
   static final String SET =
       """
-      Inspect a model made of several files: a sharded safetensors checkpoint (path: its       *.safetensors.index.json, a shard, or their directory) or a GGUF split set       (NAME-00001-of-00003.gguf: any member). Every member is read as inspect_model_artifact       reads one file, and the members are checked against each other and the index (a       contradiction fails with set_rejected, naming member, tensor and field). Arguments as       inspect_model_artifact. Summary (default): a model-set-summary (set kind, member count,       types and totals over all members); the set stays retained: page it with       inspect_analysis_view, source {kind: "retained-evidence", evidence_id:       parent_evidence_id}, collection "members", "tensors" or "metadata" (rows carry member) or       "types"; release_evidence releases the set and its members. complete: the signed bundle       (set record, then each member's record).""";
+      Inspect a model made of several files: a sharded safetensors checkpoint (path: its \
+      *.safetensors.index.json or the directory holding it) or a GGUF split set \
+      (NAME-00001-of-00003.gguf: any member). Every member is read as inspect_model_artifact \
+      reads one file, and the members are checked against each other and the index (a \
+      contradiction fails with set_rejected, naming member, tensor and field). Arguments as \
+      inspect_model_artifact. Summary (default): a model-set-summary (set kind, member count, \
+      types and totals over all members); the set stays retained: page it with \
+      inspect_analysis_view, source {kind: "retained-evidence", evidence_id: \
+      parent_evidence_id}, collection "members", "tensors" or "metadata" (rows carry member) or \
+      "types"; release_evidence releases the set and its members. complete: the signed bundle \
+      (set record, then each member's record).""";
 
   static final String VIEW =
       """

@@ -206,11 +206,9 @@ public final class SafetensorsIndexReader {
       StrictJson j, SafetensorsIndex.Entry e, JsonToken t, Supplier<String> field)
       throws ReaException {
     String text = e.value();
-    boolean integer =
-        text != null
-            && (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_STRING)
-            && StrictJson.isCanonicalDecimal(text, false);
-    if (!integer) {
+    if (text == null
+        || !(t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_STRING)
+        || !StrictJson.isCanonicalDecimal(text, false)) {
       throw j.error(
           field,
           "total_size must be a non-negative integer (bytes), found "

@@ -107,7 +107,8 @@ public final class SetBundleReader {
           throw j.error(name, "a bundle has only schema and records");
         }
       }
-      if (!EvidenceJson.BUNDLE_SCHEMA.equals(schema) || !records || setValue == null) {
+      if (!EvidenceJson.BUNDLE_SCHEMA.equals(schema) || !records || setValue == null
+          || setSpan == null) {
         throw RecordChecks.reject("schema",
             "a set bundle is {\"schema\": \"rea.bundle.v1\", \"records\": [set record, member"
                 + " records...]}");

@@ -120,13 +120,14 @@ public final class SetChecks {
       bytesKnown = false;
     }
     if (kind == SetKind.SAFETENSORS_INDEX && index != null) {
-      checkIndexMember(k, name, path, r);
+      checkIndexMember(index, k, name, path, r);
     } else if (kind == SetKind.GGUF_SPLIT) {
       checkSplitMember(k, path, r);
     }
   }
 
-  private void checkIndexMember(int k, String name, String path, EvidenceRecord r) {
+  private void checkIndexMember(
+      SafetensorsIndex index, int k, String name, String path, EvidenceRecord r) {
     if (!"safetensors".equals(r.artifact().format())) {
       add(k, path, null, "artifact.format",
           "the index names a " + r.artifact().format() + " file; its members must be safetensors");

@@ -29,8 +29,10 @@ import org.jspecify.annotations.Nullable;
  * SetChecks}) and builds the set record ({@link SetRecordBuilder}).
  *
  * <p>Memory: the set record keeps each member's summary entry, type sums and limitations; the
- * cross-checks keep every tensor name (to find one in two members); the members' complete
- * records are kept for the bundle and views that follow (see docs/sets.md for the measured cost).
+ * cross-checks keep the index's map (or, for a split set, every tensor name); the members'
+ * complete records are kept in the result for views, unless a {@link SetInspection.MemberSink}
+ * takes each as it is checked (then memory is one member's plus the index's; docs/sets.md has
+ * the measurements).
  * A full hash reports one progress stream over the bytes of all members: the members' sizes are
  * read first, and a missing member fails the set before any byte is hashed.
  *
@@ -142,7 +144,7 @@ public final class SetInspector {
   }
 
   /** One set inspection's state. */
-  private final class Run {
+  private static final class Run {
     private final SetFiles files;
     private final SetUnit unit;
     private final Request request;
@@ -182,6 +184,7 @@ public final class SetInspector {
         }
         indexInfo = new ModelSetRecord.IndexInfo(
             indexPath, bytes.length, EvidenceIds.sha256Hex(bytes), entries);
+        bytes = null; // hashed and parsed: not kept while the members are read
       }
       builder = new SetRecordBuilder(request, observedAt,
           new ModelSetRecord.SetInfo(unit.kind().wire(), files.pathOf(unit.anchor()), indexInfo));

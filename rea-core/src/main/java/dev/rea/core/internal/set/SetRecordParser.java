@@ -66,7 +66,7 @@ final class SetRecordParser {
     Map<String, StrictJson.Value> tot = object(o.get("totals"), "totals",
         Set.of("tensor_count", "parameter_count", "byte_length"));
     Totals totals = new Totals(integer(tot, "tensor_count", "totals."),
-        big(tot, "parameter_count", "totals.", false), big(tot, "byte_length", "totals.", true));
+        required(tot, "parameter_count", "totals."), big(tot, "byte_length", "totals.", true));
     Map<String, StrictJson.Value> cov = object(o.get("coverage"), "coverage",
         Set.of("header", "storage_sizes", "ranges", "digest", "final_identity"));
     Coverage coverage = new Coverage(string(cov, "header", "coverage."),
@@ -151,7 +151,7 @@ final class SetRecordParser {
     return new ModelSetRecord.Member(index, string(m, "path", p), id, string(m, "format", p),
         u63(m, "file_size", p), nullableString(m, "header_sha256", p),
         nullableString(m, "sha256", p), integer(m, "tensor_count", p),
-        big(m, "parameter_count", p, false), big(m, "byte_length", p, true));
+        required(m, "parameter_count", p), big(m, "byte_length", p, true));
   }
 
   private TypeRow type(StrictJson.Value v, String p) throws ReaException {
@@ -159,7 +159,7 @@ final class SetRecordParser {
         "parameter_count", "byte_length"));
     Long typeId = t.containsKey("type_id") ? (long) integer(t, "type_id", p) : null;
     return new TypeRow(string(t, "type", p), typeId, integer(t, "tensor_count", p),
-        big(t, "parameter_count", p, false), big(t, "byte_length", p, true));
+        required(t, "parameter_count", p), big(t, "byte_length", p, true));
   }
 
   private Limitation limitation(StrictJson.Value v, String p) throws ReaException {
@@ -252,8 +252,17 @@ final class SetRecordParser {
     throw reject(field, "expected an integer number from 0 to 2^31-1", v);
   }
 
-  private long u63(Map<String, StrictJson.Value> o, String name, String p) throws ReaException {
+  private BigInteger required(Map<String, StrictJson.Value> o, String name, String p)
+      throws ReaException {
     BigInteger b = big(o, name, p, false);
+    if (b == null) {
+      throw reject(p + name, "expected an unsigned decimal string", o.get(name));
+    }
+    return b;
+  }
+
+  private long u63(Map<String, StrictJson.Value> o, String name, String p) throws ReaException {
+    BigInteger b = required(o, name, p);
     if (b.bitLength() > 63) {
       throw reject(p + name, "value exceeds 2^63-1", o.get(name));
     }

@@ -49,7 +49,7 @@ public final class SetSummary {
    * @return compact UTF-8 JSON
    */
   public static byte[] render(
-      ModelSetRecord set, @Nullable EvidenceRecord first, @Nullable byte[] page) {
+      ModelSetRecord set, @Nullable EvidenceRecord first, byte @Nullable [] page) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = EvidenceJson.generator(out)) {
       g.writeStartObject();
@@ -66,12 +66,12 @@ public final class SetSummary {
       g.writeNullProperty("sha256");
       g.writeEndObject();
       writeSet(g, set);
-      boolean fromIndex = set.set().index() != null;
+      ModelSetRecord.IndexInfo index = set.set().index();
       g.writeName("counts");
       g.writeStartObject();
       g.writeNumberProperty("members", set.members().size());
       g.writeNumberProperty("metadata",
-          fromIndex ? set.set().index().metadata().size() : first == null ? 0 : first.metadata().size());
+          index != null ? index.metadata().size() : first == null ? 0 : first.metadata().size());
       g.writeNumberProperty("tensors", set.totals().tensorCount());
       g.writeNumberProperty("types", set.types().size());
       g.writeEndObject();

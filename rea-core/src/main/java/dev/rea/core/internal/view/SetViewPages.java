@@ -412,7 +412,7 @@ public final class SetViewPages {
       return new PrimitiveIterator.OfLong() {
         int k;
         int skip = offset;
-        PrimitiveIterator.OfInt cur = advance();
+        PrimitiveIterator.@Nullable OfInt cur = advance();
 
         private PrimitiveIterator.@Nullable OfInt advance() {
           while (k < sels.size() && skip >= sels.get(k).total()) {
