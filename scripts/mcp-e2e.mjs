@@ -4,7 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, openSync, writeSync, ftruncateSync, closeSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, writeSync, ftruncateSync, closeSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,32 @@ function writeGguf(path, kv, tensors, minSize) {
   return path;
 }
 
+// One member of a GGUF split set as llama.cpp's gguf-split writes it: split.no and split.count
+// UINT16, split.tensors.count INT32, other metadata in the first member only.
+function writeSplitMember(path, no, count, totalTensors, firstTensor, tensors, minSize) {
+  const parts = [];
+  const u16 = (v) => { const b = Buffer.alloc(2); b.writeUInt16LE(v); parts.push(b); };
+  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
+  const i32 = (v) => { const b = Buffer.alloc(4); b.writeInt32LE(v); parts.push(b); };
+  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); parts.push(b); };
+  const str = (s) => { const b = Buffer.from(s, 'utf8'); u64(b.length); parts.push(b); };
+  parts.push(Buffer.from('GGUF', 'ascii'));
+  u32(3); u64(tensors); u64(no === 0 ? 4 : 3);
+  if (no === 0) { str('general.architecture'); u32(8); str('llama'); }
+  str('split.no'); u32(2); u16(no);
+  str('split.count'); u32(2); u16(count);
+  str('split.tensors.count'); u32(5); i32(totalTensors);
+  for (let i = 0; i < tensors; i++) { str(`blk.${firstTensor + i}.weight`); u32(2); u64(4); u64(4); u32(0); u64(i * 64); }
+  const header = Buffer.concat(parts);
+  const dataStart = Math.ceil(header.length / 32) * 32;
+  const size = Math.max(dataStart + tensors * 64, minSize);
+  const fd = openSync(path, 'w');
+  writeSync(fd, header);
+  ftruncateSync(fd, size);
+  closeSync(fd);
+  return path;
+}
+
 function sha256(path) {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
@@ -78,7 +104,7 @@ async function main() {
 
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  check('tools/list offers the four tools',
+  check('tools/list offers the four file tools',
     ['inspect_model_artifact', 'inspect_analysis_view', 'import_evidence_bundle', 'release_evidence'].every((n) => names.includes(n)),
     names.join(','));
   check('every tool has input and output schemas and a description',
@@ -174,6 +200,8 @@ async function main() {
   const freedMs = Date.now() - t0;
   check('notifications/cancelled stopped the running hash', after && !after.isError && freedMs < 5000, `slot free after ${freedMs} ms`);
 
+  await checkSets(client, clientErrors);
+
   await client.close();
   // The server still answers the cancelled call (a `cancelled` tool error with partial
   // Evidence); this client drops that late response and reports it through onerror.
@@ -185,6 +213,65 @@ async function main() {
   const parseErrors = clientErrors.filter((m) => !m.startsWith('Received a response for an unknown message ID'))
     .filter((m) => /JSON|parse|Unexpected token|SyntaxError/i.test(m));
   check('stdout carried only protocol (no client parse errors)', parseErrors.length === 0, parseErrors.join(' | '));
+}
+
+// inspect_model_set (CONTRACT section 9): summary, a page over members, a page over tensors with
+// member, and a cancel during a set's full hash.
+async function checkSets(client, clientErrors) {
+  const setDir = join(work, 'split');
+  mkdirSync(setDir);
+  const member = (no) => join(setDir, `tiny-${String(no).padStart(5, '0')}-of-00003.gguf`);
+  for (let no = 1; no <= 3; no++) {
+    writeSplitMember(member(no), no - 1, 3, 6, (no - 1) * 2, 2, 8 * 1024 * 1024 * 1024);
+  }
+  const { tools } = await client.listTools();
+  check('tools/list offers inspect_model_set', tools.some((t) => t.name === 'inspect_model_set'));
+  const sum = await client.callTool({ name: 'inspect_model_set', arguments: { path: member(2) } });
+  const s = sum.structuredContent ?? {};
+  check('inspect_model_set summary names the set',
+    !sum.isError && s.kind === 'model-set-summary' && s.set?.kind === 'gguf_split' && s.set?.member_count === 3
+      && s.totals?.tensor_count === 6, JSON.stringify(s).slice(0, 300));
+  const source = { kind: 'retained-evidence', evidence_id: s.parent_evidence_id };
+  const members = await client.callTool({ name: 'inspect_analysis_view', arguments: {
+    source, view: { kind: 'model-artifact', collection: 'members', fields: ['path'] } } });
+  check('a page over the set\'s members', members.structuredContent?.total_matches === 3
+    && members.structuredContent?.rows?.[2]?.path === member(3), JSON.stringify(members.structuredContent).slice(0, 300));
+  const tensors = await client.callTool({ name: 'inspect_analysis_view', arguments: {
+    source, view: { kind: 'model-artifact', collection: 'tensors', fields: ['name'], offset: 3, limit: 2 } } });
+  const rows = tensors.structuredContent?.rows ?? [];
+  check('a page over all members\' tensors carries member',
+    rows.length === 2 && rows[0].member === 1 && rows[0].index === 1 && rows[0].name === 'blk.3.weight'
+      && rows[1].member === 2 && rows[1].index === 0, JSON.stringify(rows));
+
+  // Cancel during the set's full hash (24 GiB of holes: minutes to hash).
+  const controller = new AbortController();
+  let firstProgress;
+  const started = new Promise((r) => { firstProgress = r; });
+  const progress = [];
+  const slow = client.callTool(
+    { name: 'inspect_model_set', arguments: { path: member(1), hash: 'full' } },
+    undefined,
+    { onprogress: (p) => { progress.push(p); firstProgress(); }, signal: controller.signal, timeout: 600000 });
+  const outcome = slow.then((r) => ({ result: r }), (e) => ({ error: e }));
+  await Promise.race([started, sleep(60000)]);
+  check('a set\'s full hash reports progress over every member\'s bytes',
+    progress.length >= 1 && progress[0].total === 3 * 8 * 1024 * 1024 * 1024, JSON.stringify(progress[0]));
+  const t0 = Date.now();
+  controller.abort('e2e set cancel');
+  await outcome;
+  let after;
+  for (let i = 0; i < 100; i++) {
+    after = await client.callTool({ name: 'inspect_model_artifact', arguments: { path: member(1), detail: 'complete' } });
+    if (!(after.isError && errorOf(after).constraint === 'provider_busy')) break;
+    await sleep(50);
+  }
+  check('notifications/cancelled stopped the set\'s hash', after && !after.isError && Date.now() - t0 < 5000,
+    `slot free after ${Date.now() - t0} ms`);
+  await sleep(200);
+  const late = clientErrors.find((m) => m.includes('"schema":"rea.model-set.v1"'));
+  check('the cancelled set call was answered with cancelled + a partial set record',
+    late !== undefined && late.includes('"constraint":"cancelled"') && late.includes('"status":"partial"'),
+    late ? late.slice(0, 200) : 'no late response seen');
 }
 
 try {

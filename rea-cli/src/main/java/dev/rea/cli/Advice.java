@@ -38,6 +38,10 @@ final class Advice {
       }
       return null;
     }
+    if (constraint == Constraint.UNSUPPORTED_FORMAT && "safetensors_index".equals(detected)) {
+      return "inspect the whole model with inspect-model-set PATH (the index, a shard, or their"
+          + " directory)";
+    }
     if (constraint == Constraint.UNSUPPORTED_FORMAT && "rea_evidence".equals(detected)) {
       return "read it with inspect-analysis-view --source FILE --view"
           + " '{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}'";

@@ -47,12 +47,12 @@ import picocli.CommandLine;
       "      \"types\":[\"Q8_0\"],\"fields\":[\"name\",\"shape\"]}'",
       "  rea inspect-analysis-view --source ev.json --tensors 'blk.0.*'",
       "",
-      "View: collection tensors|metadata|types; filters names, name_glob,",
-      "keys, key_glob, types, indices, storage_validation (they intersect;",
-      "omitted = all, [] = none); fields (index is always kept); offset",
-      "(counts matches); limit (1-256, default 32). name_glob and key_glob are",
-      "shell patterns (* ? [a-z] [!0-9], \\ escapes) matched against the whole",
-      "name or key.",
+      "View: collection tensors|metadata|types (members over a set bundle);",
+      "filters names, name_glob, keys, key_glob, types, indices,",
+      "storage_validation (they intersect; omitted = all, [] = none); fields",
+      "(index is always kept); offset (counts matches); limit (1-256, default",
+      "32). name_glob and key_glob are shell patterns (* ? [a-z] [!0-9], \\",
+      "escapes) matched against the whole name or key.",
       "",
       "Exit status: 0 page answered, 2 invalid input (bad view, rejected",
       "evidence), 3 evidence file unavailable, 4 execution failure."
@@ -116,8 +116,14 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       Path file = Arguments.resolve(source, "--source");
       SelectedPath.checkTrailingSlash("--source", source, file);
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
-      ViewPage page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
+      ViewPage page;
+      if (SetFiles.isSetBundle(file)) {
+        // A set bundle (inspect-model-set): its views cover the whole set.
+        page = rea.view(rea.readSetEvidence(file), selection, SourceKind.EVIDENCE_FILE);
+      } else {
+        Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
+        page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
+      }
       if (json) {
         Output.printJson(out, page.json());
       } else {

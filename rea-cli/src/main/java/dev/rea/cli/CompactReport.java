@@ -62,6 +62,7 @@ final class CompactReport {
               + (t.get("byte_length").isNull()
                   ? "byte total unknown"
                   : amount(t.get("byte_length")) + " bytes of tensor data")
+              + SplitMember.note(s.get("headline_metadata"))
         });
     facts.add(new String[] {"chat template", chatTemplateText(s.get("chat_template"))});
     screen.printFacts(out, facts);

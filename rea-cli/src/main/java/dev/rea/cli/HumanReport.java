@@ -162,6 +162,7 @@ final class HumanReport {
               + (Coverage.PARTIAL.equals(r.coverage().header())
                   ? "; of the entries read before the stop only (see Limitations)"
                   : "")
+              + SplitMember.note(r)
         });
     if (!r.warnings().isEmpty()) {
       // Warnings are printed last, after tables that can be long: a reader who stops at the top

@@ -49,7 +49,8 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
 
   /** Entry point. */
   public static void main(String[] args) {
-    if (args.length > 0 && "inspect-model-artifact".equals(args[0])) {
+    if (args.length > 0
+        && ("inspect-model-artifact".equals(args[0]) || "inspect-model-set".equals(args[0]))) {
       Interrupts.early();
     }
     Prewarm.startFor(args);
@@ -191,6 +192,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   private static Map<String, SubcommandMaker> subcommands() {
     Map<String, SubcommandMaker> m = new LinkedHashMap<>();
     m.put("inspect-model-artifact", (env, factory) -> new CommandLine(InspectCommand.model(env)));
+    m.put("inspect-model-set", (env, factory) -> new CommandLine(SetCommand.class, factory));
     m.put(
         "inspect-analysis-view",
         (env, factory) -> new CommandLine(AnalysisViewCommand.class, factory));

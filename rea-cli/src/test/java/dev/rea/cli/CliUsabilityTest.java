@@ -59,10 +59,11 @@ class CliUsabilityTest {
                 "\n",
                 "Report what a GGUF or safetensors file declares, from its header alone.",
                 "Usage: rea inspect-model-artifact [-hV] [--json] [--wide]",
-                "                                  [--evidence_output=FILE] [--hash=header|full]",
-                "                                  [--max_tensor_rows=N] [--tensors=GLOB]",
-                "                                  [--view=JSON] [--detail=complete|summary]...",
-                "                                  PATH",
+                "                                  [--evidence_output=FILE]",
+                "                                  [--format=rea|in-toto|cyclonedx]",
+                "                                  [--hash=header|full] [--max_tensor_rows=N]",
+                "                                  [--tensors=GLOB] [--view=JSON]",
+                "                                  [--detail=complete|summary]... PATH",
                 "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and"));
     String[] rows = {
       "      PATH                 The model file. A relative path is resolved against",

@@ -25,7 +25,7 @@ class McpCommandTest {
   @TempDir Path dir;
 
   @Test
-  void reaMcpServesTheFourTools() throws Exception {
+  void reaMcpServesTheFiveTools() throws Exception {
     Path home = Files.createDirectories(dir.resolve("home"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ServerParameters params =
@@ -46,6 +46,7 @@ class McpCommandTest {
           .extracting(Tool::name)
           .containsExactlyInAnyOrder(
               "inspect_model_artifact",
+              "inspect_model_set",
               "inspect_analysis_view",
               "import_evidence_bundle",
               "release_evidence");

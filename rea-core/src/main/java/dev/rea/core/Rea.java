@@ -3,6 +3,8 @@ package dev.rea.core;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Inspection;
+import dev.rea.core.evidence.ModelSetRecord;
+import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.internal.auth.EvidenceSigner;
 import dev.rea.core.internal.auth.EvidenceVerifier;
 import dev.rea.core.internal.auth.KeyRing;
@@ -20,13 +22,20 @@ import dev.rea.core.internal.formats.SarifLog;
 import dev.rea.core.internal.inspect.ModelInspector;
 import dev.rea.core.internal.inspect.WarmUp;
 import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.internal.set.SetBundleReader;
+import dev.rea.core.internal.set.SetInspector;
+import dev.rea.core.internal.set.SetRecordJson;
+import dev.rea.core.internal.set.SetSigner;
 import dev.rea.core.internal.view.EvidenceLoader;
 import dev.rea.core.internal.view.IndexedEvidence;
 import dev.rea.core.internal.view.ModelArtifactSummary;
+import dev.rea.core.internal.view.SetSummary;
+import dev.rea.core.internal.view.SetViewPages;
 import dev.rea.core.internal.view.ViewPages;
 import dev.rea.core.options.InspectOptions;
 import dev.rea.core.options.Limits;
 import dev.rea.core.source.SeekableSource;
+import dev.rea.core.source.SetSource;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
@@ -65,6 +74,7 @@ public final class Rea {
 
   private final ModelInspector inspector;
   private final Limits limits;
+  private final Clock clock;
   private final Supplier<Path> home;
   private final KeyNotices notices;
   private @Nullable KeyRing signingRing;
@@ -72,6 +82,7 @@ public final class Rea {
 
   private Rea(Builder b) {
     this.limits = b.limits;
+    this.clock = b.clock;
     this.inspector =
         b.inspector != null
             ? b.inspector
@@ -133,6 +144,232 @@ public final class Rea {
         options.progress().progress(done, total);
       }
     };
+  }
+
+  // ------------------------------------------------------------------ model sets
+
+  /**
+   * Inspects a model made of several files (CONTRACT section 9): {@code path} is a safetensors
+   * index, any member of a GGUF split set, a directory holding exactly one model, or a single
+   * model file (a set of one). Members are inspected one after another with {@link #inspect}'s
+   * file operation and cross-checked; a full hash reports one progress stream over the bytes of
+   * all members.
+   *
+   * @param path an absolute path
+   * @param options hash mode, limits, cancellation and progress (over the whole set)
+   * @return the set record and every member's record (unsigned, with their ids), or the failure
+   *     with the partial set record of the members finished before it; never throws for anything
+   *     about the files
+   */
+  public SetInspection inspectSet(Path path, InspectOptions options) {
+    return inspectSet(path, options, null);
+  }
+
+  /**
+   * As {@link #inspectSet(Path, InspectOptions)}, handing each member's record to {@code sink}
+   * as soon as it is checked instead of keeping them all (a {@link SetSpool} writes them to a
+   * bundle): memory stays that of one member.
+   *
+   * @param sink takes the members' records in member order, or null to keep them in the result
+   */
+  public SetInspection inspectSet(
+      Path path, InspectOptions options, SetInspection.@Nullable MemberSink sink) {
+    return new SetInspector(inspectorFor(options), clock)
+        .inspect(path, options.hash(), options.progress(), options.cancellation(), sink);
+  }
+
+  /**
+   * A spool of signed member records for a set bundle written without holding the members
+   * (a temporary file); use it as the {@link SetInspection.MemberSink} of {@link
+   * #inspectSet(Path, InspectOptions, SetInspection.MemberSink)}, then write the bundle with it.
+   *
+   * @return the spool (close it to delete the temporary file)
+   * @throws ReaException {@code execution_failure} / {@code io_error} when no temporary file can
+   *     be made
+   */
+  public SetSpool newSetSpool() throws ReaException {
+    return new SetSpool(this);
+  }
+
+  /**
+   * As {@link #inspectSet(Path, InspectOptions)}, over a directory the caller reaches its own way
+   * (a Hadoop file system): members are opened through {@code source} one at a time.
+   *
+   * @param source the directory
+   * @param name the file named (an index, a split member, a model file), or null for the
+   *     directory's one model
+   * @param options hash mode, limits, cancellation and progress
+   * @return as {@link #inspectSet(Path, InspectOptions)}
+   */
+  public SetInspection inspectSet(
+      SetSource source, @Nullable String name, InspectOptions options) {
+    return new SetInspector(inspectorFor(options), clock)
+        .inspect(source, name, options.hash(), options.progress(), options.cancellation(), null);
+  }
+
+  /**
+   * Signs a set: every member record and the set record (CONTRACT sections 5 and 9).
+   *
+   * @param set a complete set inspection
+   * @return the same set, signed
+   * @throws ReaException as {@link #sign(EvidenceRecord)}
+   */
+  public SetInspection.Complete sign(SetInspection.Complete set) throws ReaException {
+    EvidenceSigner signer = new EvidenceSigner(signingRing());
+    List<EvidenceRecord> members = new java.util.ArrayList<>(set.members().size());
+    for (EvidenceRecord r : set.members()) {
+      members.add(signer.sign(r));
+    }
+    return new SetInspection.Complete(sign(set.set()), members, set.checksPassed());
+  }
+
+  /**
+   * Signs a set record alone (a partial one, say).
+   *
+   * @param set the record (any id and signature are replaced)
+   * @return the signed record
+   * @throws ReaException as {@link #sign(EvidenceRecord)}
+   */
+  public ModelSetRecord sign(ModelSetRecord set) throws ReaException {
+    return new SetSigner(signingRing()).sign(set);
+  }
+
+  /**
+   * Indexes a set this process produced, for its summary and views.
+   *
+   * @param set the set record
+   * @param members its members' records, in member order
+   * @return the indexed set
+   */
+  public SetEvidence setEvidence(ModelSetRecord set, List<EvidenceRecord> members) {
+    List<Evidence> out = new java.util.ArrayList<>(members.size());
+    for (EvidenceRecord r : members) {
+      out.add(evidence(r));
+    }
+    return new SetEvidence(set, out);
+  }
+
+  /**
+   * Writes a set bundle atomically: the set record, then each member's record.
+   *
+   * @param file the target
+   * @param set the signed set record
+   * @param members the signed member records, in member order
+   * @throws ReaException {@code execution_failure} / {@code io_error} when it cannot be written
+   */
+  public void writeSetEvidence(Path file, ModelSetRecord set, List<EvidenceRecord> members)
+      throws ReaException {
+    EvidenceFiles.writeAtomically(file, setBundleJson(set, members));
+  }
+
+  /**
+   * Reads a set bundle back: strict import, then the identity and signature of the set record and
+   * of every member record, and the set's member list against the member records.
+   *
+   * @param file a set bundle
+   * @return the set
+   * @throws ReaException {@code target_unavailable} when unreadable; {@code invalid_input} /
+   *     {@code evidence_rejected} otherwise
+   */
+  public SetEvidence readSetEvidence(Path file) throws ReaException {
+    try {
+      return readSetEvidence(EvidenceFiles.read(file, limits.evidenceInputBytes()));
+    } catch (ReaException e) {
+      throw e.withPath(file.toString());
+    }
+  }
+
+  /**
+   * As {@link #readSetEvidence(Path)}, from JSON text.
+   *
+   * @param json a set bundle, UTF-8
+   * @return the set
+   * @throws ReaException {@code invalid_input} / {@code evidence_rejected}
+   */
+  public SetEvidence readSetEvidence(byte[] json) throws ReaException {
+    KeyRing ring = verifyingRing();
+    SetBundleReader.Read read = SetBundleReader.read(
+        json, new EvidenceVerifier(ring, new EvidenceImport(limits), limits), ring);
+    return setEvidence(read.set(), read.members());
+  }
+
+  /**
+   * The set summary (CONTRACT section 9): the section 4 summary with {@code set} (kind, member
+   * count) in place of {@code format_facts}, headline metadata from the first GGUF member or the
+   * index, and types and totals over all members.
+   *
+   * @param set the set
+   * @param page a page to include as {@code page}, or null
+   * @return UTF-8 JSON
+   */
+  public byte[] setSummaryJson(SetEvidence set, @Nullable ViewPage page) {
+    EvidenceRecord first = set.members().isEmpty() ? null : set.members().get(0).record();
+    return setSummaryJson(set.set(), first, page);
+  }
+
+  /**
+   * As {@link #setSummaryJson(SetEvidence, ViewPage)}, from the set record and its first
+   * member's record alone (a set inspected with a {@link SetSpool}).
+   *
+   * @param first the first member's record, or null
+   */
+  public byte[] setSummaryJson(
+      ModelSetRecord set, @Nullable EvidenceRecord first, @Nullable ViewPage page) {
+    return SetSummary.render(set, first, page == null ? null : page.json());
+  }
+
+  /**
+   * Answers one page of a view over a set (CONTRACT section 9): {@code members}, {@code types},
+   * and {@code tensors} or {@code metadata} over all members in member order with {@code member}
+   * beside each row's own {@code index}; 64 KiB at most.
+   *
+   * @throws ReaException {@code invalid_input} / {@code bad_view} for a view that does not apply
+   */
+  public ViewPage view(SetEvidence set, ViewRequest view, SourceKind source) throws ReaException {
+    return SetViewPages.answer(set.set(), indexed(set), view, source);
+  }
+
+  private static List<IndexedEvidence> indexed(SetEvidence set) {
+    List<IndexedEvidence> out = new java.util.ArrayList<>(set.members().size());
+    for (Evidence e : set.members()) {
+      out.add(e.indexed());
+    }
+    return out;
+  }
+
+  /** @return whether JSON text looks like a set bundle (its first record a set record) */
+  public static boolean isSetBundle(byte[] json) {
+    return SetBundleReader.looksLikeSetBundle(json);
+  }
+
+  /** @return the set record as UTF-8 JSON, with its id and authentication */
+  public static byte[] setRecordJson(ModelSetRecord set) {
+    return SetRecordJson.recordBytes(set, true);
+  }
+
+  /** @return the set bundle as UTF-8 JSON: the set record, then each member's record */
+  public static byte[] setBundleJson(ModelSetRecord set, List<EvidenceRecord> members) {
+    return SetRecordJson.bundleBytes(set, members);
+  }
+
+  /**
+   * Writes the set bundle to a stream without holding its text whole.
+   *
+   * @param out the stream (not closed)
+   */
+  public static void writeSetBundle(
+      java.io.OutputStream out, ModelSetRecord set, List<EvidenceRecord> members) {
+    SetRecordJson.writeBundle(out, set, members);
+  }
+
+  /**
+   * @param error the failure
+   * @param partial the partial set record, or null
+   * @return the error object of CONTRACT section 6 with the set record as {@code
+   *     partial_evidence}, UTF-8 JSON
+   */
+  public static byte[] setErrorJson(ReaException error, @Nullable ModelSetRecord partial) {
+    return SetRecordJson.errorBytes(error, partial);
   }
 
   // ------------------------------------------------------------------ signing and files

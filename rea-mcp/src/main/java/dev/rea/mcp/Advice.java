@@ -38,6 +38,9 @@ final class Advice {
       }
       return null;
     }
+    if (constraint == Constraint.UNSUPPORTED_FORMAT && "safetensors_index".equals(detected)) {
+      return "inspect the whole model with inspect_model_set and the same path";
+    }
     if (constraint == Constraint.UNSUPPORTED_FORMAT && "rea_evidence".equals(detected)) {
       return "read it with inspect_analysis_view and source {kind: \"evidence-file\", path},"
           + " or retain a bundle with import_evidence_bundle";

@@ -23,10 +23,22 @@ final class Descriptions {
       """
       REA reports what GGUF and safetensors model files declare (metadata, tensor directory, \
       types, offsets, byte lengths, parameter counts, digests) by reading only their headers. \
-      Start with inspect_model_artifact (summary by default); page through the retained \
+      Start with inspect_model_artifact (summary by default), or inspect_model_set for a model \
+      of several files (sharded safetensors, gguf-split); page through the retained \
       complete Evidence with inspect_analysis_view; import saved Evidence bundles with \
       import_evidence_bundle; free retained Evidence with release_evidence. Paths are absolute \
       paths on the server's machine.""";
+
+  static final String SET =
+      """
+      Call instead of inspect_model_artifact for a model of several files: a sharded \
+      safetensors checkpoint (path: its *.safetensors.index.json or its directory) or a GGUF \
+      split set (path: any NAME-0000N-of-0000M.gguf). Reads every member's header and checks \
+      the members against each other and the index (set_rejected names member, tensor and \
+      field). Arguments as inspect_model_artifact. The summary gives set kind, members, types \
+      and totals over all members; page the retained set with inspect_analysis_view \
+      (collection members, tensors or metadata: rows carry member). complete: the signed \
+      bundle, set record first.""";
 
   static final String VIEW =
       """

@@ -105,6 +105,61 @@ final class EvidenceDesk {
     return mostLoadsAtOnce;
   }
 
+  /** Sets retained by their set record's evidence_id; their members are in the session. */
+  private final java.util.Map<String, dev.rea.core.evidence.ModelSetRecord> sets =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Retains a set this server produced: every member record in the session (charged to the
+   * retained budget, all or none) and the set record beside them.
+   *
+   * @return the retained set
+   * @throws ReaException {@code resource_exhausted} / {@code retained_budget}
+   */
+  dev.rea.core.SetEvidence retainSet(
+      dev.rea.core.evidence.ModelSetRecord set, List<EvidenceRecord> members) throws ReaException {
+    List<Evidence> evs = new ArrayList<>(members.size());
+    for (EvidenceRecord r : members) {
+      evs.add(rea.evidence(r));
+    }
+    List<Evidence> held = session.retainAll(evs);
+    sets.put(set.evidenceId(), set);
+    return dev.rea.core.SetEvidence.of(set, held);
+  }
+
+  /** @return the retained set with that ID, or null when the ID names no retained set */
+  dev.rea.core.@Nullable SetEvidence set(String evidenceId) throws ReaException {
+    dev.rea.core.evidence.ModelSetRecord set = sets.get(evidenceId);
+    if (set == null) {
+      return null;
+    }
+    List<Evidence> members = new ArrayList<>(set.members().size());
+    for (dev.rea.core.evidence.ModelSetRecord.Member m : set.members()) {
+      members.add(session.get(m.evidenceId()));
+    }
+    return dev.rea.core.SetEvidence.of(set, members);
+  }
+
+  /**
+   * Releases a retained set and its members.
+   *
+   * @return true when the ID named a retained set
+   */
+  boolean releaseSet(String evidenceId) {
+    dev.rea.core.evidence.ModelSetRecord set = sets.remove(evidenceId);
+    if (set == null) {
+      return false;
+    }
+    for (dev.rea.core.evidence.ModelSetRecord.Member m : set.members()) {
+      try {
+        session.release(m.evidenceId());
+      } catch (ReaException alreadyReleased) {
+        // Released by its own ID before: nothing left to free.
+      }
+    }
+    return true;
+  }
+
   /** Retains Evidence this server produced (indexed once here). */
   Evidence retainProduced(EvidenceRecord record) throws ReaException {
     return session.retain(rea.evidence(record));

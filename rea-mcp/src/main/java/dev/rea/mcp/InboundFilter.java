@@ -55,6 +55,14 @@ final class InboundFilter extends InputStream {
   /** The tool whose requests carry their id in {@code _meta}. */
   static final String INSPECT_TOOL = "inspect_model_artifact";
 
+  /** The set inspection tool (CONTRACT section 9): an inspection like {@link #INSPECT_TOOL}. */
+  static final String SET_TOOL = "inspect_model_set";
+
+  /** @return whether the tool runs an inspection (holds the slot, can be cancelled) */
+  static boolean inspects(@Nullable String tool) {
+    return INSPECT_TOOL.equals(tool) || SET_TOOL.equals(tool);
+  }
+
   /** The MCP lifecycle's first request. */
   static final String INITIALIZE = "initialize";
 
@@ -295,7 +303,7 @@ final class InboundFilter extends InputStream {
           tool = s.toolName();
         }
         listener.onRequest(id, method, tool);
-        if (INSPECT_TOOL.equals(tool)) {
+        if (inspects(tool)) {
           return MetaInjector.withRequestId(line, lineLength, id);
         }
         return forward();

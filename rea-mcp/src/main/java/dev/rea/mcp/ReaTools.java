@@ -71,6 +71,8 @@ final class ReaTools {
     return List.of(
         spec(INSPECT, "Inspect a GGUF or safetensors model file", Descriptions.INSPECT,
             true, false, false, this::inspect),
+        spec(SetTool.NAME, "Inspect a model made of several files", Descriptions.SET,
+            true, false, false, new SetTool(this, rea, desk)::inspect),
         spec(VIEW, "Page through complete Evidence", Descriptions.VIEW,
             true, false, true, this::view),
         spec(IMPORT, "Import an Evidence bundle into this session", Descriptions.IMPORT,
@@ -173,6 +175,11 @@ final class ReaTools {
       switch (k) {
         case "retained-evidence" -> {
           Args s = Args.of("source.", source, Set.of("kind", "evidence_id"));
+          dev.rea.core.SetEvidence set = desk.set(s.requiredString("evidence_id"));
+          if (set != null) {
+            return results.success(
+                rea.view(set, selection, SourceKind.RETAINED_EVIDENCE).json());
+          }
           ev = desk.store().get(s.requiredString("evidence_id"));
           sourceKind = SourceKind.RETAINED_EVIDENCE;
         }
@@ -247,7 +254,9 @@ final class ReaTools {
   CallToolResult release(McpSyncServerExchange exchange, CallToolRequest request) {
     try {
       Args a = Args.of(request.arguments(), Set.of("evidence_id"));
-      desk.store().release(a.requiredString("evidence_id"));
+      if (!desk.releaseSet(a.requiredString("evidence_id"))) {
+        desk.store().release(a.requiredString("evidence_id"));
+      }
       return results.success(bytes(Map.of("released", true)));
     } catch (ReaException e) {
       return results.failure(e);
@@ -261,7 +270,7 @@ final class ReaTools {
    * written as {@code 1E+400} (or {@code -1E+400}) instead, so the view is refused for the number
    * it holds, not for a string it never held.
    */
-  private byte[] viewBytes(Map<String, Object> view) {
+  byte[] viewBytes(Map<String, Object> view) {
     return bytes(finite(view));
   }
 
@@ -288,6 +297,33 @@ final class ReaTools {
       return json.writeValueAsBytes(value);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** @return the results builder */
+  Results results() {
+    return results;
+  }
+
+  /**
+   * Runs an inspection in the server's one slot, with the request's cancellation and progress.
+   *
+   * @throws ReaException {@code provider_busy} when another inspection runs
+   */
+  <T> T inSlot(McpSyncServerExchange exchange, CallToolRequest request, HashMode hash,
+      java.util.function.Function<InspectOptions, T> work) throws ReaException {
+    Inspections.Ticket ticket = inspections.tryStart(requestKey(request));
+    if (ticket == null) {
+      throw Failures.busy();
+    }
+    try {
+      return work.apply(InspectOptions.builder()
+          .hash(hash)
+          .cancellation(ticket.cancellation)
+          .progress(new Progress(exchange, request.progressToken()))
+          .build());
+    } finally {
+      inspections.finish(ticket);
     }
   }
 

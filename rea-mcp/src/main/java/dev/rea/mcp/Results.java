@@ -46,6 +46,11 @@ final class Results {
     return result(Rea.errorJson(Advice.advise(e), partial), true);
   }
 
+  /** @param bytes an error object already written (CONTRACT section 6), UTF-8 */
+  CallToolResult failureJson(byte[] bytes) {
+    return result(bytes, true);
+  }
+
   private CallToolResult result(byte[] bytes, boolean error) {
     Map<String, Object> structured;
     try {

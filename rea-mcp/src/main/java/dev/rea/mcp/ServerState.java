@@ -43,7 +43,7 @@ final class ServerState implements InboundFilter.Listener {
   @Override
   public synchronized void onRequest(RpcId id, String method, @Nullable String toolName) {
     pending.add(id.key());
-    if (InboundFilter.INSPECT_TOOL.equals(toolName)) {
+    if (InboundFilter.inspects(toolName)) {
       pendingInspections.add(id.key());
     }
   }

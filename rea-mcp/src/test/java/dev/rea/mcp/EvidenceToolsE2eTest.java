@@ -88,11 +88,11 @@ class EvidenceToolsE2eTest {
   }
 
   @Test
-  void listsAllFourTools() {
+  void listsAllFiveTools() {
     assertThat(client().listTools().tools())
         .extracting(Tool::name)
         .containsExactlyInAnyOrder(
-            ReaTools.INSPECT, ReaTools.VIEW, ReaTools.IMPORT, ReaTools.RELEASE);
+            ReaTools.INSPECT, SetTool.NAME, ReaTools.VIEW, ReaTools.IMPORT, ReaTools.RELEASE);
   }
 
   @Test

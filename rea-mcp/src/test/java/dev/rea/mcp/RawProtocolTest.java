@@ -246,7 +246,7 @@ class RawProtocolTest {
       s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
       s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
       JsonNode tools = s.awaitResponse(3, WAIT).path("result").path("tools");
-      assertThat(tools).hasSize(4);
+      assertThat(tools).hasSize(5);
       // One title per tool: the annotations repeat the tool's own, and the hints are as declared.
       Map<String, String> hints = new java.util.HashMap<>();
       for (JsonNode t : tools) {
@@ -261,6 +261,7 @@ class RawProtocolTest {
           .containsExactlyInAnyOrderEntriesOf(
               Map.of(
                   ReaTools.INSPECT, "true,false,false,false",
+                  SetTool.NAME, "true,false,false,false",
                   ReaTools.VIEW, "true,false,true,false",
                   ReaTools.IMPORT, "false,false,true,false",
                   ReaTools.RELEASE, "false,true,false,false"));

@@ -42,7 +42,12 @@ public final class BenchCorpus {
     /** A Llama-3-70B-like file with the Llama-3-like vocabulary: same header scale, ~10x file. */
     LARGE_FILE("llama3-10x-file.gguf"),
     /** A TinyLlama-like F16 GGUF of more than 2 GiB, for the full-hash benchmark. */
-    HASH("hash-2g.gguf");
+    HASH("hash-2g.gguf"),
+    /**
+     * A directory: a DeepSeek-V3-shaped checkpoint of 163 safetensors shards and its index,
+     * 91,991 tensors (issue 18; {@code rea inspect-model-set DIR}).
+     */
+    DEEPSEEK_SET("deepseek-v3-like");
 
     private final String fileName;
 
@@ -124,11 +129,11 @@ public final class BenchCorpus {
     Files.createDirectories(dir);
     Path file = dir.resolve(item.fileName());
     Path stamp = dir.resolve("." + item.fileName() + ".stamp");
-    if (Files.isRegularFile(file) && Files.isRegularFile(stamp)) {
+    if ((Files.isRegularFile(file) || Files.isDirectory(file)) && Files.isRegularFile(stamp)) {
       String[] s = Files.readString(stamp, StandardCharsets.US_ASCII).trim().split(" ");
       if (s.length == 4
           && s[0].equals("v" + VERSION)
-          && Long.parseLong(s[1]) == Files.size(file)) {
+          && Long.parseLong(s[1]) == sizeOf(file)) {
         return new Entry(item, file, Long.parseLong(s[1]), Long.parseLong(s[2]), Integer.parseInt(s[3]));
       }
     }
@@ -139,6 +144,20 @@ public final class BenchCorpus {
         "v" + VERSION + " " + e.fileSize + " " + e.headerLength + " " + e.tensors + "\n",
         StandardCharsets.US_ASCII);
     return e;
+  }
+
+  /** @return a file's size, or for a directory the sum of its files' sizes */
+  private static long sizeOf(Path p) throws IOException {
+    if (!Files.isDirectory(p)) {
+      return Files.size(p);
+    }
+    long n = 0;
+    try (var files = Files.list(p)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        n += Files.size(f);
+      }
+    }
+    return n;
   }
 
   /** Writes one item to {@code file} (always regenerates). */
@@ -159,6 +178,9 @@ public final class BenchCorpus {
         return gguf(item, moe(), file);
       case HASH:
         return gguf(item, tinyLlamaF16(), file);
+      case DEEPSEEK_SET:
+        SetCorpusWriter.Written set = SetCorpusWriter.deepseekV3(file, 61, 256, 163);
+        return new Entry(item, file, sizeOf(file), set.largestHeader(), set.tensors());
       case SAFETENSORS:
         SafetensorsFileWriter.Written w = SafetensorsFileWriter.moeCheckpoint(file, 52, 128);
         return new Entry(item, file, w.fileSize(), w.headerLength(), w.tensors());

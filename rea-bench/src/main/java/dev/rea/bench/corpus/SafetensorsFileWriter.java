@@ -36,6 +36,9 @@ final class SafetensorsFileWriter {
         case "F16":
           size = 2;
           break;
+        case "F8_E4M3":
+          size = 1;
+          break;
         default:
           throw new IllegalArgumentException(dtype);
       }
@@ -81,7 +84,17 @@ final class SafetensorsFileWriter {
       }
     }
     ts.sort(Comparator.comparing(Tensor::name));
+    return write(file, ts);
+  }
 
+  /**
+   * Writes one file holding {@code ts} (sorted here by name), its data a hole.
+   *
+   * @return its sizes
+   */
+  static Written write(Path file, List<Tensor> tensors) throws IOException {
+    List<Tensor> ts = new ArrayList<>(tensors);
+    ts.sort(Comparator.comparing(Tensor::name));
     StringBuilder json = new StringBuilder(ts.size() * 128);
     json.append("{\"__metadata__\":{\"format\":\"pt\"}");
     long offset = 0;

@@ -34,6 +34,9 @@ class BenchCorpusTest {
     ModelInspector inspector = ModelInspector.standard();
     for (Entry e : BenchCorpus.ensureAll(dir)) {
       ENTRIES.put(e.item(), e);
+      if (e.item() == Item.DEEPSEEK_SET) {
+        continue; // a directory: see aDeepseekLikeSetIsOneCompleteSet
+      }
       RECORDS.put(e.item(), inspector.inspect(e.path().toAbsolutePath(), HashMode.HEADER));
     }
   }
@@ -50,6 +53,9 @@ class BenchCorpusTest {
   @Test
   void everyFileIsCompleteEvidenceWithTheGeneratorsSizes() throws Exception {
     for (Item i : Item.values()) {
+      if (i == Item.DEEPSEEK_SET) {
+        continue;
+      }
       Entry e = ENTRIES.get(i);
       EvidenceRecord r = RECORDS.get(i);
       assertThat(r.status()).as(i.name()).isEqualTo("complete");
@@ -59,6 +65,28 @@ class BenchCorpusTest {
       assertThat(r.artifact().format())
           .isEqualTo(i == Item.SAFETENSORS ? "safetensors" : "gguf");
     }
+  }
+
+  @Test
+  void aDeepseekLikeSetIsOneCompleteSet() throws Exception {
+    Entry e = ENTRIES.get(Item.DEEPSEEK_SET);
+    dev.rea.core.evidence.SetInspection.Complete c = dev.rea.core.Rea.standard()
+        .inspectSet(e.path().toAbsolutePath(), dev.rea.core.options.InspectOptions.defaults())
+        .orThrow();
+    assertThat(c.set().set().kind()).isEqualTo("safetensors_index");
+    assertThat(c.set().members()).hasSize(163);
+    assertThat(c.set().totals().tensorCount()).isEqualTo(91_991).isEqualTo(e.tensors());
+    assertThat(c.set().warnings()).isEmpty();
+    assertThat(c.set().types()).extracting(t -> t.type())
+        .containsExactlyInAnyOrder("BF16", "F32", "F8_E4M3");
+    // 671B main-model parameters and 14B of the MTP module, as the model card counts them.
+    assertThat(c.set().totals().parameterCount().longValue()).isBetween(684_000_000_000L,
+        686_000_000_000L);
+    long largest = 0;
+    for (dev.rea.core.evidence.EvidenceRecord r : c.members()) {
+      largest = Math.max(largest, r.artifact().headerLength());
+    }
+    assertThat(largest).isEqualTo(e.headerLength());
   }
 
   @Test

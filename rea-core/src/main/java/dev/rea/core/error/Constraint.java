@@ -28,6 +28,11 @@ public enum Constraint {
   UNKNOWN_EVIDENCE("unknown_evidence", ErrorCode.INVALID_INPUT, ErrorCategory.INVALID_REQUEST),
   /** A request argument that is missing or malformed (e.g. an unknown hash mode). */
   BAD_ARGUMENT("bad_argument", ErrorCode.INVALID_INPUT, ErrorCategory.INVALID_REQUEST),
+  /**
+   * A directory given as a model set that holds several models (CONTRACT section 9); the
+   * diagnostics list them ({@code units}).
+   */
+  AMBIGUOUS_SET("ambiguous_set", ErrorCode.INVALID_INPUT, ErrorCategory.INVALID_REQUEST),
 
   // target_unavailable / unsupported_target
   /**
@@ -48,6 +53,13 @@ public enum Constraint {
    */
   UNSUPPORTED_VERSION(
       "unsupported_version", ErrorCode.TARGET_UNAVAILABLE, ErrorCategory.UNSUPPORTED_TARGET),
+
+  /**
+   * A model set whose members contradict each other or their index (CONTRACT section 9); up to
+   * 32 contradictions, each naming member, tensor and field, in {@code
+   * details.diagnostics.contradictions}.
+   */
+  SET_REJECTED("set_rejected", ErrorCode.TARGET_UNAVAILABLE, ErrorCategory.UNSUPPORTED_TARGET),
 
   // target_unavailable / missing_target
   /** No file at the given path. */

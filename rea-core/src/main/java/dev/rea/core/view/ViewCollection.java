@@ -44,7 +44,25 @@ public enum ViewCollection {
   TYPES(
       "types",
       Set.of("types", "indices"),
-      List.of("index", "type", "type_id", "tensor_count", "parameter_count", "byte_length"));
+      List.of("index", "type", "type_id", "tensor_count", "parameter_count", "byte_length")),
+  /**
+   * The members of a model set (CONTRACT section 9), in member order; only over a set's
+   * Evidence.
+   */
+  MEMBERS(
+      "members",
+      Set.of("indices"),
+      List.of(
+          "index",
+          "path",
+          "evidence_id",
+          "format",
+          "file_size",
+          "header_sha256",
+          "sha256",
+          "tensor_count",
+          "parameter_count",
+          "byte_length"));
 
   private final String wire;
   private final Set<String> filters;

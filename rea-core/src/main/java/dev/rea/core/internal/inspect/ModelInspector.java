@@ -318,9 +318,28 @@ public final class ModelInspector {
   /** The failure's path and host details filled in; a complete record as it is. */
   private static Inspection finish(Inspection result, String pathText) {
     if (result instanceof Inspection.Failed f) {
-      return new Inspection.Failed(hostDetails(f.error().withPath(pathText), pathText), f.partial());
+      ReaException e = indexNamed(f.error(), pathText);
+      return new Inspection.Failed(hostDetails(e.withPath(pathText), pathText), f.partial());
     }
     return result;
+  }
+
+  /**
+   * JSON text named {@code *.safetensors.index.json} is a sharded checkpoint's index (CONTRACT
+   * section 9): said so, with {@code detected: "safetensors_index"}, so that each front end can
+   * name its set operation.
+   */
+  private static ReaException indexNamed(ReaException e, String pathText) {
+    if (e.constraint() != Constraint.UNSUPPORTED_FORMAT
+        || !"json".equals(e.diagnostics().get("detected"))
+        || !pathText.endsWith(".safetensors.index.json")) {
+      return e;
+    }
+    return e.toBuilder(
+            "unsupported format: the file is a safetensors index, which lists the files of a"
+                + " sharded checkpoint; it is not a model file")
+        .diagnostic("detected", "safetensors_index")
+        .build();
   }
 
   private Inspection openAndRead(Path path, Read read) throws ReaException {

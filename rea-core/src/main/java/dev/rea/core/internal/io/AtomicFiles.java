@@ -42,6 +42,23 @@ public final class AtomicFiles {
    *     {@link AtomicMoveNotSupportedException} when the file system cannot rename atomically
    */
   public static void write(Path target, byte[] content) throws IOException {
+    write(target, out -> out.write(content));
+  }
+
+  /** Writes a file's content to a stream (for {@link #write(Path, Content)}). */
+  @FunctionalInterface
+  public interface Content {
+    /** @param out the temporary file's stream (not to be closed) */
+    void writeTo(java.io.OutputStream out) throws IOException;
+  }
+
+  /**
+   * Atomically replaces (or creates) {@code target} with what {@code content} writes, streamed to
+   * the temporary file (nothing is held whole).
+   *
+   * @throws IOException as {@link #write(Path, byte[])}
+   */
+  public static void write(Path target, Content content) throws IOException {
     Path abs = target.toAbsolutePath();
     Path dir = abs.getParent();
     if (dir == null) {
@@ -59,10 +76,10 @@ public final class AtomicFiles {
     try {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer buf = ByteBuffer.wrap(content);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
+        java.io.OutputStream out = new java.io.BufferedOutputStream(
+            java.nio.channels.Channels.newOutputStream(ch), 64 * 1024);
+        content.writeTo(out);
+        out.flush();
         ch.force(true);
       }
       Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -102,7 +102,11 @@ public final class ModelArtifactSummary {
           "tokenizer.ggml.model",
           "tokenizer.ggml.pre",
           "tokenizer.ggml.bos_token_id",
-          "tokenizer.ggml.eos_token_id");
+          "tokenizer.ggml.eos_token_id",
+          // gguf-split's keys: a member's totals are the member's (CONTRACT section 9).
+          "split.no",
+          "split.count",
+          "split.tensors.count");
 
   /** Suffixes of {@code <architecture>.<suffix>} keys shown. */
   public static final List<String> ARCH_HEADLINE_SUFFIXES =

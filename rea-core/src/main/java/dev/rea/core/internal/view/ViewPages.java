@@ -97,6 +97,13 @@ public final class ViewPages {
   public static ViewPage answer(IndexedEvidence ev, ViewRequest view, SourceKind source)
       throws ReaException {
     view.validate();
+    if (view.collection() == ViewCollection.MEMBERS) {
+      throw ReaException.builder(
+              dev.rea.core.error.Constraint.BAD_VIEW,
+              "collection members is only for a model set's Evidence (inspect_model_set)")
+          .field("collection")
+          .build();
+    }
     EvidenceRecord r = ev.record();
     Selection sel = Selection.of(ev, view);
 
@@ -175,7 +182,7 @@ public final class ViewPages {
     return new ViewPage(json, sel.total(), view.offset(), view.limit(), next, rowIndices, omitted);
   }
 
-  private static int quoted(String s) {
+  static int quoted(String s) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(s.length() + 2);
     try (JsonGenerator g = EvidenceJson.generator(out)) {
       g.writeString(s);
@@ -305,7 +312,7 @@ public final class ViewPages {
     }
   }
 
-  private static @Nullable String omission(IndexedEvidence ev, ViewCollection c, int i) {
+  static @Nullable String omission(IndexedEvidence ev, ViewCollection c, int i) {
     if (c == ViewCollection.METADATA && ev.metadataPreviewIncomplete(i)) {
       return ev.record().metadata().get(i).key();
     }
@@ -316,7 +323,7 @@ public final class ViewPages {
     return label.startsWith("AMBIGUOUS_") || label.startsWith("UNKNOWN_");
   }
 
-  private static byte @Nullable [] unknown(IndexedEvidence ev, ViewCollection c, int i) {
+  static byte @Nullable [] unknown(IndexedEvidence ev, ViewCollection c, int i) {
     List<String> fields = new ArrayList<>(3);
     List<String> codes;
     if (c == ViewCollection.TENSORS) {
@@ -389,7 +396,7 @@ public final class ViewPages {
     return out.toByteArray();
   }
 
-  private static byte[] stub(IndexedEvidence ev, ViewRequest view, int i, int room) {
+  static byte[] stub(IndexedEvidence ev, ViewRequest view, int i, int room) {
     int bare = row(ev, view.collection(), i, f -> false).length;
     List<String> kept = new ArrayList<>();
     List<String> dropped = new ArrayList<>();

@@ -102,7 +102,8 @@ class ReformattedEvidenceTest {
     List<MetadataRow> md = new ArrayList<>();
     for (int i = 0; i < 14; i++) {
       ValueType t = ValueType.values()[r.nextInt(ValueType.values().length)];
-      md.add(new MetadataRow(i, "k" + i + RandomRecords.text(r), t, value(r, t, 1)));
+      // "k", the index, then ":": no two indices give the same key, whatever text follows.
+      md.add(new MetadataRow(i, "k" + i + ":" + RandomRecords.text(r), t, value(r, t, 1)));
     }
     List<TensorRow> tensors = new ArrayList<>();
     for (int i = 0; i < 1 + r.nextInt(6); i++) {

@@ -171,6 +171,9 @@ class RealFilesViewTest {
       assertThat(loaded.records().get(0).record()).as(f.toString()).isEqualTo(signed);
       IndexedEvidence ev = loaded.records().get(0);
       for (ViewCollection c : ViewCollection.values()) {
+        if (c == ViewCollection.MEMBERS) {
+          continue; // a model set's collection (SetViewsTest)
+        }
         ViewPage p = ViewPages.answer(ev, ViewRequest.all(c), SourceKind.EVIDENCE_FILE);
         int n = c == ViewCollection.TENSORS ? r.tensors().size()
             : c == ViewCollection.METADATA ? r.metadata().size() : r.types().size();

@@ -1,0 +1,309 @@
+package dev.rea.cli;
+
+import dev.rea.core.Rea;
+import dev.rea.core.SelectedPath;
+import dev.rea.core.SetEvidence;
+import dev.rea.core.SetSpool;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.ModelSetRecord;
+import dev.rea.core.evidence.SetInspection;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.InspectOptions;
+import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ViewPage;
+import dev.rea.core.view.ViewRequest;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code rea inspect-model-set PATH}: inspects a model made of several files (CONTRACT section 9)
+ * with the options of {@code inspect-model-artifact}. PATH is a safetensors index, any member of
+ * a GGUF split set, a directory holding one model, or a single model file. Without {@code --json}
+ * it prints one block for the set, a line per member and the warnings ({@link SetReport}); with
+ * {@code --json} stdout is the signed set bundle (set record, then each member's record), the
+ * set summary ({@code --detail summary}, with {@code page} for {@code --view}), or the error
+ * object with the partial set record.
+ */
+@Command(
+    name = "inspect-model-set",
+    mixinStandardHelpOptions = true,
+    versionProvider = ReaMain.Version.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    header = "Report what a model made of several files declares, and check the files agree.",
+    description = {
+      "Inspects every file of a sharded safetensors checkpoint (through its "
+          + "*.safetensors.index.json) or of a GGUF split set (NAME-00001-of-00003.gguf ...) with "
+          + "inspect-model-artifact's reader, one after another, checks that the files agree "
+          + "with each other and with the index, and reports the whole model: its members, "
+          + "types and totals. PATH may be the index, any member, the directory holding the "
+          + "model, or a single model file."},
+    footer = {
+      "",
+      "Examples:",
+      "  rea inspect-model-set ./Llama-3.1-8B/model.safetensors.index.json",
+      "  rea inspect-model-set ./Qwen3-30B-A3B-BF16-00001-of-00002.gguf --hash full",
+      "  rea inspect-model-set ./checkpoint --detail summary \\",
+      "      --evidence_output set.json --json \\",
+      "      --view '{\"collection\":\"tensors\",\"names\":[\"lm_head.weight\"]}'",
+      "",
+      "Views over a set: collection members|tensors|metadata|types; tensor and",
+      "metadata rows carry member (the member index) beside their own index.",
+      "",
+      "Exit status: 0 complete, 2 invalid input (several models in the directory),",
+      "3 target unavailable (a member missing or rejected, or the members",
+      "contradict each other: set_rejected), 4 execution failure, 5 resource",
+      "exhausted, 130 cancelled (SIGINT), 143 terminated (SIGTERM)."
+    })
+public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "PATH",
+      description = "The index, any member, the model's directory, or one model file.")
+  String path;
+
+  @Option(names = "--json",
+      description = "Print JSON on stdout: the signed set bundle (or the set summary with "
+          + "--detail summary), or the error object on failure.")
+  boolean json;
+
+  @Option(names = "--hash", paramLabel = "header|full", defaultValue = "header",
+      description = {"header (default): read and hash only each member's header.",
+          "full: also hash every member whole, with one progress bar over the set."})
+  String hash;
+
+  @Option(names = "--detail", paramLabel = "complete|summary",
+      description = {"complete (default): every record (a signed bundle with --json).",
+          "summary: the set summary, pointing at the complete Evidence by "
+              + "parent_evidence_id (pair it with --evidence_output)."})
+  List<String> detail;
+
+  @Option(names = {"--evidence_output", "--evidence-output"}, paramLabel = "FILE",
+      description = "Also write the signed set bundle (set record, then every member's record) "
+          + "to FILE, atomically.")
+  String evidenceOutput;
+
+  @Option(names = "--view", paramLabel = "JSON",
+      description = "Answer one page of a view over the set in the same run. Needs --detail "
+          + "summary and --evidence_output; the page is answered from that file.")
+  String view;
+
+  private Map<String, String> env = System.getenv();
+
+  @Override
+  public void environment(Map<String, String> value) {
+    this.env = value;
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      return run(out, err);
+    } catch (OutOfMemoryError e) {
+      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
+    }
+  }
+
+  private int run(PrintWriter out, PrintWriter err) {
+    Cancellation cancellation = new Cancellation();
+    Interrupts signals = null;
+    Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
+    try {
+      HashMode mode = Arguments.hashMode(hash);
+      Arguments.Detail chosen = Arguments.detail(detail);
+      ViewRequest selection = view == null ? null : selection(chosen);
+      Path output =
+          evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
+      Path selected = Arguments.resolve(path);
+      SelectedPath.checkTrailingSlash("PATH", path, selected);
+      if (output != null) {
+        Arguments.notTheInput(output, selected, "--evidence_output");
+        Arguments.replacesOnlyEvidence(output, "--evidence_output");
+      }
+      ProgressBar bar =
+          mode == HashMode.FULL && Terminal.stderrIsTerminal()
+              ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
+              : null;
+      boolean bundle = output != null || (json && chosen == Arguments.Detail.COMPLETE);
+      // Members go to a spool (signed, on disk) or are dropped after the checks: memory stays
+      // that of one member. The first is kept for a summary's headline.
+      EvidenceRecord[] first = new EvidenceRecord[1];
+      try (SetSpool spool = bundle ? rea.newSetSpool() : null;
+          Interrupts installed = Interrupts.install(cancellation)) {
+        signals = installed;
+        InspectOptions.Builder options =
+            InspectOptions.builder().hash(mode).cancellation(cancellation);
+        if (bar != null) {
+          options.progress(bar::update);
+        }
+        SetInspection result;
+        try {
+          result = rea.inspectSet(selected, options.build(), (k, r) -> {
+            if (k == 0) {
+              first[0] = r;
+            }
+            if (spool != null) {
+              spool.accept(k, r);
+            }
+          });
+        } finally {
+          if (bar != null) {
+            bar.finish();
+          }
+        }
+        if (result instanceof SetInspection.Failed failed) {
+          return signals.exitStatus(failure(rea, failed, out, err));
+        }
+        SetInspection.Complete done = result.orThrow();
+        ModelSetRecord set = bundle ? rea.sign(done.set()) : done.set();
+        if (output != null) {
+          spool.writeBundle(output, set);
+        }
+        if (chosen == Arguments.Detail.SUMMARY) {
+          printSummary(rea, set, first[0], done.checksPassed(), selection, output, out, err);
+        } else if (json) {
+          WriterStream stream = new WriterStream(out);
+          spool.writeBundle(stream, set);
+          out.print('\n');
+          out.flush();
+        } else {
+          PrintWriter text = TerminalText.wrap(out);
+          new SetReport(text).print(set, done.checksPassed(), output);
+          text.flush();
+        }
+      }
+      return 0;
+    } catch (ReaException e) {
+      int status = Failures.report(e, json, out, err, 0);
+      return signals == null ? status : signals.exitStatus(status);
+    }
+  }
+
+  private int failure(Rea rea, SetInspection.Failed failed, PrintWriter out, PrintWriter err) {
+    ReaException e = Advice.advise(failed.error());
+    ModelSetRecord partial = failed.partial();
+    if (json) {
+      if (partial != null) {
+        try {
+          partial = rea.sign(partial);
+        } catch (ReaException | RuntimeException signingFailed) {
+          // Unsigned partial Evidence is still worth printing.
+        }
+      }
+      Output.printJson(out, Rea.setErrorJson(e, partial));
+      return e.code().exitStatus();
+    }
+    if (partial != null) {
+      PrintWriter text = TerminalText.wrap(out);
+      new SetReport(text).print(partial, List.of(), null);
+      text.flush();
+    }
+    return Failures.report(e, false, out, err, 0);
+  }
+
+  private ViewRequest selection(Arguments.Detail chosen) throws ReaException {
+    if (chosen == Arguments.Detail.COMPLETE) {
+      throw ReaException.builder(Constraint.CONFLICTING_CHOICES,
+              "--view needs --detail summary (complete detail is the default) and"
+                  + " --evidence_output FILE")
+          .field("--view")
+          .build();
+    }
+    if (evidenceOutput == null) {
+      throw ReaException.builder(Constraint.BAD_ARGUMENT,
+              "--view needs --evidence_output FILE: the page is answered from, and points at,"
+                  + " the complete Evidence written there")
+          .field("--evidence_output")
+          .build();
+    }
+    return ViewRequest.parse(view, ViewRequest.Mode.INLINE);
+  }
+
+  private void printSummary(Rea rea, ModelSetRecord set, EvidenceRecord first,
+      List<String> checks, ViewRequest selection, Path output, PrintWriter out, PrintWriter err)
+      throws ReaException {
+    byte[] summary;
+    ViewPage page = null;
+    if (selection != null) {
+      // Answered from the bundle just written, as inspect-analysis-view answers it.
+      SetEvidence ev = rea.readSetEvidence(output);
+      page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
+      summary = rea.setSummaryJson(ev, page);
+    } else {
+      summary = rea.setSummaryJson(set, first, null);
+    }
+    if (json) {
+      Output.printJson(out, summary);
+      if (output == null) {
+        err.println("rea: the complete Evidence (parent_evidence_id) was not written anywhere;"
+            + " add --evidence_output FILE to keep it");
+      }
+    } else {
+      PrintWriter text = TerminalText.wrap(out);
+      new SetReport(text).print(set, checks, output);
+      if (page != null) {
+        text.println();
+        CompactReport.printPage(text, page.json());
+      }
+      text.flush();
+    }
+  }
+
+  /** UTF-8 bytes into the command's writer (stdout), without holding a whole bundle as text. */
+  private static final class WriterStream extends java.io.OutputStream {
+    private final PrintWriter out;
+    private final java.nio.charset.CharsetDecoder decoder =
+        java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+    private final java.nio.ByteBuffer pending = java.nio.ByteBuffer.allocate(8192);
+    private final java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(8192);
+
+    WriterStream(PrintWriter out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      while (len > 0) {
+        int n = Math.min(len, pending.remaining());
+        pending.put(b, off, n);
+        off += n;
+        len -= n;
+        drain();
+      }
+    }
+
+    private void drain() {
+      pending.flip();
+      decoder.decode(pending, chars, false);
+      chars.flip();
+      out.append(chars);
+      chars.clear();
+      pending.compact();
+    }
+
+    @Override
+    public void flush() {
+      drain();
+      out.flush();
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package dev.rea.cli;
+
+import dev.rea.core.evidence.ModelSetRecord;
+import dev.rea.core.evidence.TypeRow;
+import dev.rea.core.evidence.Warning;
+import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The readable report of a model set (CONTRACT section 9): one block for the set (kind, members,
+ * totals by type, the checks that passed), one short line per member, then the warnings. Tensor
+ * rows are never printed here, however many there are: the last lines say how to page them
+ * through a view. Text from files goes through {@link TerminalText}.
+ */
+final class SetReport {
+  /** Type rows shown in the set block. */
+  private static final int SHOWN_TYPES = 12;
+
+  private final PrintWriter out;
+
+  SetReport(PrintWriter out) {
+    this.out = out;
+  }
+
+  /**
+   * @param s the set record (complete or partial)
+   * @param checks the cross-checks that passed (empty for a partial record)
+   * @param output where the bundle was written, or null
+   */
+  void print(ModelSetRecord s, List<String> checks, @Nullable Path output) {
+    boolean partial = ModelSetRecord.STATUS_PARTIAL.equals(s.status());
+    out.println((partial ? "PARTIAL model set " : "Model set ")
+        + TerminalText.printable(s.set().path()));
+    List<String[]> facts = new ArrayList<>();
+    facts.add(new String[] {"kind", kindText(s)});
+    if (s.set().index() != null) {
+      facts.add(new String[] {"index", Sizes.bytes(s.set().index().fileSize()) + ", sha256 "
+          + s.set().index().sha256()});
+    }
+    BigInteger size = BigInteger.ZERO;
+    for (ModelSetRecord.Member m : s.members()) {
+      size = size.add(BigInteger.valueOf(m.fileSize()));
+    }
+    facts.add(new String[] {"files", Sizes.count(s.members().size(), "member") + ", "
+        + Sizes.grouped(size) + " bytes"});
+    facts.add(new String[] {"totals", Sizes.count(s.totals().tensorCount(), "tensor") + ", "
+        + Sizes.grouped(s.totals().parameterCount()) + " parameters (declared), "
+        + (s.totals().byteLength() == null ? "byte total unknown"
+            : Sizes.grouped(s.totals().byteLength()) + " bytes of tensor data")
+        + (partial ? "; of the members read before the stop only" : "")});
+    facts.add(new String[] {"types", typesText(s.types())});
+    facts.add(new String[] {"read", readText(s)});
+    if (!checks.isEmpty()) {
+      facts.add(new String[] {"checks", "passed: " + String.join("; ", checks)});
+    }
+    if (!s.warnings().isEmpty()) {
+      Set<String> codes = new LinkedHashSet<>();
+      for (Warning w : s.warnings()) {
+        codes.add(w.code());
+      }
+      facts.add(new String[] {"warnings", s.warnings().size() + " ("
+          + TerminalText.printable(String.join(", ", codes)) + "): see Warnings at the end"});
+    }
+    facts.add(new String[] {"evidence", String.valueOf(s.evidenceId())});
+    TextTable.print(out, List.of(), facts);
+    printMembers(s);
+    printWarnings(s);
+    out.println();
+    out.println("Tensor rows are not printed for a set: page them with --detail summary"
+        + " --evidence_output FILE --view '{\"collection\":\"tensors\"}' (each row names its"
+        + " member), or inspect one member with inspect-model-artifact.");
+    if (output != null) {
+      out.println("Complete Evidence " + s.evidenceId() + " written to "
+          + TerminalText.printable(output.toString()));
+    }
+  }
+
+  private void printMembers(ModelSetRecord s) {
+    out.println();
+    out.println("Members (" + s.members().size() + ")");
+    List<String[]> rows = new ArrayList<>();
+    for (ModelSetRecord.Member m : s.members()) {
+      rows.add(new String[] {
+        Integer.toString(m.index()),
+        TextTable.cut(TerminalText.printable(fileName(m.path())), 48),
+        m.format(),
+        Sizes.grouped(m.tensorCount()),
+        Sizes.grouped(m.parameterCount()),
+        Sizes.human(m.fileSize())
+      });
+    }
+    TextTable.print(out, List.of("#", "file", "format", "tensors", "parameters", "size"), rows);
+  }
+
+  private void printWarnings(ModelSetRecord s) {
+    if (s.warnings().isEmpty()) {
+      return;
+    }
+    out.println();
+    out.println("Warnings (" + s.warnings().size() + ")");
+    for (Warning w : s.warnings()) {
+      out.println("  - " + TerminalText.printable(w.code()) + ": "
+          + TerminalText.printable(w.message()));
+    }
+  }
+
+  private static String kindText(ModelSetRecord s) {
+    switch (s.set().kind()) {
+      case "safetensors_index":
+        return "safetensors checkpoint with an index";
+      case "gguf_split":
+        return "GGUF split set (gguf-split)";
+      default:
+        return "a single file";
+    }
+  }
+
+  private static String typesText(List<TypeRow> types) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < Math.min(SHOWN_TYPES, types.size()); i++) {
+      TypeRow t = types.get(i);
+      b.append(i > 0 ? ", " : "").append(TerminalText.printable(t.type())).append(' ')
+          .append(Sizes.count(t.tensorCount(), "tensor"));
+      if (t.byteLength() != null) {
+        b.append(" (").append(Sizes.grouped(t.byteLength())).append(" bytes)");
+      }
+    }
+    if (types.size() > SHOWN_TYPES) {
+      b.append(", ... (").append(types.size()).append(" types)");
+    }
+    return types.isEmpty() ? "none" : b.toString();
+  }
+
+  private static String readText(ModelSetRecord s) {
+    switch (s.coverage().digest()) {
+      case "complete":
+        return "every member whole, hashed (sha256 per member in --json)";
+      case "none":
+        return "each member's header only; tensor data neither read nor hashed";
+      default:
+        return "stopped before the end: digests unknown";
+    }
+  }
+
+  private static String fileName(String path) {
+    int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+    return path.substring(slash + 1);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.rea.cli;
+
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.MetadataValue;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The note a readable report adds to the totals of one member of a GGUF split set (llama.cpp's
+ * gguf-split writes {@code split.no} and {@code split.count} in every member): its totals are the
+ * member's, and {@code inspect-model-set} gives the whole model's (CONTRACT section 9).
+ */
+final class SplitMember {
+  private SplitMember() {}
+
+  /** @return the note for a record, or "" when it is not a member of a set of two or more */
+  static String note(EvidenceRecord r) {
+    long no = -1;
+    long count = -1;
+    for (MetadataRow m : r.metadata()) {
+      if (m.value() instanceof MetadataValue.IntegerValue v) {
+        if (m.key().equals("split.no")) {
+          no = v.bits();
+        } else if (m.key().equals("split.count")) {
+          count = v.bits();
+        }
+      }
+    }
+    return text(no, count);
+  }
+
+  /** @return the note for a summary's headline rows, or "" */
+  static String note(JsonNode headline) {
+    long no = -1;
+    long count = -1;
+    if (headline != null) {
+      for (JsonNode h : headline) {
+        String key = h.get("key").asString();
+        if (key.equals("split.no") && h.get("value").canConvertToLong()) {
+          no = h.get("value").asLong();
+        } else if (key.equals("split.count") && h.get("value").canConvertToLong()) {
+          count = h.get("value").asLong();
+        }
+      }
+    }
+    return text(no, count);
+  }
+
+  private static String text(long no, long count) {
+    if (no < 0 || count < 2 || no >= count) {
+      return "";
+    }
+    return "; of this file only, split member " + (no + 1) + " of " + count
+        + " (rea inspect-model-set PATH totals the whole model)";
+  }
+}

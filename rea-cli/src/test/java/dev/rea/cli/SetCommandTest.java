@@ -1,0 +1,119 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.testing.SetFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** {@code rea inspect-model-set} (CONTRACT section 9) and the set hints of the file command. */
+class SetCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void theReadableReportHasASetBlockMemberLinesAndNoTensorRows() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 4, 50);
+    CliRunner.Result r = CliRunner.run("inspect-model-set", c.index.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("Model set " + c.index);
+    assertThat(r.out()).contains("safetensors checkpoint with an index");
+    assertThat(r.out()).contains("4 members");
+    assertThat(r.out()).contains("200 tensors");
+    assertThat(r.out()).contains("F16 200 tensors");
+    assertThat(r.out()).contains("passed: tensor names unique across members");
+    assertThat(r.out()).contains("Members (4)");
+    assertThat(r.out()).contains("model-00003-of-00004.safetensors");
+    assertThat(r.out()).doesNotContain("model.layers.17.mlp.weight");
+    assertThat(r.out()).contains("--view '{\"collection\":\"tensors\"}'");
+  }
+
+  @Test
+  void jsonIsTheSignedSetBundleWithTheSetFirst() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "j", 3, 0, 2);
+    CliRunner.Result r = CliRunner.run("inspect-model-set", m.get(2).toString(), "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode b = r.json();
+    assertThat(b.get("schema").asString()).isEqualTo("rea.bundle.v1");
+    JsonNode records = b.get("records");
+    assertThat(records).hasSize(4);
+    assertThat(records.get(0).get("schema").asString()).isEqualTo("rea.model-set.v1");
+    assertThat(records.get(0).get("set").get("kind").asString()).isEqualTo("gguf_split");
+    assertThat(records.get(0).get("authentication").get("scheme").asString()).isEqualTo("ed25519");
+    for (int i = 1; i <= 3; i++) {
+      assertThat(records.get(i).get("evidence_id").asString())
+          .isEqualTo(records.get(0).get("members").get(i - 1).get("evidence_id").asString());
+    }
+  }
+
+  @Test
+  void aSummaryWithAViewIsAnsweredFromTheWrittenBundle() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "v", 3, 2, 2);
+    Path out = dir.resolve("out").resolve("set.json");
+    Files.createDirectories(out.getParent());
+    CliRunner.Result r = CliRunner.run("inspect-model-set", dir.toString(), "--json",
+        "--detail", "summary", "--evidence_output", out.toString(),
+        "--view", "{\"collection\":\"tensors\",\"names\":[\"blk.4.weight\"]}");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode s = r.json();
+    assertThat(s.get("kind").asString()).isEqualTo("model-set-summary");
+    JsonNode row = s.get("page").get("rows").get(0);
+    assertThat(row.get("member").asInt()).isEqualTo(2);
+    assertThat(row.get("index").asInt()).isZero();
+    CliRunner.Result again = CliRunner.run("inspect-analysis-view", "--source", out.toString(),
+        "--json", "--view", "{\"kind\":\"model-artifact\",\"collection\":\"members\"}");
+    assertThat(again.status()).as(again.err()).isZero();
+    assertThat(again.json().get("total_matches").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void aContradictionExitsThreeNamingMemberTensorAndField() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1, (s, b) -> {},
+        map -> map.put("ghost", "model-00002-of-00002.safetensors"));
+    CliRunner.Result r = CliRunner.run("inspect-model-set", c.index.toString(), "--json");
+    assertThat(r.status()).isEqualTo(3);
+    JsonNode e = r.json().get("error");
+    assertThat(e.get("constraint").asString()).isEqualTo("set_rejected");
+    JsonNode x = e.get("details").get("diagnostics").get("contradictions").get(0);
+    assertThat(x.get("member").asInt()).isEqualTo(1);
+    assertThat(x.get("tensor").asString()).isEqualTo("ghost");
+    assertThat(x.get("field").asString()).isEqualTo("weight_map[\"ghost\"]");
+    assertThat(r.json().get("partial_evidence").get("schema").asString())
+        .isEqualTo("rea.model-set.v1");
+    CliRunner.Result text = CliRunner.run("inspect-model-set", c.index.toString());
+    assertThat(text.status()).isEqualTo(3);
+    assertThat(text.err()).contains("set_rejected").contains("ghost");
+  }
+
+  @Test
+  void aDirectoryOfSeveralModelsListsThem() {
+    SetFixtures.ggufSplit(dir, "a", 2, 1, 1);
+    SetFixtures.ggufSplit(dir, "b", 2, 1, 1);
+    CliRunner.Result r = CliRunner.run("inspect-model-set", dir.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("ambiguous_set").contains("a-00001-of-00002.gguf")
+        .contains("b-00001-of-00002.gguf");
+  }
+
+  @Test
+  void theFileCommandRefusesAnIndexNamingTheSetCommand() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", c.index.toString());
+    assertThat(r.status()).isEqualTo(3);
+    assertThat(r.err()).contains("safetensors index").contains("inspect-model-set");
+  }
+
+  @Test
+  void aSplitMemberSaysItsTotalsAreTheMembers() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "w", 3, 1, 1);
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", m.get(1).toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("split member 2 of 3").contains("inspect-model-set");
+    CliRunner.Result s = CliRunner.run("inspect-model-artifact", m.get(0).toString(),
+        "--detail", "summary");
+    assertThat(s.out()).contains("split member 1 of 3").contains("split.count");
+  }
+}

@@ -1,0 +1,134 @@
+package dev.rea.core.internal.set;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.Inspection;
+import dev.rea.core.internal.detect.DetectedFormat;
+import dev.rea.core.internal.detect.FormatDetector;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.io.MissingPaths;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.Limits;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@link SetFiles} over a local directory. Members are {@code dir.resolve(name)} for plain names
+ * (no separator, no {@code ..}), so they never leave it; a member that is a symbolic link is
+ * followed, as the file operation follows one (Hugging Face's cache links every file to a blob).
+ */
+final class PathSetFiles implements SetFiles {
+  private final Path dir;
+  private final ModelInspector inspector;
+  private final Limits limits;
+
+  PathSetFiles(Path dir, ModelInspector inspector, Limits limits) {
+    this.dir = dir;
+    this.inspector = inspector;
+    this.limits = limits;
+  }
+
+  @Override
+  public String directory() {
+    return dir.toString();
+  }
+
+  @Override
+  public String pathOf(String name) {
+    return dir.resolve(name).toString();
+  }
+
+  @Override
+  public List<SetGrouping.Listed> listing() throws ReaException {
+    List<SetGrouping.Listed> out = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        String name = p.getFileName().toString();
+        if (!Files.isRegularFile(p)) {
+          continue;
+        }
+        out.add(new SetGrouping.Listed(
+            name, SafetensorsIndex.isIndexName(name) ? null : modelFormat(name)));
+      }
+    } catch (IOException e) {
+      throw failure(dir.toString(), e, "listing the directory failed");
+    }
+    return out;
+  }
+
+  @Override
+  public @Nullable String modelFormat(String name) {
+    try {
+      DetectedFormat f = FormatDetector.probe(dir.resolve(name)).model();
+      return f == null ? null : f.wire();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public long size(String name) throws ReaException {
+    Path p = dir.resolve(name);
+    try {
+      return Files.size(p);
+    } catch (IOException e) {
+      throw failure(p.toString(), e, "reading the file's size failed");
+    }
+  }
+
+  @Override
+  public byte[] readIndex(String name) throws ReaException {
+    Path p = dir.resolve(name);
+    SafetensorsIndexReader.checkSize(size(name), limits);
+    try (InputStream in = Files.newInputStream(p)) {
+      // Bounded by the ceiling whatever the size was a moment ago.
+      byte[] b = in.readNBytes((int) Math.min(limits.headerCeilingBytes() + 1, Integer.MAX_VALUE - 8));
+      SafetensorsIndexReader.checkSize(b.length, limits);
+      return b;
+    } catch (IOException e) {
+      throw failure(p.toString(), e, "reading the index failed");
+    } catch (ReaException e) {
+      throw e.withPath(p.toString());
+    }
+  }
+
+  @Override
+  public Inspection inspect(
+      String name, HashMode hash, ModelInspector.Listener listener, Cancellation cancellation) {
+    return inspector.run(dir.resolve(name), hash, listener, cancellation);
+  }
+
+  /** A host failure on a path, typed as the file operation types it. */
+  static ReaException failure(String path, IOException e, String what) {
+    Constraint c;
+    String message;
+    if (e instanceof NoSuchFileException) {
+      c = Constraint.NOT_FOUND;
+      message = "no such file: " + path;
+    } else if (e instanceof AccessDeniedException) {
+      c = Constraint.PERMISSION_DENIED;
+      message = "permission denied: " + path;
+    } else if (e instanceof java.nio.file.FileSystemException fse && MissingPaths.unresolvable(fse)) {
+      c = Constraint.NOT_FOUND;
+      message = "no such file: " + path + " (" + fse.getReason() + ")";
+    } else {
+      c = Constraint.IO_ERROR;
+      message = what + ": " + path + " (" + e.getClass().getSimpleName() + ")";
+    }
+    return ReaException.builder(c, message)
+        .path(path)
+        .diagnostic("path", path)
+        .diagnostic("reason", String.valueOf(e.getMessage()))
+        .cause(e)
+        .build();
+  }
+}

@@ -1,0 +1,334 @@
+package dev.rea.core.internal.set;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.FormatFacts;
+import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.MetadataValue;
+import dev.rea.core.evidence.TensorRow;
+import dev.rea.core.evidence.ValueType;
+import dev.rea.core.evidence.Warning;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The cross-checks of a model set (CONTRACT section 9), fed one member record at a time in member
+ * order ({@link #member}) so that a member's rows need not be kept once checked; {@link #finish}
+ * gives the warnings or throws the contradictions.
+ *
+ * <ul>
+ *   <li>every set: tensor names unique across members;
+ *   <li>safetensors index: each member is safetensors; its tensor names are exactly the names the
+ *       index maps to it (mapped but absent, present but unmapped or mapped elsewhere, are each a
+ *       contradiction); {@code metadata.total_size} against the sum of the members' tensor byte
+ *       lengths is the warning {@code index_total_size_mismatch};
+ *   <li>GGUF split (keys and types as gguf-split writes them, ggml-org/llama.cpp
+ *       tools/gguf-split/gguf-split.cpp @ 3e00f05f: {@code split.no} and {@code split.count}
+ *       UINT16, {@code split.tensors.count} INT32, every other key only in the first member):
+ *       each member is GGUF with the first member's version and byte order, {@code split.no} is
+ *       its number minus one, {@code split.count} the member count, {@code split.tensors.count}
+ *       the sum of all members' tensor counts; other metadata in a later member is the warning
+ *       {@code split_metadata_outside_first}.
+ * </ul>
+ *
+ * <p>Every contradiction is counted; the first {@value #LISTED} are kept. Not thread-safe.
+ */
+public final class SetChecks {
+  /** Most contradictions listed in {@code details.diagnostics.contradictions}. */
+  public static final int LISTED = 32;
+
+  static final String SPLIT_NO = "split.no";
+  static final String SPLIT_COUNT = "split.count";
+  static final String SPLIT_TENSORS = "split.tensors.count";
+
+  /**
+   * One contradiction.
+   *
+   * @param member the member's index in the set (0-based)
+   * @param path the member's path
+   * @param tensor the tensor concerned, or null
+   * @param field the field concerned (a path into the member's record or the index)
+   * @param message what is wrong
+   */
+  public record Contradiction(
+      int member, String path, @Nullable String tensor, String field, String message) {}
+
+  private final SetKind kind;
+  private final @Nullable SafetensorsIndex index;
+  private final int count;
+  private final List<Contradiction> listed = new ArrayList<>();
+  private int found;
+  private final Map<String, Integer> names = new HashMap<>();
+  private final List<Integer> declaredTensorCounts = new ArrayList<>();
+  private final List<String> paths = new ArrayList<>();
+  private final List<Integer> outsideFirst = new ArrayList<>();
+  private long tensorSum;
+  private BigInteger byteSum = BigInteger.ZERO;
+  private boolean bytesKnown = true;
+  private FormatFacts.@Nullable Gguf first;
+  /** Tensors the index maps to each file. */
+  private final Map<String, Integer> perFile = new HashMap<>();
+
+  /**
+   * @param kind the set's kind
+   * @param index the index (kind {@link SetKind#SAFETENSORS_INDEX}), else null
+   * @param count the number of members
+   */
+  public SetChecks(SetKind kind, @Nullable SafetensorsIndex index, int count) {
+    this.kind = kind;
+    this.index = index;
+    this.count = count;
+    if (index != null) {
+      for (String file : index.weightMap().values()) {
+        perFile.merge(file, 1, Integer::sum);
+      }
+    }
+  }
+
+  /**
+   * Checks one member's record against the index, the members before it and the split keys.
+   *
+   * @param k the member's index (0-based, in member order, each once)
+   * @param name the member's file name (as the index or split names it)
+   * @param r its complete record
+   */
+  public void member(int k, String name, EvidenceRecord r) {
+    String path = r.artifact().path();
+    paths.add(path);
+    List<TensorRow> tensors = r.tensors();
+    // With an index, a name in two members is already a name mapped elsewhere in one of them:
+    // the index's own map decides, and no second map of every name is kept.
+    for (TensorRow t : kind == SetKind.SAFETENSORS_INDEX ? List.<TensorRow>of() : tensors) {
+      Integer other = names.putIfAbsent(t.name(), k);
+      if (other != null) {
+        add(k, path, t.name(), "tensors[" + t.index() + "].name",
+            "the name is also a tensor of member " + other + " (" + paths.get(other) + ")");
+      }
+    }
+    tensorSum += tensors.size();
+    if (bytesKnown && r.totals().byteLength() != null) {
+      byteSum = byteSum.add(r.totals().byteLength());
+    } else {
+      bytesKnown = false;
+    }
+    if (kind == SetKind.SAFETENSORS_INDEX && index != null) {
+      checkIndexMember(index, k, name, path, r);
+    } else if (kind == SetKind.GGUF_SPLIT) {
+      checkSplitMember(k, path, r);
+    }
+  }
+
+  private void checkIndexMember(
+      SafetensorsIndex index, int k, String name, String path, EvidenceRecord r) {
+    if (!"safetensors".equals(r.artifact().format())) {
+      add(k, path, null, "artifact.format",
+          "the index names a " + r.artifact().format() + " file; its members must be safetensors");
+    }
+    Map<String, String> map = index.weightMap();
+    int mapped = 0;
+    for (TensorRow t : r.tensors()) {
+      String to = map.get(t.name());
+      if (to == null) {
+        add(k, path, t.name(), "tensors[" + t.index() + "].name",
+            "the tensor is in the member but the index's weight_map does not map it");
+      } else if (!to.equals(name)) {
+        add(k, path, t.name(), "tensors[" + t.index() + "].name",
+            "the tensor is in this member but the index's weight_map maps it to " + quoted(to));
+      } else {
+        mapped++;
+      }
+    }
+    int expected = perFile.getOrDefault(name, 0);
+    if (mapped < expected) {
+      Set<String> present = new HashSet<>();
+      for (TensorRow t : r.tensors()) {
+        present.add(t.name());
+      }
+      for (Map.Entry<String, String> e : map.entrySet()) {
+        if (e.getValue().equals(name) && !present.contains(e.getKey())) {
+          add(k, path, e.getKey(), "weight_map[" + quoted(e.getKey()) + "]",
+              "the index maps the tensor to this member, which does not hold it");
+        }
+      }
+    }
+  }
+
+  private void checkSplitMember(int k, String path, EvidenceRecord r) {
+    if (!(r.formatFacts() instanceof FormatFacts.Gguf g)) {
+      add(k, path, null, "artifact.format",
+          "a split set's members must be GGUF; this one is " + r.artifact().format());
+      declaredTensorCounts.add(null);
+      return;
+    }
+    if (k == 0) {
+      first = g;
+    } else if (first != null) {
+      if (g.version() != first.version()) {
+        add(k, path, null, "format_facts.version",
+            "version " + g.version() + " differs from the first member's " + first.version());
+      }
+      if (!g.byteOrder().equals(first.byteOrder())) {
+        add(k, path, null, "format_facts.byte_order",
+            g.byteOrder() + "-endian differs from the first member's " + first.byteOrder());
+      }
+    }
+    Map<String, MetadataRow> split = new LinkedHashMap<>();
+    boolean other = false;
+    for (MetadataRow m : r.metadata()) {
+      if (m.key().equals(SPLIT_NO) || m.key().equals(SPLIT_COUNT) || m.key().equals(SPLIT_TENSORS)) {
+        split.put(m.key(), m);
+      } else {
+        other = true;
+      }
+    }
+    if (other && k > 0) {
+      outsideFirst.add(k);
+    }
+    Long no = splitValue(k, path, split.get(SPLIT_NO), SPLIT_NO, ValueType.UINT16);
+    if (no != null && no != k) {
+      add(k, path, null, "metadata[" + quoted(SPLIT_NO) + "]",
+          "split.no is " + no + "; member " + (k + 1) + " of the set must have " + k);
+    }
+    Long n = splitValue(k, path, split.get(SPLIT_COUNT), SPLIT_COUNT, ValueType.UINT16);
+    if (n != null && n != count) {
+      add(k, path, null, "metadata[" + quoted(SPLIT_COUNT) + "]",
+          "split.count is " + n + "; the set has " + count + " members by its file names");
+    }
+    Long total = splitValue(k, path, split.get(SPLIT_TENSORS), SPLIT_TENSORS, ValueType.INT32);
+    declaredTensorCounts.add(total == null ? null : total.intValue());
+  }
+
+  /** @return the key's integer value, or null (a contradiction is recorded) */
+  private @Nullable Long splitValue(
+      int k, String path, @Nullable MetadataRow row, String key, ValueType type) {
+    String field = "metadata[" + quoted(key) + "]";
+    if (row == null) {
+      add(k, path, null, field, key + " is missing; gguf-split writes it in every member");
+      return null;
+    }
+    if (row.type() != type || !(row.value() instanceof MetadataValue.IntegerValue v)) {
+      add(k, path, null, field + ".type",
+          key + " is " + row.type().name() + "; gguf-split writes it as " + type.name());
+      return null;
+    }
+    return v.bits();
+  }
+
+  /**
+   * Ends the checks.
+   *
+   * @return the set's own warnings ({@code index_total_size_mismatch}, {@code
+   *     split_metadata_outside_first})
+   * @throws ReaException {@code target_unavailable} / {@code set_rejected} when anything
+   *     contradicted, naming the first contradiction's member (its path), tensor and field, with
+   *     up to {@value #LISTED} in {@code details.diagnostics.contradictions} and the total in
+   *     {@code contradiction_count}
+   */
+  public List<Warning> finish() throws ReaException {
+    if (kind == SetKind.GGUF_SPLIT) {
+      for (int k = 0; k < declaredTensorCounts.size(); k++) {
+        Integer d = declaredTensorCounts.get(k);
+        if (d != null && d.longValue() != tensorSum) {
+          add(k, paths.get(k), null, "metadata[" + quoted(SPLIT_TENSORS) + "]",
+              "split.tensors.count is " + d + "; the members hold " + tensorSum + " tensors");
+        }
+      }
+    }
+    if (found > 0) {
+      throw rejection();
+    }
+    List<Warning> out = new ArrayList<>();
+    if (index != null && index.totalSize() != null && bytesKnown
+        && !byteSum.equals(BigInteger.valueOf(index.totalSize()))) {
+      out.add(new Warning("index_total_size_mismatch",
+          "the index's metadata.total_size is " + index.totalSize()
+              + " bytes; the members' tensors declare " + byteSum
+              + " bytes (writers count total_size differently)"));
+    }
+    if (!outsideFirst.isEmpty()) {
+      out.add(new Warning("split_metadata_outside_first",
+          "metadata other than split.* is in later members " + shortList(outsideFirst)
+              + "; gguf-split keeps it in the first member only, and readers may ignore it"));
+    }
+    return out;
+  }
+
+  /** @return the checks passed, for the readable report (names only; call after {@link #finish}) */
+  public List<String> passed() {
+    List<String> out = new ArrayList<>();
+    out.add("tensor names unique across members");
+    if (kind == SetKind.SAFETENSORS_INDEX) {
+      out.add("weight_map matches every member both ways");
+    } else if (kind == SetKind.GGUF_SPLIT) {
+      out.add("split.no, split.count and split.tensors.count agree");
+      out.add("same GGUF version and byte order");
+    }
+    return out;
+  }
+
+  private ReaException rejection() {
+    Contradiction c = listed.get(0);
+    List<Object> list = new ArrayList<>();
+    for (Contradiction x : listed) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("member", x.member());
+      m.put("path", x.path());
+      if (x.tensor() != null) {
+        m.put("tensor", x.tensor());
+      }
+      m.put("field", x.field());
+      m.put("message", x.message());
+      list.add(m);
+    }
+    String where = "member " + c.member() + " (" + c.path() + ")"
+        + (c.tensor() == null ? "" : ", tensor " + quoted(c.tensor()))
+        + ", " + c.field() + ": " + c.message();
+    return ReaException.builder(
+            Constraint.SET_REJECTED,
+            "the model set is inconsistent ("
+                + found
+                + (found == 1 ? " contradiction" : " contradictions")
+                + "): "
+                + where)
+        .path(c.path())
+        .field(c.field())
+        .diagnostic("contradictions", list)
+        .diagnostic("contradiction_count", found)
+        .build();
+  }
+
+  private void add(int k, String path, @Nullable String tensor, String field, String message) {
+    found++;
+    if (listed.size() < LISTED) {
+      listed.add(new Contradiction(k, path, tensor, field, message));
+    }
+  }
+
+  /** @return the contradictions kept so far (at most {@value #LISTED}) */
+  public List<Contradiction> contradictions() {
+    return List.copyOf(listed);
+  }
+
+  private static String quoted(String s) {
+    return "\"" + ReaException.truncateForMessage(s) + "\"";
+  }
+
+  private static String shortList(List<Integer> ks) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < Math.min(8, ks.size()); i++) {
+      b.append(i > 0 ? ", " : "").append(ks.get(i));
+    }
+    if (ks.size() > 8) {
+      b.append(", ... (").append(ks.size()).append(")");
+    }
+    return b.toString();
+  }
+}

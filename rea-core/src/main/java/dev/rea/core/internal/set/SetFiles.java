@@ -1,0 +1,51 @@
+package dev.rea.core.internal.set;
+
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.Inspection;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.options.HashMode;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One directory as {@link SetInspector} sees it: names in, facts and inspections out. The
+ * adapters are {@link PathSetFiles} (local paths) and {@link SourceSetFiles} (a caller's {@link
+ * dev.rea.core.source.SetSource}, e.g. Hadoop). Every name is a plain file name in the directory.
+ */
+interface SetFiles {
+  /** @return the directory as recorded (no trailing separator) */
+  String directory();
+
+  /** @return the recorded path of a file of the directory */
+  String pathOf(String name);
+
+  /**
+   * @return the directory's regular files, each with its model format by content
+   * @throws ReaException when the directory cannot be listed
+   */
+  List<SetGrouping.Listed> listing() throws ReaException;
+
+  /**
+   * @return the file's model format by content ({@code "gguf"}, {@code "safetensors"}), or null
+   *     when it is not a model file or cannot be read (its inspection then says why)
+   */
+  @Nullable String modelFormat(String name);
+
+  /**
+   * @return the file's size in bytes
+   * @throws ReaException {@code target_unavailable} ({@code not_found}, ...) naming its path
+   */
+  long size(String name) throws ReaException;
+
+  /**
+   * Reads a whole small file (an index), refusing one over the header ceiling before reading.
+   *
+   * @throws ReaException {@code header_ceiling}, or the read's failure naming the path
+   */
+  byte[] readIndex(String name) throws ReaException;
+
+  /** Inspects one member with the file operation. */
+  Inspection inspect(String name, HashMode hash, ModelInspector.Listener listener,
+      Cancellation cancellation);
+}

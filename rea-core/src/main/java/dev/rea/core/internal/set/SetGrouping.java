@@ -1,0 +1,188 @@
+package dev.rea.core.internal.set;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.evidence.Derivations;
+import dev.rea.core.options.Limits;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Groups one directory's files into models (CONTRACT section 9, and section 10 for {@code rea
+ * scan} and the Spark job): a pure function of the listing, so that local paths and Hadoop paths
+ * share it through thin adapters. Names in, {@link SetUnit}s out; the only input read is an
+ * index's bytes, through {@link IndexBytes}.
+ *
+ * <p>Rules, in order:
+ *
+ * <ol>
+ *   <li>every file whose name ends in {@code .safetensors.index.json} is an index; its unit's
+ *       members are the distinct files its {@code weight_map} names (present or not); a file
+ *       named by any index is no unit of its own; an index that cannot be read is a unit with
+ *       its error and no members;
+ *   <li>every GGUF file (by content) named {@code PREFIX-NNNNN-of-MMMMM.gguf} joins the split set
+ *       of its prefix and count, whose members are {@code PREFIX-00001-of-MMMMM.gguf} to {@code
+ *       -MMMMM-} (present or not: a missing member is the set's failure when it is inspected);
+ *   <li>every other model file (GGUF or safetensors by content) is a unit alone ({@code
+ *       single_file}); files that are not models are not units.
+ * </ol>
+ *
+ * <p>Units are returned in code-point order of their anchors. Thread-safe (no state).
+ */
+public final class SetGrouping {
+  /** Most unit names listed in an {@code ambiguous_set} refusal. */
+  public static final int LISTED_UNITS = 32;
+
+  private SetGrouping() {}
+
+  /** One file of the listing. */
+  public record Listed(String name, @Nullable String modelFormat) {
+    /**
+     * @param name the file name (no directory)
+     * @param modelFormat {@code "gguf"} or {@code "safetensors"} when the content is that model
+     *     format, else null (an index is recognised by its name, not its content)
+     */
+    public Listed {
+      java.util.Objects.requireNonNull(name, "name");
+    }
+  }
+
+  /** Reads an index file's bytes (bounded by the header ceiling). */
+  @FunctionalInterface
+  public interface IndexBytes {
+    /**
+     * @param name the index file's name in the directory
+     * @return its bytes
+     * @throws ReaException when it cannot be read, or is over the header ceiling
+     */
+    byte[] read(String name) throws ReaException;
+  }
+
+  /**
+   * Groups a listing.
+   *
+   * @param listing the directory's regular files
+   * @param indexes reads an index's bytes
+   * @param limits the index reader's limits
+   * @return the units, in anchor order
+   */
+  public static List<SetUnit> group(List<Listed> listing, IndexBytes indexes, Limits limits) {
+    List<SetUnit> units = new ArrayList<>();
+    Set<String> claimed = new HashSet<>();
+    for (Listed f : listing) {
+      if (SafetensorsIndex.isIndexName(f.name())) {
+        SetUnit u = indexUnit(f.name(), indexes, limits);
+        units.add(u);
+        claimed.add(f.name());
+        claimed.addAll(u.members());
+      }
+    }
+    Map<String, GgufSplitName> splits = new LinkedHashMap<>();
+    for (Listed f : listing) {
+      if (claimed.contains(f.name()) || !"gguf".equals(f.modelFormat())) {
+        continue;
+      }
+      GgufSplitName s = GgufSplitName.parse(f.name());
+      if (s != null) {
+        claimed.add(f.name());
+        splits.putIfAbsent(s.first(), s);
+      }
+    }
+    for (GgufSplitName s : splits.values()) {
+      units.add(splitUnit(s));
+    }
+    for (Listed f : listing) {
+      if (!claimed.contains(f.name()) && f.modelFormat() != null) {
+        units.add(SetUnit.single(f.name()));
+      }
+    }
+    units.sort((a, b) -> Derivations.compareCodePoints(a.anchor(), b.anchor()));
+    return units;
+  }
+
+  /**
+   * The unit a file names by itself (CONTRACT section 9, PATH a file): an index with its members,
+   * any split member with its whole set, else the file alone.
+   *
+   * @param fileName the file's name in its directory
+   * @param modelFormat the file's model format by content, or null (an index has none)
+   * @param indexes reads the index's bytes
+   * @param limits the index reader's limits
+   * @return the unit (an index that cannot be read carries its error)
+   */
+  public static SetUnit unitOf(
+      String fileName, @Nullable String modelFormat, IndexBytes indexes, Limits limits) {
+    if (SafetensorsIndex.isIndexName(fileName)) {
+      return indexUnit(fileName, indexes, limits);
+    }
+    GgufSplitName s = "gguf".equals(modelFormat) ? GgufSplitName.parse(fileName) : null;
+    return s != null ? splitUnit(s) : SetUnit.single(fileName);
+  }
+
+  /**
+   * The one model of a directory (CONTRACT section 9).
+   *
+   * @param units the directory's units
+   * @param directory the directory as the user named it, for messages
+   * @return the only unit
+   * @throws ReaException {@code invalid_input} / {@code ambiguous_set} for several units (listing
+   *     up to {@value #LISTED_UNITS} anchors in {@code details.diagnostics.units}); {@code
+   *     target_unavailable} / {@code unsupported_format} for none
+   */
+  public static SetUnit only(List<SetUnit> units, String directory) throws ReaException {
+    if (units.size() == 1) {
+      return units.get(0);
+    }
+    if (units.isEmpty()) {
+      throw ReaException.builder(
+              Constraint.UNSUPPORTED_FORMAT,
+              "the directory holds no GGUF file, safetensors file or safetensors index: "
+                  + directory)
+          .path(directory)
+          .build();
+    }
+    List<Object> names = new ArrayList<>();
+    StringBuilder m = new StringBuilder();
+    for (SetUnit u : units) {
+      if (names.size() == LISTED_UNITS) {
+        m.append(", ... (").append(units.size()).append(" in all)");
+        break;
+      }
+      names.add(u.anchor());
+      m.append(names.size() > 1 ? ", " : "").append(ReaException.truncateForMessage(u.anchor()));
+    }
+    throw ReaException.builder(
+            Constraint.AMBIGUOUS_SET,
+            "the directory holds "
+                + units.size()
+                + " models, not one: "
+                + m
+                + "; name one of them (an index, a split member or a file)")
+        .path(directory)
+        .diagnostic("units", names)
+        .diagnostic("unit_count", units.size())
+        .build();
+  }
+
+  private static SetUnit indexUnit(String name, IndexBytes indexes, Limits limits) {
+    try {
+      SafetensorsIndex index = SafetensorsIndexReader.read(indexes.read(name), limits);
+      return new SetUnit(SetKind.SAFETENSORS_INDEX, name, index.members(), index, null);
+    } catch (ReaException e) {
+      return new SetUnit(SetKind.SAFETENSORS_INDEX, name, List.of(), null, e);
+    }
+  }
+
+  private static SetUnit splitUnit(GgufSplitName s) {
+    List<String> members = new ArrayList<>();
+    for (int i = 1; i <= s.count(); i++) {
+      members.add(s.member(i));
+    }
+    return new SetUnit(SetKind.GGUF_SPLIT, s.first(), members, null, null);
+  }
+}

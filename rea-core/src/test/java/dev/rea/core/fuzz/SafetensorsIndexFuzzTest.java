@@ -1,0 +1,58 @@
+package dev.rea.core.fuzz;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.set.SafetensorsIndex;
+import dev.rea.core.internal.set.SafetensorsIndexReader;
+import dev.rea.core.options.Limits;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Fuzzes the safetensors index reader (CONTRACT section 9; docs/fuzzing.md). A normal test run
+ * replays every file under {@code
+ * src/test/resources/dev/rea/core/fuzz/SafetensorsIndexFuzzTestInputs/readIndex/}; {@code
+ * JAZZER_FUZZ=1} fuzzes. Oracle: {@link #check}.
+ */
+class SafetensorsIndexFuzzTest {
+  private static final Limits LIMITS = Limits.defaults();
+
+  /** The only constraints the reader may refuse with. */
+  static final Set<Constraint> READER =
+      EnumSet.of(Constraint.FILE_FORMAT_REJECTED, Constraint.NESTING_LIMIT, Constraint.HEADER_CEILING);
+
+  @FuzzTest(maxDuration = "10m")
+  void readIndex(byte[] input) {
+    check(input);
+  }
+
+  /**
+   * An index read is self-consistent (members are the distinct files of the weight map, each a
+   * plain file name; the map is not empty), or the refusal is typed, one of the reader's
+   * constraints, with a bounded message and an offset inside the input. Nothing else escapes.
+   */
+  static void check(byte[] input) {
+    try {
+      SafetensorsIndex ix = SafetensorsIndexReader.read(input, LIMITS);
+      require(!ix.weightMap().isEmpty(), "an empty weight map was accepted");
+      require(ix.members().size() == new java.util.HashSet<>(ix.weightMap().values()).size(),
+          "members are not the distinct files of the weight map");
+      for (String m : ix.members()) {
+        require(SafetensorsIndexReader.badMemberName(m) == null, "a member leaves the directory");
+      }
+      require(ix.totalSize() == null || ix.totalSize() >= 0, "negative total_size");
+    } catch (ReaException e) {
+      FuzzOracle.checkTyped(e);
+      require(READER.contains(e.constraint()), "unexpected constraint " + e.constraint());
+      require(e.offset() == null || (e.offset() >= 0 && e.offset() <= input.length),
+          "offset " + e.offset() + " outside the input of " + input.length + " bytes");
+    }
+  }
+
+  private static void require(boolean ok, String what) {
+    if (!ok) {
+      throw new AssertionError(what);
+    }
+  }
+}

@@ -1,0 +1,166 @@
+package dev.rea.core.internal.set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.options.Limits;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The safetensors index reader (CONTRACT sections 8 and 9). */
+class SafetensorsIndexReaderTest {
+  private static final Limits LIMITS = Limits.defaults();
+
+  private static SafetensorsIndex read(String json) throws ReaException {
+    return SafetensorsIndexReader.read(json.getBytes(StandardCharsets.UTF_8), LIMITS);
+  }
+
+  private static ReaException refusal(String json) {
+    try {
+      read(json);
+    } catch (ReaException e) {
+      return e;
+    }
+    throw new AssertionError("accepted: " + json);
+  }
+
+  @Test
+  void aSavePretrainedIndexGivesItsMembersInNameOrder() throws ReaException {
+    SafetensorsIndex ix =
+        read(
+            "{\n  \"metadata\": {\n    \"total_size\": 1234\n  },\n  \"weight_map\": {\n"
+                + "    \"lm_head.weight\": \"model-00002-of-00002.safetensors\",\n"
+                + "    \"model.embed_tokens.weight\": \"model-00001-of-00002.safetensors\",\n"
+                + "    \"model.norm.weight\": \"model-00002-of-00002.safetensors\"\n  }\n}\n");
+    assertThat(ix.members())
+        .containsExactly("model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors");
+    assertThat(ix.weightMap()).hasSize(3);
+    assertThat(ix.weightMap().get("model.norm.weight")).isEqualTo("model-00002-of-00002.safetensors");
+    assertThat(ix.totalSize()).isEqualTo(1234L);
+    assertThat(ix.metadata())
+        .containsExactly(new SafetensorsIndex.Entry("total_size", "1234", SafetensorsIndex.Kind.NUMBER));
+  }
+
+  @Test
+  void metadataIsOptionalOrNullAndKeepsScalarsInKeyOrder() throws ReaException {
+    assertThat(read("{\"weight_map\":{\"a\":\"x.safetensors\"}}").metadata()).isEmpty();
+    assertThat(read("{\"metadata\":null,\"weight_map\":{\"a\":\"x.safetensors\"}}").totalSize())
+        .isNull();
+    SafetensorsIndex ix =
+        read(
+            "{\"metadata\":{\"z\":true,\"format\":\"pt\",\"n\":null,\"total_size\":\"77\"},"
+                + "\"weight_map\":{\"a\":\"x.safetensors\"}}");
+    assertThat(ix.metadata())
+        .extracting(SafetensorsIndex.Entry::key)
+        .containsExactly("format", "n", "total_size", "z");
+    assertThat(ix.totalSize()).isEqualTo(77L);
+  }
+
+  @Test
+  void otherTopLevelMembersAreCheckedButNotKept() throws ReaException {
+    SafetensorsIndex ix =
+        read("{\"extra\":[1,{\"b\":2}],\"weight_map\":{\"a\":\"x.safetensors\"}}");
+    assertThat(ix.members()).containsExactly("x.safetensors");
+    ReaException e = refusal("{\"extra\":{\"b\":1,\"b\":2},\"weight_map\":{\"a\":\"x.safetensors\"}}");
+    assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+  }
+
+  @Test
+  void duplicateTensorNamesAreRejectedAfterUnescaping() {
+    String json = "{\"weight_map\":{\"a\":\"x.safetensors\",\"\\u0061\":\"y.safetensors\"}}";
+    ReaException e = refusal(json);
+    assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+    assertThat(e.getMessage()).containsIgnoringCase("duplicate");
+    assertThat(e.offset()).isNotNull().isGreaterThan(20L);
+  }
+
+  @Test
+  void invalidUtf8IsRejectedAtItsByte() {
+    byte[] bytes = "{\"weight_map\":{\"a\":\"x.safetensors\"}}".getBytes(StandardCharsets.UTF_8);
+    bytes[16] = (byte) 0xC0; // inside the name "a"
+    assertThatThrownBy(() -> SafetensorsIndexReader.read(bytes, LIMITS))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+              assertThat(e.offset()).isEqualTo(16L);
+            });
+  }
+
+  @Test
+  void nestingPastTheLimitIsAResourceLimitAtItsOffset() {
+    String deep = "[".repeat(32) + "]".repeat(32);
+    String json = "{\"extra\":" + deep + ",\"weight_map\":{\"a\":\"x.safetensors\"}}";
+    ReaException e = refusal(json);
+    assertThat(e.constraint()).isEqualTo(Constraint.NESTING_LIMIT);
+    assertThat(e.offset()).isEqualTo(9L + 31);
+    // 32 levels (the top-level object and 31 arrays) are accepted.
+    String ok = "{\"extra\":" + "[".repeat(31) + "]".repeat(31) + ",\"weight_map\":{\"a\":\"x.safetensors\"}}";
+    try {
+      read(ok);
+    } catch (ReaException ex) {
+      throw new AssertionError(ex);
+    }
+  }
+
+  @Test
+  void anIndexOverTheHeaderCeilingIsRefusedBeforeParsing() {
+    Limits small = Limits.builder().headerCeilingBytes(64).build();
+    byte[] bytes = ("{\"weight_map\":{\"" + "a".repeat(60) + "\":\"x.safetensors\"}}")
+        .getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> SafetensorsIndexReader.read(bytes, small))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.HEADER_CEILING);
+              assertThat(e.diagnostics()).containsEntry("requested_bytes", Long.toString(bytes.length));
+            });
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "../x.safetensors",
+        "sub/x.safetensors",
+        "sub\\\\x.safetensors",
+        "/abs/x.safetensors",
+        "C:x.safetensors",
+        "..",
+        "a..b.safetensors",
+        "",
+        "x\\u0000.safetensors"
+      })
+  void memberNamesThatCouldLeaveTheDirectoryAreRejected(String name) {
+    String json = "{\"weight_map\":{\"t\":\"" + name + "\"}}";
+    ReaException e = refusal(json);
+    assertThat(e.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+    assertThat(e.field()).isEqualTo("weight_map[\"t\"]");
+    assertThat(e.offset()).isEqualTo((long) json.indexOf(":\"" + name) + 1);
+  }
+
+  @Test
+  void shapeErrorsNameTheField() {
+    assertThat(refusal("{\"weight_map\":{\"t\":1}}").field()).isEqualTo("weight_map[\"t\"]");
+    assertThat(refusal("{\"weight_map\":[]}").field()).isEqualTo("weight_map");
+    assertThat(refusal("{\"weight_map\":{}}").field()).isEqualTo("weight_map");
+    assertThat(refusal("{\"metadata\":{}}").field()).isEqualTo("weight_map");
+    assertThat(refusal("{\"metadata\":{\"k\":[1]},\"weight_map\":{\"t\":\"x\"}}").field())
+        .isEqualTo("metadata.k");
+    for (String bad : List.of("-1", "1.5", "1e3", "\"01\"", "\"x\"", "null")) {
+      ReaException e =
+          refusal("{\"metadata\":{\"total_size\":" + bad + "},\"weight_map\":{\"t\":\"x\"}}");
+      assertThat(e.field()).as(bad).isEqualTo("metadata.total_size");
+      assertThat(e.offset()).as(bad).isEqualTo(26L);
+    }
+    assertThat(refusal("[]").constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+    assertThat(refusal("{\"weight_map\":{\"t\":\"x\"}} x").constraint())
+        .isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+    assertThat(refusal("\uFEFF{\"weight_map\":{\"t\":\"x\"}}").constraint())
+        .isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+  }
+}

@@ -1,0 +1,338 @@
+package dev.rea.core.internal.set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.Rea;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.ModelSetRecord;
+import dev.rea.core.evidence.SetInspection;
+import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.options.InspectOptions;
+import dev.rea.core.testing.SetFixtures;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Model sets as upstream tools write them, inspected through the front door (CONTRACT 9). */
+class SetInspectionTest {
+  @TempDir Path dir;
+
+  private final Rea rea = Rea.standard();
+
+  private SetInspection.Complete complete(Path p) {
+    SetInspection r = rea.inspectSet(p, InspectOptions.defaults());
+    if (r instanceof SetInspection.Failed f) {
+      throw new AssertionError(f.error().getMessage(), f.error());
+    }
+    return (SetInspection.Complete) r;
+  }
+
+  @Test
+  void aFourShardCheckpointByItsIndex() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 4, 3);
+    SetInspection.Complete r = complete(c.index);
+    ModelSetRecord s = r.set();
+    assertThat(s.schema()).isEqualTo("rea.model-set.v1");
+    assertThat(s.status()).isEqualTo("complete");
+    assertThat(s.set().kind()).isEqualTo("safetensors_index");
+    assertThat(s.set().path()).isEqualTo(c.index.toString());
+    assertThat(s.set().index().sha256())
+        .isEqualTo(EvidenceIds.sha256Hex(Files.readAllBytes(c.index)));
+    assertThat(s.set().index().fileSize()).isEqualTo(Files.size(c.index));
+    assertThat(s.set().index().metadata())
+        .containsExactly(new ModelSetRecord.IndexEntry("total_size", Long.toString(c.totalBytes), false));
+    assertThat(s.members()).extracting(ModelSetRecord.Member::path)
+        .containsExactlyElementsOf(c.shards.stream().map(Path::toString).toList());
+    assertThat(r.members()).hasSize(4);
+    for (int i = 0; i < 4; i++) {
+      assertThat(s.members().get(i).evidenceId()).isEqualTo(r.members().get(i).evidenceId());
+      assertThat(s.members().get(i).tensorCount()).isEqualTo(3);
+    }
+    assertThat(s.totals().tensorCount()).isEqualTo(12);
+    assertThat(s.totals().parameterCount()).isEqualTo(BigInteger.valueOf(12 * 32));
+    assertThat(s.totals().byteLength()).isEqualTo(BigInteger.valueOf(c.totalBytes));
+    assertThat(s.types()).hasSize(1);
+    assertThat(s.types().get(0).type()).isEqualTo("F16");
+    assertThat(s.types().get(0).tensorCount()).isEqualTo(12);
+    assertThat(s.warnings()).isEmpty();
+    assertThat(s.coverage().header()).isEqualTo("complete");
+    assertThat(s.coverage().digest()).isEqualTo("none");
+    assertThat(s.evidenceId()).isEqualTo(SetRecordJson.identity(s).evidenceId());
+    // The same set named by its directory.
+    SetInspection.Complete again = complete(dir);
+    assertThat(again.set().members()).extracting(ModelSetRecord.Member::headerSha256)
+        .containsExactlyElementsOf(s.members().stream().map(ModelSetRecord.Member::headerSha256).toList());
+    assertThat(again.set().request().path()).isEqualTo(dir.toString());
+  }
+
+  @Test
+  void aShardNamedAloneIsASetOfOne() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+    SetInspection.Complete r = complete(c.shards.get(1));
+    assertThat(r.set().set().kind()).isEqualTo("single_file");
+    assertThat(r.set().members()).hasSize(1);
+  }
+
+  @Test
+  void aGgufSplitSetByAnyMember() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "tiny", 3, 2, 2);
+    SetInspection.Complete r = complete(m.get(1));
+    assertThat(r.set().set().kind()).isEqualTo("gguf_split");
+    assertThat(r.set().set().path()).isEqualTo(m.get(0).toString());
+    assertThat(r.set().set().index()).isNull();
+    assertThat(r.set().members()).extracting(ModelSetRecord.Member::path)
+        .containsExactlyElementsOf(m.stream().map(Path::toString).toList());
+    assertThat(r.set().totals().tensorCount()).isEqualTo(6);
+    assertThat(r.set().warnings()).isEmpty();
+    assertThat(r.checksPassed()).contains("split.no, split.count and split.tensors.count agree");
+  }
+
+  @Test
+  void aFirstMemberWithoutTensorsIsAllowed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "nofirst", 3, 0, 2);
+    SetInspection.Complete r = complete(m.get(0));
+    assertThat(r.set().members().get(0).tensorCount()).isZero();
+    assertThat(r.set().totals().tensorCount()).isEqualTo(4);
+  }
+
+  @Test
+  void aDirectoryOfTwoModelsIsAmbiguous() {
+    SetFixtures.ggufSplit(dir, "a", 2, 1, 1);
+    SetFixtures.checkpoint(dir, 2, 1);
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(dir, InspectOptions.defaults());
+    assertThat(f.error().constraint()).isEqualTo(Constraint.AMBIGUOUS_SET);
+    assertThat(f.error().diagnostics().get("units"))
+        .isEqualTo(List.of("a-00001-of-00002.gguf", "model.safetensors.index.json"));
+  }
+
+  @Test
+  void aMissingMemberFailsTheSetNamingIt() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "gap", 3, 1, 1);
+    Files.delete(m.get(2));
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(m.get(0), InspectOptions.defaults());
+    assertThat(f.error().constraint()).isEqualTo(Constraint.NOT_FOUND);
+    assertThat(f.error().path()).isEqualTo(m.get(2).toString());
+    assertThat(f.error().getMessage()).startsWith("member 3 of 3 (gap-00003-of-00003.gguf)");
+    assertThat(f.partial().status()).isEqualTo("partial");
+    assertThat(f.partial().members()).hasSize(2);
+    assertThat(f.members()).hasSize(2);
+  }
+
+  // ---------------------------------------------------------------- contradictions, one each
+
+  /** Inspects, expects set_rejected with exactly one contradiction, returns it. */
+  private Map<?, ?> onlyContradiction(Path p) {
+    SetInspection r = rea.inspectSet(p, InspectOptions.defaults());
+    assertThat(r).isInstanceOf(SetInspection.Failed.class);
+    ReaException e = ((SetInspection.Failed) r).error();
+    assertThat(e.constraint()).as(e.getMessage()).isEqualTo(Constraint.SET_REJECTED);
+    assertThat(e.code().wireName()).isEqualTo("target_unavailable");
+    assertThat(e.category().wireName()).isEqualTo("unsupported_target");
+    List<?> list = (List<?>) e.diagnostics().get("contradictions");
+    assertThat(list).as(e.getMessage()).hasSize(1);
+    assertThat(e.diagnostics().get("contradiction_count")).isEqualTo(1);
+    Map<?, ?> c = (Map<?, ?>) list.get(0);
+    assertThat(e.path()).isEqualTo(c.get("path"));
+    assertThat(e.field()).isEqualTo(c.get("field"));
+    assertThat(e.getMessage()).contains((String) c.get("field"));
+    return c;
+  }
+
+  @Test
+  void aTensorMappedButAbsentIsNamed() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 4, 2, (s, b) -> {},
+        map -> map.put("ghost.weight", "model-00003-of-00004.safetensors"));
+    Map<?, ?> x = onlyContradiction(c.index);
+    assertThat(x.get("member")).isEqualTo(2);
+    assertThat(x.get("path")).isEqualTo(c.shards.get(2).toString());
+    assertThat(x.get("tensor")).isEqualTo("ghost.weight");
+    assertThat(x.get("field")).isEqualTo("weight_map[\"ghost.weight\"]");
+  }
+
+  @Test
+  void aTensorPresentButUnmappedIsNamed() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 4, 2,
+        (s, b) -> { if (s == 2) b.tensor("extra.bias", "F32", 4); }, map -> {});
+    Map<?, ?> x = onlyContradiction(c.index);
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("tensor")).isEqualTo("extra.bias");
+    assertThat((String) x.get("field")).matches("tensors\\[\\d+\\]\\.name");
+    assertThat((String) x.get("message")).contains("does not map it");
+  }
+
+  @Test
+  void aTensorMappedToAnotherMemberIsNamedOnce() {
+    // Moved in the index only: present in shard 1, mapped to shard 2.
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 2, (s, b) -> {},
+        map -> map.put("model.layers.0.mlp.weight", "model-00002-of-00002.safetensors"));
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(c.index, InspectOptions.defaults());
+    List<?> list = (List<?>) f.error().diagnostics().get("contradictions");
+    assertThat(list).hasSize(2);
+    Map<?, ?> present = (Map<?, ?>) list.get(0);
+    assertThat(present.get("member")).isEqualTo(0);
+    assertThat(present.get("tensor")).isEqualTo("model.layers.0.mlp.weight");
+    assertThat((String) present.get("message")).contains("maps it to \"model-00002-of-00002.safetensors\"");
+    Map<?, ?> absent = (Map<?, ?>) list.get(1);
+    assertThat(absent.get("member")).isEqualTo(1);
+    assertThat(absent.get("field")).isEqualTo("weight_map[\"model.layers.0.mlp.weight\"]");
+  }
+
+  @Test
+  void anIndexMemberThatIsNotSafetensorsIsNamed() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+    // The same tensor name, in a GGUF file: only the format contradicts.
+    Files.write(c.shards.get(1),
+        GgufBuilder.v3().tensor("model.layers.1.mlp.weight", 0, 8, 4).build().bytes());
+    Map<?, ?> x = onlyContradiction(c.index);
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("field")).isEqualTo("artifact.format");
+    assertThat(x.containsKey("tensor")).isFalse();
+  }
+
+  @Test
+  void aNameInTwoSplitMembersIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "dup", 2, 1, 1, (no, kvs) -> {},
+        (no, b) -> { if (no == 2) b.tensor("blk.0.weight", 0, 8, 2); });
+    // split.tensors.count stays 2 while the members hold 3: make it agree so only the name speaks.
+    List<Path> again = SetFixtures.ggufSplit(dir, "dup", 2, 1, 1,
+        (no, kvs) -> kvs.put("split.tensors.count", GgufBuilder.i32(3)),
+        (no, b) -> { if (no == 2) b.tensor("blk.0.weight", 0, 8, 2); });
+    assertThat(again).isEqualTo(m);
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("tensor")).isEqualTo("blk.0.weight");
+    assertThat((String) x.get("message")).contains("also a tensor of member 0");
+  }
+
+  @Test
+  void aWrongSplitNoIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "no", 3, 1, 1,
+        (no, kvs) -> { if (no == 3) kvs.put("split.no", GgufBuilder.u16(1)); }, (no, b) -> {});
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(2);
+    assertThat(x.get("field")).isEqualTo("metadata[\"split.no\"]");
+    assertThat((String) x.get("message")).contains("split.no is 1");
+  }
+
+  @Test
+  void aMissingSplitKeyIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "miss", 2, 1, 1,
+        (no, kvs) -> { if (no == 2) kvs.remove("split.count"); }, (no, b) -> {});
+    Map<?, ?> x = onlyContradiction(m.get(1));
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("field")).isEqualTo("metadata[\"split.count\"]");
+    assertThat((String) x.get("message")).contains("missing");
+  }
+
+  @Test
+  void aSplitKeyOfAnotherTypeIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "typ", 2, 1, 1,
+        (no, kvs) -> { if (no == 1) kvs.put("split.no", GgufBuilder.u32(0)); }, (no, b) -> {});
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(0);
+    assertThat(x.get("field")).isEqualTo("metadata[\"split.no\"].type");
+    assertThat((String) x.get("message")).contains("UINT32").contains("UINT16");
+  }
+
+  @Test
+  void aWrongSplitCountIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "cnt", 2, 1, 1,
+        (no, kvs) -> { if (no == 2) kvs.put("split.count", GgufBuilder.u16(3)); }, (no, b) -> {});
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("field")).isEqualTo("metadata[\"split.count\"]");
+  }
+
+  @Test
+  void aWrongSplitTensorCountIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "tc", 2, 1, 1,
+        (no, kvs) -> { if (no == 1) kvs.put("split.tensors.count", GgufBuilder.i32(5)); },
+        (no, b) -> {});
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(0);
+    assertThat(x.get("field")).isEqualTo("metadata[\"split.tensors.count\"]");
+    assertThat((String) x.get("message")).contains("is 5").contains("hold 2");
+  }
+
+  @Test
+  void aMemberOfAnotherVersionIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "ver", 2, 1, 1, (no, kvs) -> {},
+        (no, b) -> { if (no == 2) b.version(2); });
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("field")).isEqualTo("format_facts.version");
+  }
+
+  @Test
+  void aMemberOfAnotherByteOrderIsNamed() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "be", 2, 1, 1, (no, kvs) -> {},
+        (no, b) -> { if (no == 2) b.bigEndian(); });
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("field")).isEqualTo("format_facts.byte_order");
+  }
+
+  @Test
+  void aSplitMemberThatIsNotGgufIsNamed() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "fmt", 2, 1, 1);
+    Files.write(m.get(1), dev.rea.core.internal.format.safetensors.SafetensorsBuilder
+        .file("{\"t\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", 4));
+    Map<?, ?> x = onlyContradiction(m.get(0));
+    assertThat(x.get("member")).isEqualTo(1);
+    assertThat(x.get("field")).isEqualTo("artifact.format");
+  }
+
+  // ---------------------------------------------------------------- warnings
+
+  @Test
+  void aTotalSizeThatDiffersIsAWarning() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 2);
+    Files.writeString(c.index, SetFixtures.indexJson(c.totalBytes + 8, c.weightMap));
+    SetInspection.Complete r = complete(c.index);
+    assertThat(r.set().warnings()).extracting(Warning::code)
+        .containsExactly("index_total_size_mismatch");
+    assertThat(r.set().warnings().get(0).message())
+        .contains(Long.toString(c.totalBytes + 8)).contains(Long.toString(c.totalBytes));
+  }
+
+  @Test
+  void metadataInALaterMemberIsAWarning() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "meta", 3, 1, 1,
+        (no, kvs) -> { if (no == 3) kvs.put("general.name", GgufBuilder.str("late")); },
+        (no, b) -> {});
+    SetInspection.Complete r = complete(m.get(0));
+    assertThat(r.set().warnings()).extracting(Warning::code)
+        .containsExactly("split_metadata_outside_first");
+    assertThat(r.set().warnings().get(0).message()).contains("members 2");
+  }
+
+  @Test
+  void upToThirtyTwoContradictionsAreListedAndAllCounted() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1, (s, b) -> {}, map -> {
+      for (int i = 0; i < 40; i++) {
+        map.put("ghost." + i, "model-00001-of-00002.safetensors");
+      }
+    });
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(c.index, InspectOptions.defaults());
+    assertThat((List<?>) f.error().diagnostics().get("contradictions")).hasSize(32);
+    assertThat(f.error().diagnostics().get("contradiction_count")).isEqualTo(40);
+    assertThat(f.partial().members()).hasSize(2);
+  }
+
+  @Test
+  void membersKeepTheirOwnRecords() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "own", 2, 1, 1);
+    SetInspection.Complete r = complete(m.get(0));
+    EvidenceRecord first = r.members().get(0);
+    assertThat(first.artifact().path()).isEqualTo(m.get(0).toString());
+    assertThat(first.metadata()).extracting(row -> row.key()).contains("split.no", "general.name");
+  }
+}

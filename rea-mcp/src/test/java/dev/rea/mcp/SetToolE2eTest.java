@@ -1,0 +1,148 @@
+package dev.rea.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.testing.SetFixtures;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code inspect_model_set} end to end (CONTRACT section 9): the MCP Java SDK client for the
+ * summary and pages over members and over tensors with {@code member}; raw stdio lines for a
+ * cancel during a set's full hash (the SDK client cannot send {@code notifications/cancelled}).
+ */
+class SetToolE2eTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  @TempDir Path dir;
+
+  private McpSyncClient client;
+
+  private McpSyncClient client() {
+    StdioClientTransport transport = new StdioClientTransport(
+        ServerCommand.parameters(TestServerMain.class, Map.of()), McpJsonDefaults.getMapper());
+    transport.setStdErrorHandler(line -> {});
+    client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
+        .initializationTimeout(Duration.ofSeconds(30)).build();
+    client.initialize();
+    return client;
+  }
+
+  @AfterEach
+  void close() {
+    if (client != null) {
+      client.closeGracefully();
+    }
+  }
+
+  @Test
+  void summaryThenPagesOverMembersAndTensors() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 4, 3);
+    McpSyncClient mcp = client();
+    assertThat(mcp.listTools().tools()).extracting(Tool::name).contains(SetTool.NAME);
+    CallToolResult r = mcp.callTool(new CallToolRequest(SetTool.NAME,
+        Map.of("path", c.index.toString())));
+    assertThat(r.isError()).as(String.valueOf(r.content())).isFalse();
+    JsonNode s = McpClientE2eTest.structured(r);
+    assertThat(s.path("kind").asString()).isEqualTo("model-set-summary");
+    assertThat(s.path("set").path("kind").asString()).isEqualTo("safetensors_index");
+    assertThat(s.path("set").path("member_count").asInt()).isEqualTo(4);
+    assertThat(s.path("totals").path("tensor_count").asInt()).isEqualTo(12);
+    String id = s.path("parent_evidence_id").asString();
+
+    JsonNode members = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(
+        ReaTools.VIEW, Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", id),
+            "view", Map.of("kind", "model-artifact", "collection", "members", "limit", 2)))));
+    assertThat(members.path("total_matches").asInt()).isEqualTo(4);
+    assertThat(members.path("next_offset").asInt()).isEqualTo(2);
+    assertThat(members.path("rows").get(1).path("path").asString())
+        .isEqualTo(c.shards.get(1).toString());
+
+    JsonNode tensors = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(
+        ReaTools.VIEW, Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", id),
+            "view", Map.of("kind", "model-artifact", "collection", "tensors", "offset", 4,
+                "limit", 3, "fields", List.of("name"))))));
+    assertThat(tensors.path("rows").toString()).isEqualTo(
+        "[{\"index\":1,\"member\":1,\"name\":\"model.layers.4.mlp.weight\"},"
+            + "{\"index\":2,\"member\":1,\"name\":\"model.layers.5.mlp.weight\"},"
+            + "{\"index\":0,\"member\":2,\"name\":\"model.layers.6.mlp.weight\"}]");
+
+    // The inline view comes with the summary; release frees the set.
+    JsonNode inline = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(SetTool.NAME,
+        Map.of("path", c.dir.toString(), "view", Map.of("collection", "members")))));
+    assertThat(inline.path("page").path("rows")).hasSize(4);
+    CallToolResult released = mcp.callTool(new CallToolRequest(ReaTools.RELEASE,
+        Map.of("evidence_id", id)));
+    assertThat(released.isError()).isFalse();
+    assertThat(McpClientE2eTest.error(mcp.callTool(new CallToolRequest(ReaTools.VIEW,
+        Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", id),
+            "view", Map.of("kind", "model-artifact", "collection", "members")))))
+        .path("constraint").asString()).isEqualTo("unknown_evidence");
+  }
+
+  @Test
+  void completeDetailIsTheSignedSetBundle() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "c", 3, 1, 1);
+    JsonNode b = McpClientE2eTest.structured(client().callTool(new CallToolRequest(SetTool.NAME,
+        Map.of("path", m.get(1).toString(), "detail", "complete"))));
+    assertThat(b.path("records")).hasSize(4);
+    assertThat(b.path("records").get(0).path("schema").asString()).isEqualTo("rea.model-set.v1");
+  }
+
+  @Test
+  void aCancelDuringASetsFullHashReturnsThePartialSetRecord() throws Exception {
+    // 3 members of 8 MiB of tensor data each, hashed at 100 ms per read.
+    List<Path> m = SetFixtures.ggufSplit(dir, "big", 3, 1, 1,
+        (no, b) -> b.tensor("big." + no, 0, 1024, 2048));
+    try (RawSession s = RawSession.initialized(TestServerMain.class,
+        Map.of("rea.test.hashDelayMillis", "100"))) {
+      ObjectNode args = RawSession.JSON.createObjectNode();
+      args.put("path", m.get(0).toString());
+      args.put("hash", "full");
+      s.send(RawSession.toolCall("s1", SetTool.NAME, args, "p1"));
+      JsonNode first = s.next(WAIT);
+      assertThat(first.path("method").asString()).isEqualTo("notifications/progress");
+      // One stream over the whole set: the total is every member's bytes.
+      long total = 0;
+      for (Path p : m) {
+        total += java.nio.file.Files.size(p);
+      }
+      assertThat(first.path("params").path("total").asLong()).isEqualTo(total);
+      // Cancel once the first member is hashed: the partial set record holds it.
+      long firstSize = java.nio.file.Files.size(m.get(0));
+      JsonNode n = first;
+      while (n.path("params").path("progress").asLong() <= firstSize) {
+        n = s.next(WAIT);
+        assertThat(n.path("method").asString()).isEqualTo("notifications/progress");
+      }
+      s.send(RawSession.cancel("s1"));
+      JsonNode response = s.awaitResponse("s1", WAIT);
+      JsonNode result = response.path("result");
+      assertThat(result.path("isError").asBoolean()).isTrue();
+      JsonNode body = result.path("structuredContent");
+      assertThat(body.path("error").path("code").asString()).isEqualTo("cancelled");
+      JsonNode partial = body.path("partial_evidence");
+      assertThat(partial.path("schema").asString()).isEqualTo("rea.model-set.v1");
+      assertThat(partial.path("status").asString()).isEqualTo("partial");
+      assertThat(partial.path("members").size()).isBetween(1, 2);
+      assertThat(partial.path("members").get(0).path("path").asString())
+          .isEqualTo(m.get(0).toString());
+      assertThat(partial.path("coverage").path("digest").asString()).isEqualTo("unknown");
+      assertThat(s.badLines).isEmpty();
+    }
+  }
+}
