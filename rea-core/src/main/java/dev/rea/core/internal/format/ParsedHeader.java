@@ -6,6 +6,7 @@ import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.Warning;
 import dev.rea.core.internal.detect.DetectedFormat;
+import dev.rea.core.internal.evidence.AssembledHeader;
 import java.util.List;
 import java.util.Objects;
 
@@ -36,5 +37,17 @@ public record ParsedHeader(
     tensors = List.copyOf(tensors);
     limitations = List.copyOf(limitations);
     warnings = List.copyOf(warnings);
+  }
+
+  /** @return the header of {@code format} whose record parts the assembler built */
+  public static ParsedHeader of(DetectedFormat format, AssembledHeader parts) {
+    return new ParsedHeader(
+        format,
+        parts.headerLength(),
+        parts.facts(),
+        parts.metadata(),
+        parts.tensors(),
+        parts.limitations(),
+        parts.warnings());
   }
 }

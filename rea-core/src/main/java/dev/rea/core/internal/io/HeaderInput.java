@@ -13,7 +13,6 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every read first checks the bytes left in the file (as sized when it was opened), so no
  * read can run past the declared end and nothing is allocated from a declared size: a read that
  * needs more bytes than remain fails with {@code file_format_rejected}, naming the current field
- * (from the {@linkplain #setFieldDescriber describer}) and its offset. If the channel ends before
+ * (the reader's {@linkplain #setFieldPath field path}) and its offset. If the channel ends before
  * the size observed at open, the file shrank underneath REA: {@code execution_failure} / {@code
  * target_changed}.
  *
@@ -77,11 +76,8 @@ public final class HeaderInput {
   /** Absolute offset the header is known to reach: reads may fetch ahead up to here. */
   private long knownEnd;
 
-  /** Index of the element being read by a bulk operation ({@link #skipStrings}). */
-  private long bulkIndex;
-
   private boolean bigEndian;
-  private Supplier<String> describer = () -> "header";
+  private FieldPath path = FieldPath.of("header");
 
   /**
    * @param channel the open file, positioned at byte 0; not closed by this class
@@ -117,16 +113,16 @@ public final class HeaderInput {
   }
 
   /**
-   * Sets what {@link ReaException#field()} names when a read fails. The supplier is called only
-   * on failure, so callers can keep cheap counters and format the field path lazily.
+   * Sets the path {@link ReaException#field()} names when a read fails: the reader's own, which
+   * it keeps current as it reads and which is formatted only on failure.
    */
-  public void setFieldDescriber(Supplier<String> fieldDescriber) {
-    this.describer = fieldDescriber;
+  public void setFieldPath(FieldPath fieldPath) {
+    this.path = fieldPath;
   }
 
-  /** @return the current field description */
+  /** @return the current field path, formatted */
   public String currentField() {
-    return describer.get();
+    return path.get();
   }
 
   /** Selects the byte order of multi-byte reads. */
@@ -495,29 +491,43 @@ public final class HeaderInput {
   }
 
   /**
-   * Reads {@code len} bytes that must be well-formed UTF-8.
+   * Reads {@code len} bytes that must be well-formed UTF-8 and decodes them.
    *
    * @param len unsigned byte length, already declared by the file
-   * @param retain true to decode and return the string; false to validate only
-   * @param budget charged before a retained string is expanded (may be null when not retaining):
-   *     first {@code len +} {@link RetainedBudget#VALUE_OVERHEAD} before any byte is read, then
-   *     the bytes JSON escaping adds ({@link JsonText#escapeExtra}) for each run of bytes before
-   *     that run is kept, so the charge is the string's JSON-escaped length plus the overhead
-   * @return the decoded string, or null when {@code retain} is false
+   * @param allowance what the string may retain: asked before any byte is read ({@link
+   *     StringAllowance#beforeString}) and then, for each run of bytes that JSON escaping
+   *     lengthens, before that run is kept ({@link StringAllowance#beforeEscapes})
+   * @return the decoded string
    * @throws ReaException {@code file_format_rejected} for invalid UTF-8 (offset of the first bad
-   *     byte) or a length past the end of the file; {@code retained_budget} when retaining would
-   *     exceed the budget, at the offset of the string's first byte
+   *     byte) or a length past the end of the file; the allowance's refusal
    */
-  public @Nullable String utf8(long len, boolean retain, @Nullable RetainedBudget budget)
+  public String string(long len, StringAllowance allowance) throws ReaException {
+    String s = utf8(len, allowance);
+    if (s == null) {
+      throw new IllegalStateException("a string read with an allowance was not kept");
+    }
+    return s;
+  }
+
+  /**
+   * Consumes {@code len} bytes that must be well-formed UTF-8, keeping nothing.
+   *
+   * @param len unsigned byte length, already declared by the file
+   * @throws ReaException {@code file_format_rejected} for invalid UTF-8 (offset of the first bad
+   *     byte) or a length past the end of the file
+   */
+  public void skipUtf8(long len) throws ReaException {
+    utf8(len, null);
+  }
+
+  /** Validates {@code len} bytes of UTF-8; decodes them when {@code allowance} is given. */
+  private @Nullable String utf8(long len, @Nullable StringAllowance allowance)
       throws ReaException {
     long start = position();
     require(len);
     expectHeaderAtLeast(start + len);
-    RetainedBudget charged = retain ? budget : null;
-    long chargedBytes = len + RetainedBudget.VALUE_OVERHEAD;
-    if (charged != null) {
-      charged.charge(chargedBytes, describer, start);
-    }
+    boolean retain = allowance != null;
+    long chargedBytes = allowance != null ? allowance.beforeString(len, start) : 0;
     if (len <= buf.length) {
       int n = (int) len;
       ensure(n);
@@ -526,10 +536,10 @@ public final class HeaderInput {
         int bad = r >= 0 ? r : -(r + 2);
         throw invalidUtf8(bufStart + bad);
       }
-      if (charged != null) {
+      if (allowance != null) {
         long extra = JsonText.escapeExtra(buf, pos, pos + n);
         if (extra != 0) {
-          charged.chargeMore(extra, chargedBytes, describer, start);
+          allowance.beforeEscapes(extra, chargedBytes, start);
         }
       }
       String s = retain ? new String(buf, pos, n, StandardCharsets.UTF_8) : null;
@@ -564,10 +574,10 @@ public final class HeaderInput {
           continue;
         }
       }
-      if (charged != null) {
+      if (allowance != null) {
         long extra = JsonText.escapeExtra(buf, pos, pos + consumed);
         if (extra != 0) {
-          charged.chargeMore(extra, chargedBytes, describer, start);
+          allowance.beforeEscapes(extra, chargedBytes, start);
           chargedBytes += extra;
         }
       }
@@ -584,19 +594,22 @@ public final class HeaderInput {
   /**
    * Consumes {@code count} length-prefixed strings, the GGUF {@code gguf_string_t} layout: a
    * 64-bit length in the current byte order followed by that many bytes of well-formed UTF-8.
-   * Nothing is retained and no object is created per string. While it runs, {@link #bulkIndex()}
-   * is the index (from 0) of the string being read, so a field describer can name it.
+   * Nothing is retained and no object is created per string. The field path's last segment, an
+   * index, numbers the strings: it is {@code base + i} while the string {@code i} (from 0) is read,
+   * {@code base} being its value at the call, and {@code base} again on return.
    *
    * <p>Each length is checked against the bytes left in the file, then against the header
    * ceiling, before its bytes are touched.
    *
    * @param count unsigned number of strings; the caller has checked that {@code 8 * count} bytes
    *     are left
+   * @throws IllegalStateException when the field path does not end with an index
    * @throws ReaException {@code file_format_rejected} for a length past the end of the file
    *     (offset of the length field) or invalid UTF-8 (offset of the first bad byte); {@code
    *     header_ceiling} for a length past the ceiling
    */
   public void skipStrings(long count) throws ReaException {
+    long base = path.lastIndex();
     long i = 0;
     while (Long.compareUnsigned(i, count) < 0) {
       // Hot loop over strings that lie wholly in the buffer, on locals; the fields are written
@@ -616,7 +629,7 @@ public final class HeaderInput {
           int r = Utf8.scan(b, start, end);
           if (r != Utf8.VALID) {
             pos = p + 8;
-            bulkIndex = i;
+            path.lastIndex(base + i);
             throw invalidUtf8(bufStart + (r >= 0 ? r : -(r + 2)));
           }
         }
@@ -629,22 +642,17 @@ public final class HeaderInput {
       }
       // One string the hot loop could not take: its length is not buffered yet, its bytes are
       // not all buffered, or it is invalid. The strings left take 8 bytes each at least.
-      bulkIndex = i;
+      path.lastIndex(base + i);
       expectHeaderAtLeast(positionPlus(count - i, 8));
       long lengthAt = bufStart + pos;
       ensure(8);
       long len = bigEndian ? (long) I64_BE.get(buf, pos) : (long) I64_LE.get(buf, pos);
       pos += 8;
       requireAt(len, lengthAt);
-      utf8(len, false, null);
+      skipUtf8(len);
       i++;
     }
-    bulkIndex = i;
-  }
-
-  /** @return the index of the element a bulk operation is reading (see {@link #skipStrings}) */
-  public long bulkIndex() {
-    return bulkIndex;
+    path.lastIndex(base);
   }
 
   private ReaException invalidUtf8(long offset) {

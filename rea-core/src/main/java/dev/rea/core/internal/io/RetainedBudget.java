@@ -7,22 +7,23 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Accounts for the retained representation of one inspection against {@code
- * Limits.retainedBudgetBytes()} (32 MiB by default). Readers charge <em>before</em> they retain a
- * row or expand a string, so a refusal never follows the allocation it was meant to prevent.
+ * Limits.retainedBudgetBytes()} (32 MiB by default). Charges are made <em>before</em> a row is
+ * retained or a string expanded, so a refusal never follows the allocation it was meant to
+ * prevent; during a header read they are made by the readers' {@code RecordAssembler}.
  *
  * <p>What a charge stands for: the bytes the item will take in the Evidence JSON (the compact
  * signed bundle that {@code rea inspect-model-artifact --json} prints), and never less than a
  * fixed heap floor of {@link #VALUE_OVERHEAD} per retained object. The budget therefore bounds
  * the record both in memory and as JSON: {@code ModelInspector} charges the record's fixed part
- * first ({@code RecordSize.shellBytes}), the readers charge every row, string, dimension, preview
+ * first ({@code RecordSize.shellBytes}), the assembler charges every row, string, dimension, preview
  * element, derived type row and limitation (rules and constants in {@code
  * dev.rea.core.internal.evidence.RecordSize} and {@code docs/evidence.md}, "Retained budget"), and the
  * bundle's length never exceeds {@link #used()}.
  *
  * <p>Strings are charged at their JSON-escaped length ({@link JsonText}): a control byte costs up
- * to six bytes, {@code "} and {@code \} two. Readers charge the raw length first (so a string
- * whose bytes alone do not fit is refused before it is read) and the escapes as they are found
- * ({@link #chargeMore}), before the string is built.
+ * to six bytes, {@code "} and {@code \} two. The raw length is charged first (so a string whose
+ * bytes alone do not fit is refused before it is read) and the escapes as they are found ({@link
+ * #chargeMore}, through {@link StringAllowance}), before the string is built.
  *
  * <p>Every refusal is {@code resource_exhausted} / {@code retained_budget} (CONTRACT sections 6
  * and 8) naming the field path and, for anything read from the file, its absolute byte offset.

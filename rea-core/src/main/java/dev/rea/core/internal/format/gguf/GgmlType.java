@@ -1,5 +1,9 @@
 package dev.rea.core.internal.format.gguf;
 
+import dev.rea.core.evidence.Limitation;
+import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.DeclaredTensor;
+import dev.rea.core.internal.evidence.TensorType;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -7,14 +11,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * How REA interprets one numeric ggml tensor type ID found in a GGUF tensor directory: its label,
  * the row multiple the first dimension must satisfy, and, when the storage layout is established,
- * its block size in elements and bytes. Instances come from {@link GgmlTypes#of(long)}; this class
- * holds data only.
+ * its block size in elements and bytes, and what tensors of the type carry in the record (a
+ * limitation for Q8_1, the K types, ambiguous and unknown IDs; a warning for removed ones).
+ * Instances come from {@link GgmlTypes#of(long)}.
  *
  * <p>Source: specification "Facts and selected queries" (Q8_1, K-quantization and ID 16-25
  * rules) and CONTRACT section 8 "Type table"; block sizes from {@code shared/notes/gguf-readers.md}
  * section 4 (ggml-org/ggml {@code src/ggml-common.h} at d99724f).
  */
-public final class GgmlType {
+public final class GgmlType implements TensorType {
   /** The rule that decides how a type ID is reported. */
   public enum Kind {
     /** Upstream ggml meaning with one established block layout (0-3, 6-8, 26-30, 34, 35, 39-42). */
@@ -82,10 +87,17 @@ public final class GgmlType {
     return id;
   }
 
+  /** @return {@link #id()}: every GGUF row states its type ID */
+  @Override
+  public long typeId() {
+    return id;
+  }
+
   /**
    * @return the reported type label: the stable ggml name (upper case, as gguf-py writes it),
    *     {@code AMBIGUOUS_<id>} or {@code UNKNOWN_<id>}
    */
+  @Override
   public String label() {
     return label;
   }
@@ -172,6 +184,7 @@ public final class GgmlType {
    *     a known layout: use {@link #byteLength(long)}); {@link #LENGTH_OVERFLOW} when it exceeds
    *     2^63-1 (no file can hold it)
    */
+  @Override
   public long minByteLength(long elements) {
     if (boundElements == 0) {
       return UNKNOWN_LENGTH;
@@ -188,10 +201,69 @@ public final class GgmlType {
    * Returned by {@link #byteLength(long)} when the layout is unknown. It is -1 (2^64-1 unsigned),
    * a value no real length within a file can take, as files are at most 2^63-1 bytes.
    */
-  public static final long UNKNOWN_LENGTH = -1L;
+  public static final long UNKNOWN_LENGTH = DeclaredTensor.UNKNOWN_LENGTH;
 
   /** Returned by {@link #byteLength(long)} when the length exceeds 2^64-1 bytes: -2. */
-  public static final long LENGTH_OVERFLOW = -2L;
+  public static final long LENGTH_OVERFLOW = DeclaredTensor.LENGTH_OVERFLOW;
+
+  /**
+   * Ambiguous and unknown IDs always carry a limitation, Q8_1 and the K types when nonempty (an
+   * empty tensor has no layout to be ambiguous about); removed IDs carry a warning.
+   */
+  @Override
+  public Note note(long elements) {
+    switch (kind) {
+      case AMBIGUOUS:
+      case UNKNOWN:
+        return Note.LIMITATION;
+      case Q8_1:
+      case K_QUANT:
+        return elements != 0 ? Note.LIMITATION : Note.NONE;
+      case REMOVED:
+        return Note.WARNING;
+      default:
+        return Note.NONE;
+    }
+  }
+
+  /**
+   * @return the limitation of this type carried by {@code count} tensors, listing {@code
+   *     indices}: code and message from {@link GgmlTypes}, the type ID and the candidates
+   */
+  @Override
+  public Limitation limitation(int count, List<Integer> indices) {
+    return new Limitation(
+        GgmlTypes.limitationCode(this),
+        GgmlTypes.limitationMessage(this, count),
+        indices,
+        id,
+        candidates.isEmpty() ? null : candidates);
+  }
+
+  /**
+   * @return the {@code removed_type} warning of this removed type carried by the tensors {@code
+   *     indices} (the first 8 are named, the rest counted)
+   */
+  @Override
+  public Warning warning(List<Integer> indices) {
+    StringBuilder list = new StringBuilder();
+    for (int k = 0; k < Math.min(indices.size(), 8); k++) {
+      list.append(k == 0 ? "" : ", ").append(indices.get(k));
+    }
+    if (indices.size() > 8) {
+      list.append(" and ").append(indices.size() - 8).append(" more");
+    }
+    return new Warning(
+        GgmlTypes.WARNING_REMOVED,
+        "type ID "
+            + id
+            + " ("
+            + label
+            + ") has been removed from ggml; its one released layout (32 elements in 18"
+            + " bytes) is assumed for tensor"
+            + (indices.size() == 1 ? " " : "s ")
+            + list);
+  }
 
   /** @return {@code label(id)}, for debugging */
   @Override

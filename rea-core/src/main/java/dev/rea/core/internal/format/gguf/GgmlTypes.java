@@ -185,6 +185,9 @@ public final class GgmlTypes {
         best = l;
       }
     }
+    if (best == null) {
+      throw new IllegalStateException("no candidate layouts");
+    }
     return best;
   }
 

@@ -48,27 +48,29 @@ final class HeaderJsonFactory extends JsonFactory {
     }
   }
 
+  /** @return the byte-level parser over the whole of {@code json} */
+  HeaderJsonParser parser(byte[] json) {
+    return (HeaderJsonParser) createParser(ObjectReadContext.empty(), json, 0, json.length);
+  }
+
   /**
-   * The byte-level parser over {@code data[offset, offset + len)}, with Jackson's own range and
-   * document-length checks first, encoding UTF-8 (the factory is built without charset
-   * detection; the reader has checked the bytes) and no name table.
+   * The byte-level parser over {@code data[offset, offset + len)} ({@link HeaderJsonParser}), with
+   * Jackson's own range and document-length checks first, encoding UTF-8 (the factory is built
+   * without charset detection; the reader has checked the bytes) and no name table.
    */
   @Override
   protected JsonParser _createParser(
       ObjectReadContext readCtxt, IOContext ioCtxt, byte[] data, int offset, int len) {
     _checkRangeBoundsForByteArray(data, offset, len);
     _streamReadConstraints.validateDocumentLength(len);
-    return new UTF8StreamJsonParser(
+    return new HeaderJsonParser(
         readCtxt,
         ioCtxt,
         readCtxt.getStreamReadFeatures(_streamReadFeatures),
         readCtxt.getFormatReadFeatures(_formatReadFeatures),
-        null,
         _byteSymbolCanonicalizer.makeChildOrPlaceholder(_factoryFeatures),
         data,
         offset,
-        offset + len,
-        0,
-        false);
+        offset + len);
   }
 }

@@ -1,5 +1,6 @@
 package dev.rea.core.internal.format.safetensors;
 
+import dev.rea.core.internal.evidence.TensorType;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -16,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Sub-byte types (F4: 4 bits, F6_*: 6 bits) are packed: a tensor's storage is {@code
  * elements x bits} bits, which must be a whole number of bytes.
  */
-public enum SafetensorsDtype {
+public enum SafetensorsDtype implements TensorType {
   /** Boolean, one byte per element. */
   BOOL(8),
   /** 4-bit float (MXFP4 element type), packed two per byte. */
@@ -79,6 +80,24 @@ public enum SafetensorsDtype {
 
   private static int gcd(int a, int b) {
     return b == 0 ? a : gcd(b, a % b);
+  }
+
+  /** @return the dtype's name, the row's {@code type} */
+  @Override
+  public String label() {
+    return name();
+  }
+
+  /** @return -1: safetensors rows have no type ID */
+  @Override
+  public long typeId() {
+    return -1;
+  }
+
+  /** @return {@link Note#NONE}: a known dtype's storage is checked, nothing is left to note */
+  @Override
+  public Note note(long elements) {
+    return Note.NONE;
   }
 
   /** @return storage bits per element (4, 6, 8, 16, 32 or 64) */

@@ -2,9 +2,11 @@ package dev.rea.core.internal.format.safetensors;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.detect.DetectedFormat;
 import dev.rea.core.internal.format.FormatReader;
 import dev.rea.core.internal.format.ParsedHeader;
 import dev.rea.core.internal.format.ReadContext;
+import dev.rea.core.internal.io.FieldPath;
 import dev.rea.core.internal.io.HeaderInput;
 import dev.rea.core.options.Limits;
 import java.nio.ByteOrder;
@@ -70,17 +72,15 @@ import tools.jackson.core.util.JsonRecyclerPools;
  * ({@code storage_validation: "unknown"}, one {@code unknown_dtype} limitation per dtype label), so
  * per-type and overall byte totals stay known while {@code coverage.storage_sizes} is partial.
  *
- * <p>Retained budget ({@link dev.rea.core.internal.io.RetainedBudget}, {@link
- * dev.rea.core.internal.evidence.RecordSize}; {@code docs/evidence.md}): before a value is retained REA
- * charges {@link dev.rea.core.internal.io.RetainedBudget#VALUE_OVERHEAD} per row, each retained string's
- * JSON-escaped length ({@link dev.rea.core.internal.io.JsonText}) plus the overhead (tensor names, unknown
- * dtype labels, metadata keys and values) and 8 bytes per shape dimension. When an entry has been
- * read, it is charged whatever its JSON row ({@link
- * dev.rea.core.internal.evidence.RecordSize#tensorRowBytes}, at the widest index since rows are numbered in
- * name order later) needs beyond that, plus the type row of a label not seen before and, for an
- * unknown dtype, its limitation (first tensor of the label) and its {@code tensor_indices} entry,
- * each at its widest. Keys held to detect duplicates inside skipped unknown fields are charged
- * the same way, so a header cannot use them to exhaust memory.
+ * <p>Retained budget ({@code docs/evidence.md}): the walk asks a {@link
+ * dev.rea.core.internal.evidence.RecordAssembler} before it retains anything, and the assembler
+ * charges the budget: each row and the name or key that starts it, each retained string at its
+ * JSON-escaped length (measured as Jackson streams it, so a string the budget refuses is never
+ * expanded), 64 bytes per shape dimension, and, once an entry has been read, what its JSON row
+ * needs beyond that (at the widest index: rows are numbered in name order later) plus the type
+ * row of a label not seen before and, for an unknown dtype, its limitation and its {@code
+ * tensor_indices} entry, each at its widest. Keys held to detect duplicates inside skipped
+ * unknown fields are charged while they are held, so a header cannot use them to exhaust memory.
  *
  * <p>Thread-safe: each {@link #read} call has its own state, including its Jackson factory.
  */
@@ -111,7 +111,8 @@ public final class SafetensorsReader implements FormatReader {
   @Override
   public ParsedHeader read(HeaderInput in, ReadContext ctx) throws ReaException {
     in.order(ByteOrder.LITTLE_ENDIAN);
-    in.setFieldDescriber(() -> "json_length");
+    FieldPath field = FieldPath.of("json_length");
+    in.setFieldPath(field);
     // u64 N: the JSON length (README "Format": 8 bytes, unsigned little-endian). The JSON is then
     // read exactly (readFully): nothing past the header is fetched.
     in.expectHeaderAtLeast(8);
@@ -155,10 +156,10 @@ public final class SafetensorsReader implements FormatReader {
     }
     int len = (int) n;
     byte[] json = new byte[len];
-    in.setFieldDescriber(() -> "header");
+    field.reset("header");
     in.readFully(json, 0, len);
     HeaderParse parse = new HeaderParse(json, in.fileSize(), ctx, factoryFor(ctx.limits()));
-    return parse.run();
+    return ParsedHeader.of(DetectedFormat.SAFETENSORS, parse.run());
   }
 
   /**
@@ -167,7 +168,7 @@ public final class SafetensorsReader implements FormatReader {
    * 8259 JSON and every constraint explicit. A fresh factory per read keeps no state between
    * inspections.
    */
-  static JsonFactory factoryFor(Limits limits) {
+  static HeaderJsonFactory factoryFor(Limits limits) {
     return new HeaderJsonFactory(builderFor(limits));
   }
 

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.LayoutBounds;
 import dev.rea.core.internal.evidence.RecordSize;
+import dev.rea.core.internal.evidence.TypeNotes;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,12 +31,12 @@ class GgufRecordSharesTest {
         indices.add(i);
         perIndex += RecordSize.indexBytes(i);
       }
-      Limitation actual = GgufReader.limitation(t, indices.size(), indices);
-      Limitation widest = GgufReader.limitation(t, Integer.MAX_VALUE, List.of());
+      Limitation actual = t.limitation(indices.size(), indices);
+      Limitation widest = t.limitation(Integer.MAX_VALUE, List.of());
       assertThat(RecordSize.limitationBytes(widest) + perIndex)
           .as("type %d", id)
           .isGreaterThanOrEqualTo(RecordSize.limitationBytes(actual));
-      Limitation one = GgufReader.limitation(t, 1, List.of(0));
+      Limitation one = t.limitation(1, List.of(0));
       assertThat(RecordSize.limitationBytes(widest) + RecordSize.indexBytes(0))
           .isGreaterThanOrEqualTo(RecordSize.limitationBytes(one));
     }
@@ -46,13 +48,13 @@ class GgufRecordSharesTest {
     for (int k = 0; k < 100_000; k++) {
       many.add(Integer.MAX_VALUE - k);
     }
-    List<Integer> widestIndices = GgufReader.WIDEST_INDICES;
+    List<Integer> widestIndices = TypeNotes.WIDEST_INDICES;
     for (long id : new long[] {31, 32, 33, 36, 37, 38}) {
       GgmlType t = GgmlTypes.of(id);
       assertThat(t.kind()).isEqualTo(GgmlType.Kind.REMOVED);
-      long widest = RecordSize.warningBytes(GgufReader.removedWarning(t, widestIndices));
+      long widest = RecordSize.warningBytes(t.warning(widestIndices));
       for (List<Integer> idx : List.of(many, List.of(7), many.subList(0, 8), many.subList(0, 9))) {
-        Warning w = GgufReader.removedWarning(t, idx);
+        Warning w = t.warning(idx);
         assertThat(RecordSize.warningBytes(w)).as("type %d, %d tensors", id, idx.size())
             .isLessThanOrEqualTo(widest);
       }
@@ -65,11 +67,11 @@ class GgufRecordSharesTest {
     // the end of the file, so all overlap one another: both warnings name eight and count the
     // rest.
     GgmlType q4k = GgmlTypes.of(12);
-    List<GgufReader.TensorDecl> decls = new ArrayList<>();
+    List<GgufTensor> decls = new ArrayList<>();
     long base = 1L << 62;
     for (int i = 0; i < 40; i++) {
       long elements = 256L * 1_000_000_000_000L;
-      decls.add(new GgufReader.TensorDecl(Integer.MAX_VALUE - 40 + i, "t" + i, q4k,
+      decls.add(new GgufTensor(Integer.MAX_VALUE - 40 + i, "t" + i, q4k,
           new long[] {elements}, elements, base + 256L * i, q4k.byteLength(elements), 0, 0));
     }
     List<Warning> out = new ArrayList<>();

@@ -9,6 +9,7 @@ import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.StorageValidation;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.LayoutBounds;
 import dev.rea.core.internal.format.ParsedHeader;
 import dev.rea.core.internal.format.gguf.GgufBuilder.Built;
 import dev.rea.core.internal.format.gguf.GgufBuilder.Data;

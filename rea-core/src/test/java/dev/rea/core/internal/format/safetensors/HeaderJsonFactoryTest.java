@@ -48,10 +48,14 @@ class HeaderJsonFactoryTest {
   private static List<String> walk(JsonFactory factory, byte[] json) {
     List<String> out = new ArrayList<>();
     try (JsonParser p = factory.createParser(ObjectReadContext.empty(), json, 0, json.length)) {
-      out.add(p.getClass().getSimpleName());
+      // Ours is a subclass of the byte-level parser that only adds tokenByteOffset().
+      out.add(p instanceof UTF8StreamJsonParser ? "UTF8StreamJsonParser" : p.getClass().getSimpleName());
       JsonToken t;
       while ((t = p.nextToken()) != null) {
         TokenStreamLocation at = p.currentTokenLocation();
+        if (p instanceof HeaderJsonParser ours) {
+          assertThat(ours.tokenByteOffset()).as("%s", t).isEqualTo(at.getByteOffset());
+        }
         String text = t == JsonToken.PROPERTY_NAME ? p.currentName() : p.getString();
         out.add(t + " " + text + " @" + at.getByteOffset() + ":" + at.getLineNr() + ":" + at.getColumnNr());
       }

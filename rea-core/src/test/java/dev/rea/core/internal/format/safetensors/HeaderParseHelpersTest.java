@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rea.core.internal.io.JsonText;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
+import dev.rea.core.internal.io.FieldPath;
 import org.junit.jupiter.api.Test;
 
 /** The reader's small helpers against slow reference implementations. */
@@ -28,7 +29,7 @@ class HeaderParseHelpersTest {
           byte[] b = new byte[len];
           java.util.Arrays.fill(b, (byte) 'a');
           b[pos] = (byte) v;
-          assertThat(HeaderParse.firstForbiddenControl(b))
+          assertThat(HeaderPrescan.firstForbiddenControl(b))
               .as("len %d pos %d value %d", len, pos, v)
               .isEqualTo(naiveForbiddenControl(b));
         }
@@ -42,7 +43,7 @@ class HeaderParseHelpersTest {
         int pick = r.nextInt(20);
         b[i] = (byte) (pick == 0 ? r.nextInt(0x20) : pick < 4 ? "\t\n\r ".charAt(r.nextInt(4)) : 0x20 + r.nextInt(224));
       }
-      assertThat(HeaderParse.firstForbiddenControl(b)).isEqualTo(naiveForbiddenControl(b));
+      assertThat(HeaderPrescan.firstForbiddenControl(b)).isEqualTo(naiveForbiddenControl(b));
     }
   }
 
@@ -74,8 +75,8 @@ class HeaderParseHelpersTest {
 
   @Test
   void quoteEscapesAndTruncates() {
-    assertThat(HeaderParse.quote("a\"b\\c\u0000\uD800")).isEqualTo("\"a\\\"b\\\\c\\u0000\\ud800\"");
-    String q = HeaderParse.quote("x".repeat(1000));
+    assertThat(FieldPath.quote("a\"b\\c\u0000\uD800")).isEqualTo("\"a\\\"b\\\\c\\u0000\\ud800\"");
+    String q = FieldPath.quote("x".repeat(1000));
     assertThat(q).startsWith("\"xxx").endsWith("... (1000 chars)\"");
     assertThat(q.length()).isLessThan(300);
   }
@@ -118,7 +119,7 @@ class HeaderParseHelpersTest {
   }
 
   /**
-   * {@link HeaderParse.StringSizer} fed in random chunks agrees with the whole-string checks: a
+   * {@link StringSizer} fed in random chunks agrees with the whole-string checks: a
    * lone surrogate exactly when {@link dev.rea.core.text.Utf8#findLoneSurrogate} finds one, the escaped
    * length of {@link JsonText#escapedLength}, and the text kept exactly when that length is
    * within the limit (one sizer reused, as the parser reuses it).
@@ -127,7 +128,7 @@ class HeaderParseHelpersTest {
   void stringSizerInChunksAgreesWithTheWholeStringChecks() {
     java.util.Random rnd = new java.util.Random(8785);
     char[] alphabet = {'a', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\udbff', '\udc00', '\udfff', 'z'};
-    HeaderParse.StringSizer sizer = new HeaderParse.StringSizer(-1);
+    StringSizer sizer = new StringSizer(-1);
     for (int round = 0; round < 20_000; round++) {
       char[] c = new char[rnd.nextInt(12)];
       for (int i = 0; i < c.length; i++) {

@@ -1,16 +1,15 @@
-package dev.rea.core.internal.format.gguf;
+package dev.rea.core.internal.evidence;
 
 import dev.rea.core.evidence.Warning;
-import dev.rea.core.internal.evidence.RecordSize;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * What the released layouts of a type whose layout is not established (Q8_1, the K types,
+ * What the released layouts of a type whose layout is not established (GGUF: Q8_1, the K types,
  * ambiguous IDs) still prove about a file: every one of them needs at least {@link
- * GgmlType#minByteLength} bytes for a tensor. When even that many bytes do not fit before the end
- * of the file, or would run into the next tensor, no released layout can hold the declaration.
+ * TensorType#minByteLength} bytes for a tensor. When even that many bytes do not fit before the
+ * end of the file, or would run into the next tensor, no released layout can hold the declaration.
  *
  * <p>CONTRACT section 8 rejects only what the declarations prove without a layout (a nonempty
  * tensor of unknown length must start before the end of the file; known ranges must not
@@ -19,12 +18,12 @@ import java.util.List;
  * #TRUNCATED}, {@value #OVERLAP}), which a careful reader of a download needs to see (a file cut
  * short in its K-quantized data would otherwise look fine).
  */
-final class LayoutBounds {
+public final class LayoutBounds {
   /** Warning: tensors that cannot fit before the end of the file under any released layout. */
-  static final String TRUNCATED = "short_under_every_layout";
+  public static final String TRUNCATED = "short_under_every_layout";
 
   /** Warning: tensors that run into a later tensor under every released layout. */
-  static final String OVERLAP = "overlap_under_every_layout";
+  public static final String OVERLAP = "overlap_under_every_layout";
 
   /** Tensors named in one warning message before the rest are only counted. */
   private static final int NAMED = 8;
@@ -32,11 +31,11 @@ final class LayoutBounds {
   private LayoutBounds() {}
 
   /** @return true when some nonempty tensor has no known length but a lower bound on it */
-  private static boolean anyBound(List<GgufReader.TensorDecl> decls) {
-    for (GgufReader.TensorDecl d : decls) {
-      if (d.elements != 0
-          && d.byteLength == GgmlType.UNKNOWN_LENGTH
-          && d.type.minByteLength(d.elements) != GgmlType.UNKNOWN_LENGTH) {
+  private static boolean anyBound(List<? extends DeclaredTensor> decls) {
+    for (DeclaredTensor d : decls) {
+      if (d.elements() != 0
+          && d.byteLength() == DeclaredTensor.UNKNOWN_LENGTH
+          && d.type().minByteLength(d.elements()) != DeclaredTensor.UNKNOWN_LENGTH) {
         return true;
       }
     }
@@ -49,42 +48,42 @@ final class LayoutBounds {
    * @param room bytes from the start of the data section to the end of the file
    * @param dataOffset absolute offset of the data section
    */
-  static void warnings(
-      List<GgufReader.TensorDecl> decls, long room, long dataOffset, List<Warning> out) {
+  public static void warnings(
+      List<? extends DeclaredTensor> decls, long room, long dataOffset, List<Warning> out) {
     if (!anyBound(decls)) {
       return; // every length is known (the reader has checked those ranges) or wholly unknown
     }
     List<String> shortOnes = new ArrayList<>();
     int shortCount = 0;
     int n = 0;
-    GgufReader.TensorDecl[] nonempty = new GgufReader.TensorDecl[decls.size()];
+    DeclaredTensor[] nonempty = new DeclaredTensor[decls.size()];
     long[] proven = new long[decls.size()];
-    for (GgufReader.TensorDecl d : decls) {
-      if (d.elements == 0) {
+    for (DeclaredTensor d : decls) {
+      if (d.elements() == 0) {
         continue;
       }
-      long length = d.byteLength;
+      long length = d.byteLength();
       boolean bound = false;
-      if (length == GgmlType.UNKNOWN_LENGTH) {
-        length = d.type.minByteLength(d.elements);
+      if (length == DeclaredTensor.UNKNOWN_LENGTH) {
+        length = d.type().minByteLength(d.elements());
         bound = true;
       }
-      if (length == GgmlType.UNKNOWN_LENGTH) {
+      if (length == DeclaredTensor.UNKNOWN_LENGTH) {
         continue; // unknown IDs: nothing is known about their storage
       }
       if (bound
-          && (length == GgmlType.LENGTH_OVERFLOW || Long.compareUnsigned(length, room - d.offset) > 0)) {
+          && (length == DeclaredTensor.LENGTH_OVERFLOW || Long.compareUnsigned(length, room - d.offset()) > 0)) {
         shortCount++;
         if (shortOnes.size() < NAMED) {
           shortOnes.add(
               shortEntry(
-                  d.index,
-                  d.type.label(),
-                  dataOffset + d.offset,
-                  length == GgmlType.LENGTH_OVERFLOW ? "2^63" : Long.toString(length),
-                  room - d.offset));
+                  d.index(),
+                  d.type().label(),
+                  dataOffset + d.offset(),
+                  length == DeclaredTensor.LENGTH_OVERFLOW ? "2^63" : Long.toString(length),
+                  room - d.offset()));
         }
-        length = room - d.offset; // only for the overlap sweep below
+        length = room - d.offset(); // only for the overlap sweep below
       }
       proven[n] = length;
       nonempty[n++] = d;
@@ -164,7 +163,7 @@ final class LayoutBounds {
    *     index, label and numbers (the retained budget charges this once per file that can have
    *     them)
    */
-  static long widestWarningsBytes() {
+  public static long widestWarningsBytes() {
     List<String> shortOnes = new ArrayList<>();
     List<String> overlaps = new ArrayList<>();
     for (int k = 0; k < NAMED; k++) {
@@ -186,32 +185,32 @@ final class LayoutBounds {
    * involves a bound.
    */
   private static void overlapWarning(
-      GgufReader.TensorDecl[] d, long[] proven, int n, List<Warning> out) {
+      DeclaredTensor[] d, long[] proven, int n, List<Warning> out) {
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> Long.compareUnsigned(d[a].offset, d[b].offset));
+    Arrays.sort(order, (a, b) -> Long.compareUnsigned(d[a].offset(), d[b].offset()));
     List<String> named = new ArrayList<>();
     int count = 0;
     long furthestEnd = 0;
     int furthest = -1;
     for (int k = 0; k < n; k++) {
       int i = order[k];
-      if (furthest >= 0 && Long.compareUnsigned(d[i].offset, furthestEnd) < 0) {
+      if (furthest >= 0 && Long.compareUnsigned(d[i].offset(), furthestEnd) < 0) {
         count++;
         if (named.size() < NAMED) {
           named.add(
               overlapEntry(
-                  d[i].index,
-                  d[i].offset,
+                  d[i].index(),
+                  d[i].offset(),
                   proven[furthest],
-                  d[furthest].index,
-                  d[furthest].type.label(),
-                  d[furthest].offset));
+                  d[furthest].index(),
+                  d[furthest].type().label(),
+                  d[furthest].offset()));
         }
       }
-      long end = d[i].offset + proven[i];
+      long end = d[i].offset() + proven[i];
       if (furthest < 0 || Long.compareUnsigned(end, furthestEnd) > 0) {
         furthestEnd = end;
         furthest = i;
