@@ -49,7 +49,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
 
   /** Entry point. */
   public static void main(String[] args) {
-    if (args.length > 0 && "inspect-model-artifact".equals(args[0])) {
+    if (args.length > 0 && ("inspect-model-artifact".equals(args[0]) || "scan".equals(args[0]))) {
       Interrupts.early();
     }
     Prewarm.startFor(args);
@@ -193,6 +193,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
     m.put(
         "inspect-analysis-view",
         (env, factory) -> new CommandLine(AnalysisViewCommand.class, factory));
+    m.put("scan", (env, factory) -> new CommandLine(ScanCommand.class, factory));
     m.put("mcp", (env, factory) -> new CommandLine(McpCommand.class, factory));
     return Collections.unmodifiableMap(m);
   }

@@ -324,7 +324,8 @@ class CliUsabilityTest {
 
   @Test
   void helpTextIsWrappedByParagraphNotByLine() {
-    for (String command : new String[] {"inspect-model-artifact", "inspect-analysis-view", "mcp"}) {
+    for (String command :
+        new String[] {"inspect-model-artifact", "inspect-analysis-view", "mcp", "scan"}) {
       CliRunner.Result h = CliRunner.run("help", command);
       assertThat(h.status()).isZero();
       for (String line : h.out().split("\n")) {
