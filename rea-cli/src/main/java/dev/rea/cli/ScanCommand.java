@@ -79,13 +79,16 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   /** Most workers accepted. */
   static final int MAX_JOBS = 256;
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @SuppressWarnings("NullAway.Init") // set by picocli
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Parameters(
       paramLabel = "PATH",
       arity = "1..*",
       description = "Directories (walked) or files. Relative paths are resolved against the"
           + " working directory; lines name files by the PATH they were reached from.")
+  @SuppressWarnings("NullAway.Init") // set by picocli (required)
   List<String> paths;
 
   @Option(
@@ -99,14 +102,14 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       paramLabel = "header|full",
       defaultValue = "header",
       description = "header (default): read each model's header only. full: hash every model file whole.")
-  String hash;
+  String hash = "header";
 
   @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "Write the lines to FILE (created, or replaced if it is an earlier scan"
           + " output or empty) instead of stdout.")
-  String output;
+  @Nullable String output;
 
   @Option(
       names = "--resume",
@@ -118,13 +121,13 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       names = "--bundles",
       paramLabel = "DIR",
       description = "Also write each model's signed Evidence bundle as DIR/<evidence_id hex>.json.")
-  String bundles;
+  @Nullable String bundles;
 
   @Option(
       names = {"--fail-on", "--fail_on"},
       paramLabel = "warnings",
       description = "warnings: exit 1 also when a model's Evidence carries a warning.")
-  String failOn;
+  @Nullable String failOn;
 
   @Option(
       names = {"--list-skipped", "--list_skipped"},
@@ -227,8 +230,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
 
   /**
    * Refuses to replace a file that is neither empty nor an earlier scan output (its first bytes
-   * {@code {"schema":"rea.scan.v1"}): a model or anything else given as --output by mistake
-   * would be lost.
+   * are those of a scan line: an object whose first property is {@code "schema":"rea.scan.v1"}):
+   * a model or anything else given as --output by mistake would be lost.
    */
   private static void replacesOnlyScanOutput(Path file) throws ReaException {
     String start = "{\"schema\":\"" + ScanLine.SCHEMA + "\"";
@@ -258,8 +261,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     Rea rea =
         frontDoor.apply(Rea.builder().environment(env).keyNotices(Keys.notices(err))).build();
     LineSink sink;
+    Path file = plan.output();
     try {
-      sink = plan.output() == null ? LineSink.of(out) : LineSink.of(openOutput(plan));
+      sink = file == null ? LineSink.of(out) : LineSink.of(openOutput(file, plan.resume()));
     } catch (IOException e) {
       return failed(err, "--output " + plan.output() + " cannot be written: " + e.getMessage(), null);
     }
@@ -283,10 +287,12 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     Throwable failure = engine.failure();
     try {
       sink.close();
+      ResumeIndex resumed = plan.resume();
       if (outcome == ScanEngine.Outcome.FINISHED
-          && plan.resume() != null
-          && plan.resume().needsCompaction()) {
-        plan.resume().compact(plan.output());
+          && resumed != null
+          && file != null
+          && resumed.needsCompaction()) {
+        resumed.compact(file);
       }
     } catch (IOException e) {
       if (failure == null) {
@@ -297,13 +303,13 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     return ended(outcome, failure, plan, tally, err);
   }
 
-  private static FileChannel openOutput(Plan plan) throws IOException {
-    FileChannel ch =
-        FileChannel.open(plan.output(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+  private static FileChannel openOutput(Path file, @Nullable ResumeIndex resume)
+      throws IOException {
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     try {
       // A fresh scan starts an empty file; a resumed one continues after the earlier output's
       // last whole line (a line cut short by a kill is dropped here).
-      long keep = plan.resume() == null ? 0 : plan.resume().validLength();
+      long keep = resume == null ? 0 : resume.validLength();
       ch.truncate(keep);
       ch.position(keep);
       return ch;

@@ -51,8 +51,8 @@ public final class FileProbe {
    * declared JSON length runs past the end of the file without passing the default header
    * ceiling ({@link Limits#DEFAULT_HEADER_CEILING_BYTES}): a truncated download, which the
    * inspection rejects ({@code file_format_rejected}) and a scan must report rather than skip.
-   * A text whose ninth byte is {@code [} or {@code {} declares quintillions of bytes and is not
-   * a candidate.
+   * A text whose ninth byte is an opening bracket or brace declares quintillions of bytes and is
+   * not a candidate.
    *
    * @return {@code "gguf"} or {@code "safetensors"}, or empty for a file that is not a model
    */

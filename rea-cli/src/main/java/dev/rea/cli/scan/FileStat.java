@@ -60,8 +60,9 @@ record FileStat(Type type, FileIdentity identity) {
             FileIdentity.observed(
                 (Long) a.get("dev"),
                 (Long) a.get("ino"),
-                (Long) a.get("size"),
-                ((FileTime) a.get("lastModifiedTime")).toInstant()));
+                java.util.Objects.requireNonNull((Long) a.get("size"), "size"),
+                java.util.Objects.requireNonNull((FileTime) a.get("lastModifiedTime"), "mtime")
+                    .toInstant()));
       } catch (UnsupportedOperationException | IllegalArgumentException e) {
         unixView = false;
       }

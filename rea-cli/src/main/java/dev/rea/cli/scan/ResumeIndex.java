@@ -114,7 +114,7 @@ public final class ResumeIndex {
         try {
           parsed = ResumeLine.parse(line, length);
         } catch (IllegalArgumentException e) {
-          throw notScanOutput(file, lines + 1, e.getMessage());
+          throw notScanOutput(file, lines + 1, String.valueOf(e.getMessage()));
         }
         add(parsed);
         validLength += length + 1;
@@ -169,7 +169,7 @@ public final class ResumeIndex {
     checks[slot] = check(l.path(), l.identityText());
     lineNumbers[slot] = lines++;
     flags[slot] =
-        (byte) (l.status().ordinal() | (l.warnings() ? WARNING : 0) | (keepable ? KEEPABLE : 0));
+        (byte) (l.status().code() | (l.warnings() ? WARNING : 0) | (keepable ? KEEPABLE : 0));
     if (size * 4L > keys.length * 3L) {
       grow();
     }
@@ -197,7 +197,7 @@ public final class ResumeIndex {
     }
     flags[slot] |= KEPT;
     keptLines++;
-    return new Kept(UnitStatus.values()[flags[slot] & STATUS_MASK], (flags[slot] & WARNING) != 0);
+    return new Kept(UnitStatus.ofCode(flags[slot] & STATUS_MASK), (flags[slot] & WARNING) != 0);
   }
 
   /** @return bytes of FILE that hold whole lines (FILE is cut there before lines are appended) */

@@ -1,5 +1,6 @@
 package dev.rea.cli.scan;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -33,7 +34,7 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
       String schema = null;
       String path = null;
       String status = null;
-      String[] identity = null;
+      @Nullable String[] identity = null;
       boolean warnings = false;
       while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
@@ -57,26 +58,28 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
       if (path == null || st == null || identity == null) {
         throw new IllegalArgumentException("it lacks a path, a known status or an identity");
       }
+      String size = identity[2];
+      String modified = identity[3];
+      if (size == null || modified == null) {
+        throw new IllegalArgumentException("its identity lacks size or modified");
+      }
       return new ResumeLine(
-          path,
-          st,
-          ResumeIndex.identityText(identity[0], identity[1], identity[2], identity[3]),
-          warnings);
+          path, st, ResumeIndex.identityText(identity[0], identity[1], size, modified), warnings);
     } catch (JacksonException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
     }
   }
 
   /** @return device, inode (either may be null), size and modified, as the line spells them */
-  private static String[] identity(JsonParser p, JsonToken start) {
+  private static @Nullable String[] identity(JsonParser p, JsonToken start) {
     if (start != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("its identity is not an object");
     }
-    String[] id = new String[4];
+    @Nullable String[] id = new String[4];
     while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
       JsonToken v = p.nextToken();
-      String text = v == JsonToken.VALUE_STRING ? p.getString() : null;
+      @Nullable String text = v == JsonToken.VALUE_STRING ? p.getString() : null;
       switch (name) {
         case "device" -> id[0] = text;
         case "inode" -> id[1] = text;
@@ -84,9 +87,6 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
         case "modified" -> id[3] = text;
         default -> p.skipChildren();
       }
-    }
-    if (id[2] == null || id[3] == null) {
-      throw new IllegalArgumentException("its identity lacks size or modified");
     }
     return id;
   }

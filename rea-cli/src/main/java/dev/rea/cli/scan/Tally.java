@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
  * safe; reading while others update gives a close, not an exact, snapshot.
  */
 public final class Tally {
-  private final LongAdder[] byStatus = new LongAdder[UnitStatus.values().length];
+  private final java.util.Map<UnitStatus, LongAdder> byStatus =
+      new java.util.EnumMap<>(UnitStatus.class);
   private final LongAdder kept = new LongAdder();
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder files = new LongAdder();
@@ -18,8 +19,8 @@ public final class Tally {
 
   /** A new tally; its clock starts now. */
   public Tally() {
-    for (int i = 0; i < byStatus.length; i++) {
-      byStatus[i] = new LongAdder();
+    for (UnitStatus s : UnitStatus.values()) {
+      byStatus.put(s, new LongAdder());
     }
   }
 
@@ -30,11 +31,19 @@ public final class Tally {
    * @param warning whether its Evidence carries a warning
    */
   public void count(UnitStatus status, boolean warning) {
-    byStatus[status.ordinal()].increment();
+    adder(status).increment();
     files.increment();
     if (warning) {
       warnings = true;
     }
+  }
+
+  private LongAdder adder(UnitStatus status) {
+    LongAdder a = byStatus.get(status);
+    if (a == null) {
+      throw new IllegalStateException("no count for " + status);
+    }
+    return a;
   }
 
   /** Counts one unit kept from the earlier output, with its status there. */
@@ -50,7 +59,7 @@ public final class Tally {
 
   /** @return how many have the status */
   public long count(UnitStatus status) {
-    return byStatus[status.ordinal()].sum();
+    return adder(status).sum();
   }
 
   /** @return units kept from the earlier output */

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Walks directory trees depth first, streaming: it holds one open directory listing per level
@@ -161,7 +162,7 @@ public final class TreeWalker {
   private void walkTree(Path root, FileStat rootStat) throws InterruptedException {
     Deque<Frame> stack = new ArrayDeque<>();
     try {
-      Frame first = open(root, rootStat);
+      @Nullable Frame first = open(root, rootStat);
       if (first != null) {
         stack.push(first);
       }
@@ -229,7 +230,7 @@ public final class TreeWalker {
   }
 
   /** @return the directory's listing, or null (reported, or vanished) */
-  private Frame open(Path dir, FileStat stat) throws InterruptedException {
+  private @Nullable Frame open(Path dir, FileStat stat) throws InterruptedException {
     DirectoryStream<Path> stream;
     try {
       stream = lister.open(dir);
@@ -243,11 +244,13 @@ public final class TreeWalker {
   }
 
   /** @return the next entry, or null at the end of the listing (or after a reported failure) */
-  private Path next(Frame f) throws InterruptedException {
+  private @Nullable Path next(Frame f) throws InterruptedException {
     try {
       return f.entries.hasNext() ? f.entries.next() : null;
     } catch (DirectoryIteratorException e) {
-      listener.failed(f.dir, f.stat.identity(), failure(f.dir, "listing", e.getCause()));
+      IOException cause = e.getCause();
+      listener.failed(
+          f.dir, f.stat.identity(), failure(f.dir, "listing", cause == null ? new IOException(e) : cause));
       return null;
     }
   }

@@ -31,6 +31,31 @@ public enum UnitStatus {
     return wire;
   }
 
+  /** @return a number from 0 to 7 naming the status (for compact tables) */
+  public int code() {
+    return switch (this) {
+      case COMPLETE -> 0;
+      case PARTIAL -> 1;
+      case REJECTED -> 2;
+      case FAILED -> 3;
+      case SKIPPED -> 4;
+    };
+  }
+
+  /**
+   * @param code a {@link #code()}
+   * @return the status it names
+   * @throws IllegalArgumentException for another number
+   */
+  public static UnitStatus ofCode(int code) {
+    for (UnitStatus s : values()) {
+      if (s.code() == code) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("no status has the code " + code);
+  }
+
   /** @return the status spelled {@code wire}, or null */
   public static @Nullable UnitStatus fromWire(String wire) {
     for (UnitStatus s : values()) {

@@ -132,8 +132,9 @@ final class UnitWork {
       summary = rea.summaryJson(rea.evidence(record), null);
       evidenceId = record.evidenceId();
       warnings = !record.warnings().isEmpty();
-      if (settings.bundles() != null) {
-        writeBundle(record);
+      Path bundles = settings.bundles();
+      if (bundles != null) {
+        writeBundle(record, bundles);
       }
     }
     byte[] line =
@@ -154,10 +155,10 @@ final class UnitWork {
     return advice.apply(e);
   }
 
-  private void writeBundle(EvidenceRecord record) throws ReaException {
+  private void writeBundle(EvidenceRecord record, Path dir) throws ReaException {
     EvidenceRecord signed = rea.sign(record);
-    String id = signed.evidenceId();
+    String id = java.util.Objects.requireNonNull(signed.evidenceId(), "a signed record's id");
     String hex = id.startsWith("sha256:") ? id.substring("sha256:".length()) : id;
-    rea.writeEvidence(settings.bundles().resolve(hex + ".json"), List.of(signed));
+    rea.writeEvidence(dir.resolve(hex + ".json"), List.of(signed));
   }
 }
