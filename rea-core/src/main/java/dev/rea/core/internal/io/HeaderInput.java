@@ -42,6 +42,9 @@ public final class HeaderInput {
   /** First read size in bytes: 64 KiB. */
   public static final int INITIAL_READ = 64 << 10;
 
+  /** First buffer size in bytes: 8 KiB (it grows as reads need: {@link #grow}). */
+  static final int INITIAL_BUFFER = 8 << 10;
+
   private static final VarHandle I16_LE =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle I16_BE =
@@ -60,7 +63,7 @@ public final class HeaderInput {
   private final MessageDigest digest;
   private final Cancellation cancellation;
   /**
-   * The buffer: it starts at {@link #INITIAL_READ} bytes (or the capacity, when smaller) and grows
+   * The buffer: it starts at {@link #INITIAL_BUFFER} bytes (or the capacity, when smaller) and grows
    * up to {@link #capacity} only when a read needs more room, so that inspecting a file whose
    * header is small allocates (and zeroes) a small buffer, whatever the file's size. A scan of
    * 10,000 small models allocated 1 MiB per file before (10 GB in all, JFR).
@@ -123,7 +126,7 @@ public final class HeaderInput {
     this.cancellation = cancellation;
     // A small file needs no more buffer than its size.
     this.capacity = (int) Math.max(16, Math.min(capacity, fileSize));
-    this.buf = new byte[Math.min(this.capacity, INITIAL_READ)];
+    this.buf = new byte[Math.min(this.capacity, INITIAL_BUFFER)];
     this.bufView = ByteBuffer.wrap(buf);
   }
 
