@@ -129,7 +129,7 @@ final class UnitWork {
       if (status == UnitStatus.COMPLETE) {
         tally.read(record.artifact().bytesRead());
       }
-      summary = rea.summaryJson(rea.evidence(record), null);
+      summary = rea.summaryJson(record);
       evidenceId = record.evidenceId();
       warnings = !record.warnings().isEmpty();
       Path bundles = settings.bundles();
