@@ -128,8 +128,8 @@ public final class EvidenceImport {
    *
    * @param record the record as read
    * @param identityFreeJson the record's JSON exactly as in the input, without the {@code
-   *     evidence_id} and {@code authentication} properties (compact UTF-8, as {@link
-   *     EvidenceIds#canonicalizeText} takes it; number texts unchanged)
+   *     evidence_id} and {@code authentication} properties (compact UTF-8, for {@link
+   *     EvidenceIds#canonicalize(byte[])}; number texts unchanged)
    * @param offset byte offset of the record's opening brace in the input
    */
   public record ImportedRecord(EvidenceRecord record, byte[] identityFreeJson, long offset) {}

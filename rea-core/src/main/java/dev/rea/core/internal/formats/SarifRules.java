@@ -1,0 +1,68 @@
+package dev.rea.core.internal.formats;
+
+import dev.rea.core.error.Constraint;
+import java.util.Map;
+
+/**
+ * The short descriptions of SARIF rules ({@code tool.driver.rules[].shortDescription.text}): one
+ * per REA error constraint (CONTRACT section 6) and per warning code REA emits (CONTRACT sections
+ * 3, 9 and 12). A code not listed gets a generic description naming it, so a newer warning never
+ * breaks the log.
+ */
+final class SarifRules {
+  private SarifRules() {}
+
+  private static final Map<String, String> WARNINGS =
+      Map.of(
+          "removed_type",
+          "A tensor uses a type ID that ggml has removed; its one released layout is assumed.",
+          "short_under_every_layout",
+          "A tensor of unestablished layout cannot end within the file under any released layout"
+              + " (the file may be truncated).",
+          "overlap_under_every_layout",
+          "A tensor starts inside the storage another tensor of unestablished layout needs under"
+              + " every released layout.",
+          "unknown_type_id",
+          "A tensor's type ID is defined by no released ggml, which usually means a damaged"
+              + " header.",
+          "index_total_size_mismatch",
+          "A safetensors index's metadata.total_size differs from the members' tensor bytes.",
+          "split_metadata_outside_first",
+          "A GGUF split member after the first holds metadata that gguf-split keeps in the first.");
+
+  /**
+   * @param ruleId a constraint's wire name or a warning code
+   * @return a one-sentence description
+   */
+  static String describe(String ruleId) {
+    String warning = WARNINGS.get(ruleId);
+    if (warning != null) {
+      return warning;
+    }
+    for (Constraint c : Constraint.values()) {
+      if (c.wireName().equals(ruleId)) {
+        return describe(c);
+      }
+    }
+    return "REA reported " + ruleId + " (see the result's message).";
+  }
+
+  private static String describe(Constraint c) {
+    return switch (c) {
+      case FILE_FORMAT_REJECTED ->
+          "The model header breaks its format's rules at the byte offset given.";
+      case UNSUPPORTED_FORMAT -> "The file is neither GGUF nor safetensors by its content.";
+      case UNSUPPORTED_VERSION -> "The GGUF version is one REA does not read.";
+      case NOT_FOUND -> "The file does not exist.";
+      case NOT_REGULAR_FILE -> "The path is not a regular file.";
+      case PERMISSION_DENIED -> "The file may not be read.";
+      case IO_ERROR -> "The host failed a read.";
+      case TARGET_CHANGED -> "The file changed while it was read.";
+      case HEADER_CEILING -> "The declared header would pass REA's header size ceiling.";
+      case RETAINED_BUDGET -> "The Evidence would pass REA's memory budget.";
+      case NESTING_LIMIT -> "Containers in the header are nested deeper than REA reads.";
+      case CANCELLED -> "The inspection was cancelled.";
+      default -> "REA refused the request (" + c.wireName() + ").";
+    };
+  }
+}
