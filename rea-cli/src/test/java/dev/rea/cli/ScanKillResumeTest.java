@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * --resume}d, finishes with the same units and verdicts as an uninterrupted scan. The real
  * command runs in a child JVM ({@code java -cp <test class path> dev.rea.cli.ReaMain scan ...})
  * and is killed with {@link Process#destroyForcibly()} once its output holds a random number of
- * lines; the first resume is killed the same way, the second runs to the end.
+ * lines; the first resume is killed the same way, the second runs to the end. SIGTERM and SIGINT
+ * stop it with exit 143 and 130, whole lines only and the closing count last.
  */
 class ScanKillResumeTest {
   @TempDir Path dir;
@@ -36,9 +37,18 @@ class ScanKillResumeTest {
       cmd.add("--resume");
     }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(dir.resolve("child-" + System.nanoTime() + ".log").toFile());
+    Path log = dir.resolve("child-" + System.nanoTime() + ".log");
+    pb.redirectOutput(log.toFile());
     pb.environment().put("REA_HOME", CliRunner.HOME.toString());
-    return pb.start();
+    Process p = pb.start();
+    logs.put(p, log);
+    return p;
+  }
+
+  private final java.util.Map<Process, Path> logs = new java.util.HashMap<>();
+
+  private Path logOf(Process p) {
+    return logs.get(p);
   }
 
   /** @return lines (newlines) in the file so far */
@@ -73,6 +83,31 @@ class ScanKillResumeTest {
     p.destroyForcibly();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return running;
+  }
+
+  @Test
+  void sigtermAndSigintStopTheScanWithWholeLinesAndTheClosingCountLast() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 1500, false);
+    for (String signal : new String[] {"TERM", "INT"}) {
+      Path out = dir.resolve("out-" + signal + ".jsonl");
+      Process p = start(tree.root(), out, false);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (p.isAlive() && newlines(out) < 20 && System.nanoTime() < deadline) {
+        Thread.sleep(2);
+      }
+      assertThat(p.isAlive()).as("still scanning after 20 lines").isTrue();
+      new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isEqualTo(signal.equals("TERM") ? 143 : 130);
+      String text = Files.readString(out, StandardCharsets.UTF_8);
+      assertThat(text).endsWith("\n");
+      int whole = lines(text).size();
+      assertThat(whole).isBetween(20, tree.units().size() - 1);
+      String log = Files.readString(logOf(p), StandardCharsets.UTF_8).strip();
+      String[] logLines = log.split("\n");
+      assertThat(logLines[logLines.length - 2]).contains("interrupted", "--resume");
+      assertThat(logLines[logLines.length - 1]).startsWith("rea scan: " + whole + " complete,");
+    }
   }
 
   @Test
