@@ -166,6 +166,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    // The closing count's seconds include reading an earlier output for --resume.
+    Tally tally = new Tally();
     Plan plan;
     try {
       plan = plan();
@@ -174,7 +176,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     }
     Cancellation cancellation = new Cancellation();
     try (Interrupts signals = Interrupts.install(cancellation)) {
-      return signals.exitStatus(scan(plan, cancellation, out, err));
+      return signals.exitStatus(scan(plan, tally, cancellation, out, err));
     }
   }
 
@@ -257,7 +259,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   }
 
   /** Runs the scan and reports how it ended; @return the exit status (before signals) */
-  private int scan(Plan plan, Cancellation cancellation, PrintWriter out, PrintWriter err) {
+  private int scan(
+      Plan plan, Tally tally, Cancellation cancellation, PrintWriter out, PrintWriter err) {
     Rea rea =
         frontDoor.apply(Rea.builder().environment(env).keyNotices(Keys.notices(err))).build();
     LineSink sink;
@@ -267,7 +270,6 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     } catch (IOException e) {
       return failed(err, "--output " + plan.output() + " cannot be written: " + e.getMessage(), null);
     }
-    Tally tally = new Tally();
     ProgressLine progress =
         Terminal.stderrIsTerminal() ? ProgressLine.start(TerminalText.raw(err), tally, env) : null;
     ScanEngine engine =
