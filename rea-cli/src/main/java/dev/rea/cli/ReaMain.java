@@ -195,6 +195,8 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
         "inspect-analysis-view",
         (env, factory) -> new CommandLine(AnalysisViewCommand.class, factory));
     m.put("scan", (env, factory) -> new CommandLine(ScanCommand.class, factory));
+    m.put("diff", (env, factory) -> new CommandLine(DiffCommand.class, factory));
+    m.put("check", (env, factory) -> new CommandLine(CheckCommand.class, factory));
     m.put("mcp", (env, factory) -> new CommandLine(McpCommand.class, factory));
     return Collections.unmodifiableMap(m);
   }

@@ -271,7 +271,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       return failed(err, "--output " + plan.output() + " cannot be written: " + e.getMessage(), null);
     }
     ProgressLine progress =
-        Terminal.stderrIsTerminal() ? ProgressLine.start(TerminalText.raw(err), tally, env) : null;
+        Terminal.stderrIsTerminal()
+            ? ProgressLine.start(TerminalText.raw(err), tally, Terminal.columns(env))
+            : null;
     ScanEngine engine =
         new ScanEngine(
             rea, plan.settings(), grouping, sink, plan.resume(), tally, cancellation, lister);

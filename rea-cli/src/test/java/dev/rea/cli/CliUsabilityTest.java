@@ -34,7 +34,8 @@ class CliUsabilityTest {
   @Test
   void eachCommandNamesTheBuildToo() {
     String version = CliRunner.run("--version").out();
-    for (String command : new String[] {"inspect-model-artifact", "inspect-analysis-view", "mcp"}) {
+    for (String command :
+        new String[] {"inspect-model-artifact", "inspect-analysis-view", "diff", "check", "mcp"}) {
       for (String option : new String[] {"--version", "-V"}) {
         CliRunner.Result r = CliRunner.run(command, option);
         assertThat(r.status()).as(command).isEqualTo(0);
@@ -326,7 +327,9 @@ class CliUsabilityTest {
   @Test
   void helpTextIsWrappedByParagraphNotByLine() {
     for (String command :
-        new String[] {"inspect-model-artifact", "inspect-analysis-view", "mcp", "scan"}) {
+        new String[] {
+          "inspect-model-artifact", "inspect-analysis-view", "diff", "check", "mcp", "scan"
+        }) {
       CliRunner.Result h = CliRunner.run("help", command);
       assertThat(h.status()).isZero();
       for (String line : h.out().split("\n")) {

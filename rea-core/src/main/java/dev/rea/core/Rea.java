@@ -221,6 +221,50 @@ public final class Rea {
     return new Comparison(r.sameDeclarations(), r.json());
   }
 
+  // ------------------------------------------------------------------ verdicts
+
+  /**
+   * The verdict of a check on one inspected unit (CONTRACT section 12): a failure is a reason;
+   * so is a full SHA-256 other than the expected one (or none, when one was expected), every
+   * warning the policy does not allow, and every limitation when the policy says so.
+   *
+   * @param path the unit's path as the user named it
+   * @param result the unit's inspection (with a full hash when a digest is expected)
+   * @param policy what fails a unit
+   * @return the verdict
+   */
+  public static Verdict verdict(String path, Inspection result, CheckPolicy policy) {
+    List<Verdict.Reason> reasons = new java.util.ArrayList<>();
+    if (result instanceof Inspection.Failed failed) {
+      ReaException e = failed.error();
+      reasons.add(new Verdict.Reason(e.constraint().wireName(), e.getMessage(), e.offset()));
+      return new Verdict(path, false, null, reasons);
+    }
+    EvidenceRecord r = ((Inspection.Complete) result).record();
+    String expected = policy.expectSha256();
+    if (expected != null && !expected.equals(r.artifact().sha256())) {
+      reasons.add(
+          new Verdict.Reason(
+              "sha256_mismatch",
+              r.artifact().sha256() == null
+                  ? "a SHA-256 of " + expected + " was expected, but the file was not hashed"
+                  : "the file's SHA-256 is " + r.artifact().sha256() + ", not the expected "
+                      + expected,
+              null));
+    }
+    for (dev.rea.core.evidence.Warning w : r.warnings()) {
+      if (!policy.allow().contains(w.code())) {
+        reasons.add(new Verdict.Reason(w.code(), w.message(), null));
+      }
+    }
+    if (policy.failOnLimitations()) {
+      for (dev.rea.core.evidence.Limitation l : r.limitations()) {
+        reasons.add(new Verdict.Reason(l.code(), l.message(), null));
+      }
+    }
+    return new Verdict(path, reasons.isEmpty(), r.evidenceId(), reasons);
+  }
+
   // ------------------------------------------------------------------ JSON
 
   /** @return the record as UTF-8 JSON (CONTRACT section 3), with its id and authentication */

@@ -1,13 +1,12 @@
 package dev.rea.cli.scan;
 
 import java.io.PrintWriter;
-import java.util.Map;
 
 /**
  * The scan's progress on a terminal's stderr: one line ({@link Tally#progress}: units, files per
  * second, bytes read) redrawn in place with {@code \r} four times a second, clipped to the
- * terminal's width ({@code COLUMNS}, else 80) less one column so it never wraps, and cleared
- * when the scan ends, before the closing count. Drawn by a daemon thread.
+ * terminal's width less one column so it never wraps, and cleared when the scan ends, before the
+ * closing count. Drawn by a daemon thread.
  */
 public final class ProgressLine implements AutoCloseable {
   private static final long PERIOD_MILLIS = 250;
@@ -32,29 +31,14 @@ public final class ProgressLine implements AutoCloseable {
    *
    * @param err the terminal's stderr (written raw: the text is REA's own)
    * @param tally what to show
-   * @param env the environment ({@code COLUMNS})
+   * @param columns the terminal's width (at least 20; the command's {@code Terminal.columns}:
+   *     {@code COLUMNS}, else {@code stty size}, else 80)
    * @return the running progress line
    */
-  public static ProgressLine start(PrintWriter err, Tally tally, Map<String, String> env) {
-    ProgressLine p = new ProgressLine(err, tally, width(env));
+  public static ProgressLine start(PrintWriter err, Tally tally, int columns) {
+    ProgressLine p = new ProgressLine(err, tally, Math.max(20, columns));
     p.thread.start();
     return p;
-  }
-
-  /** @return the terminal's width from {@code COLUMNS} (20 to 1000), else 80 */
-  static int width(Map<String, String> env) {
-    String c = env.get("COLUMNS");
-    if (c != null) {
-      try {
-        int w = Integer.parseInt(c.trim());
-        if (w >= 20 && w <= 1000) {
-          return w;
-        }
-      } catch (NumberFormatException ignored) {
-        // not a number: the default
-      }
-    }
-    return 80;
   }
 
   /** @return {@code text} cut to fit {@code width - 1} columns (the text is ASCII) */

@@ -7,7 +7,6 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The line of CONTRACT section 10, and the progress line's width. */
@@ -69,9 +68,6 @@ class ScanLineTest {
 
   @Test
   void theProgressLineFitsTheTerminal() {
-    assertThat(ProgressLine.width(Map.of("COLUMNS", "40"))).isEqualTo(40);
-    assertThat(ProgressLine.width(Map.of("COLUMNS", "wide"))).isEqualTo(80);
-    assertThat(ProgressLine.width(Map.of())).isEqualTo(80);
     String text = new Tally().progress();
     assertThat(text).startsWith("rea scan: 0 units, 0 files (");
     assertThat(ProgressLine.clip(text, 20)).hasSize(19);

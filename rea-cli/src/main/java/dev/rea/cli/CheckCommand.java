@@ -1,0 +1,216 @@
+package dev.rea.cli;
+
+import dev.rea.core.CheckPolicy;
+import dev.rea.core.Rea;
+import dev.rea.core.SelectedPath;
+import dev.rea.core.Verdict;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.Inspection;
+import dev.rea.core.options.HashMode;
+import dev.rea.core.options.InspectOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * {@code rea check PATH...}: is each file OK, yes or no (CONTRACT section 12)? A file fails when
+ * REA rejects it, when its full SHA-256 differs from {@code --expect-sha256}, on every warning
+ * {@code --allow} does not name, and with {@code --fail-on limitations} on every limitation.
+ * Prints {@code OK PATH} or {@code FAIL PATH: reason; reason} per file (or one JSON object) and
+ * exits 0 when all are OK, 1 otherwise, 2 for invalid arguments.
+ */
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    versionProvider = ReaMain.Version.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    header = "Say whether each model file is OK: rejected, damaged or not as expected.",
+    description = {
+      "Inspects each file and fails it when REA rejects it, when its SHA-256 is not the "
+          + "expected one, or when it carries a warning (REA's warnings all say a file is "
+          + "damaged, obsolete or inconsistent) that --allow does not name."},
+    footer = {
+      "",
+      "Examples:",
+      "  rea check model.gguf",
+      "  rea check model.safetensors --expect-sha256 HEX  # the model card's SHA-256",
+      "  rea check *.gguf --allow removed_type --json",
+      "",
+      "Exit status: 0 every file OK, 1 some file failed, 2 invalid arguments."
+    })
+public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Model files to check.")
+  List<String> paths;
+
+  @Option(
+      names = {"--expect-sha256", "--expect_sha256"},
+      paramLabel = "HEX",
+      description = "The SHA-256 each file must have (implies a full hash).")
+  String expectSha256;
+
+  @Option(
+      names = "--allow",
+      paramLabel = "CODE",
+      split = ",",
+      description = "Warning codes that do not fail a file (comma-separated, repeatable).")
+  List<String> allow = new ArrayList<>();
+
+  @Option(
+      names = {"--fail-on", "--fail_on"},
+      paramLabel = "limitations",
+      description = "Also fail on limitations (what REA could not establish).")
+  String failOn;
+
+  @Option(names = "--json", description = "Print one JSON object with every verdict.")
+  boolean json;
+
+  private Map<String, String> env = System.getenv();
+
+  @Override
+  public void environment(Map<String, String> value) {
+    this.env = value;
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      CheckPolicy policy = policy();
+      Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
+      InspectOptions options =
+          InspectOptions.builder()
+              .hash(policy.expectSha256() != null ? HashMode.FULL : HashMode.HEADER)
+              .build();
+      List<Verdict> verdicts = new ArrayList<>(paths.size());
+      for (String text : paths) {
+        verdicts.add(check(rea, text, options, policy));
+      }
+      boolean ok = verdicts.stream().allMatch(Verdict::ok);
+      if (json) {
+        Output.printJson(out, json(ok, verdicts));
+      } else {
+        PrintWriter text = TerminalText.wrap(out);
+        for (Verdict v : verdicts) {
+          text.println(line(v));
+        }
+        text.flush();
+      }
+      return ok ? 0 : 1;
+    } catch (ReaException e) {
+      return Failures.report(e, json, out, err, 0);
+    } catch (OutOfMemoryError e) {
+      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
+    }
+  }
+
+  /** @throws ReaException {@code bad_argument} for a malformed digest or --fail-on value */
+  private CheckPolicy policy() throws ReaException {
+    if (failOn != null && !failOn.equals("limitations")) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              "--fail-on takes 'limitations' (warnings always fail a file), not '"
+                  + ReaException.truncateForMessage(failOn)
+                  + "'")
+          .field("--fail-on")
+          .build();
+    }
+    if (expectSha256 != null && !expectSha256.matches("[0-9A-Fa-f]{64}")) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              "--expect-sha256 takes 64 hexadecimal digits, not '"
+                  + ReaException.truncateForMessage(expectSha256)
+                  + "'")
+          .field("--expect-sha256")
+          .build();
+    }
+    Set<String> allowed = new LinkedHashSet<>();
+    for (String code : allow) {
+      if (!code.isBlank()) {
+        allowed.add(code.strip());
+      }
+    }
+    return new CheckPolicy(expectSha256, allowed, failOn != null);
+  }
+
+  /** One file's verdict; a path the user mistyped is that file's failure, not the run's. */
+  private static Verdict check(Rea rea, String text, InspectOptions options, CheckPolicy policy) {
+    Inspection result;
+    try {
+      Path path = Arguments.resolve(text);
+      SelectedPath.checkTrailingSlash("PATH", text, path);
+      result = rea.inspect(path, options);
+    } catch (ReaException e) {
+      result = new Inspection.Failed(e, null);
+    }
+    return Rea.verdict(text, result, policy);
+  }
+
+  /** {@code OK PATH} or {@code FAIL PATH: code: message; ...}. */
+  static String line(Verdict v) {
+    if (v.ok()) {
+      return "OK " + TerminalText.printable(v.path());
+    }
+    List<String> reasons = new ArrayList<>();
+    for (Verdict.Reason r : v.reasons()) {
+      reasons.add(r.code() + ": " + TerminalText.printable(r.message()));
+    }
+    return "FAIL " + TerminalText.printable(v.path()) + ": " + String.join("; ", reasons);
+  }
+
+  /** {@code {"kind": "check", "ok", "units": [{path, ok, evidence_id, reasons}]}}. */
+  static byte[] json(boolean ok, List<Verdict> verdicts) {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    try (JsonGenerator g =
+        JsonFactory.builder().build().createGenerator(ObjectWriteContext.empty(), buf)) {
+      g.writeStartObject();
+      g.writeStringProperty("kind", "check");
+      g.writeBooleanProperty("ok", ok);
+      g.writeName("units");
+      g.writeStartArray();
+      for (Verdict v : verdicts) {
+        g.writeStartObject();
+        g.writeStringProperty("path", v.path());
+        g.writeBooleanProperty("ok", v.ok());
+        if (v.evidenceId() == null) {
+          g.writeNullProperty("evidence_id");
+        } else {
+          g.writeStringProperty("evidence_id", v.evidenceId());
+        }
+        g.writeName("reasons");
+        g.writeStartArray();
+        for (Verdict.Reason r : v.reasons()) {
+          g.writeStartObject();
+          g.writeStringProperty("code", r.code());
+          g.writeStringProperty("message", r.message());
+          if (r.offset() != null) {
+            g.writeStringProperty("offset", Long.toUnsignedString(r.offset()));
+          }
+          g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    return buf.toByteArray();
+  }
+}

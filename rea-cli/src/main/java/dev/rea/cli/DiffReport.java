@@ -1,0 +1,153 @@
+package dev.rea.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The readable form of a comparison ({@code model-artifact-diff}, CONTRACT section 11): the two
+ * sides, then one line per difference, grouped as the JSON groups them. Values are quoted and
+ * cut as the readable report cuts metadata values; {@code --json} has them whole.
+ */
+final class DiffReport {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final int MAX_VALUE_CHARS = 60;
+
+  private DiffReport() {}
+
+  /** Prints the comparison {@code json}. */
+  static void print(PrintWriter out, byte[] json) {
+    JsonNode d = JSON.readTree(json);
+    side(out, "A", d.get("a"));
+    side(out, "B", d.get("b"));
+    out.println();
+    out.println(
+        d.get("same_declarations").asBoolean()
+            ? "The declarations are the same."
+            : "The declarations differ:");
+    facts(out, d.get("format_facts"));
+    metadata(out, d.get("metadata"));
+    tensors(out, d.get("tensors"));
+    types(out, d.get("types"));
+    JsonNode totals = d.get("totals");
+    if (!totals.get("a").equals(totals.get("b"))) {
+      out.println("  totals: " + counts(totals.get("a")) + " -> " + counts(totals.get("b")));
+    }
+    out.flush();
+  }
+
+  private static void side(PrintWriter out, String name, JsonNode s) {
+    out.println(name + ": " + TerminalText.printable(s.get("path").asText()) + " (" + s.get("format").asText() + ")");
+    out.println("   header_sha256 " + (s.get("header_sha256").isNull() ? "unknown" : s.get("header_sha256").asText()));
+    if (!s.get("sha256").isNull()) {
+      out.println("   sha256        " + s.get("sha256").asText());
+    }
+  }
+
+  private static void facts(PrintWriter out, JsonNode facts) {
+    for (JsonNode f : facts) {
+      out.println(
+          "  format fact " + f.get("field").asText() + ": " + text(f.get("a")) + " -> " + text(f.get("b")));
+    }
+  }
+
+  private static void metadata(PrintWriter out, JsonNode m) {
+    for (JsonNode r : m.get("added")) {
+      out.println("  + metadata " + key(r) + " = " + value(r));
+    }
+    omitted(out, m, "added", "added metadata keys");
+    for (JsonNode r : m.get("removed")) {
+      out.println("  - metadata " + key(r) + " = " + value(r));
+    }
+    omitted(out, m, "removed", "removed metadata keys");
+    for (JsonNode c : m.get("changed")) {
+      out.println("  ~ metadata " + key(c) + ": " + value(c.get("a")) + " -> " + value(c.get("b")));
+    }
+    omitted(out, m, "changed", "changed metadata keys");
+    JsonNode byPreview = m.get("arrays_compared_by_preview");
+    if (!byPreview.isEmpty()) {
+      List<String> keys = new ArrayList<>();
+      byPreview.forEach(k -> keys.add(TerminalText.printable(k.asText())));
+      out.println(
+          "  note: compared by their first elements only (the records carry no value digest): "
+              + String.join(", ", keys));
+    }
+  }
+
+  private static void tensors(PrintWriter out, JsonNode t) {
+    for (JsonNode n : t.get("added")) {
+      out.println("  + tensor " + TerminalText.printable(n.asText()));
+    }
+    omitted(out, t, "added", "added tensors");
+    for (JsonNode n : t.get("removed")) {
+      out.println("  - tensor " + TerminalText.printable(n.asText()));
+    }
+    omitted(out, t, "removed", "removed tensors");
+    for (JsonNode c : t.get("changed")) {
+      List<String> parts = new ArrayList<>();
+      for (Map.Entry<String, JsonNode> f : c.get("fields").properties()) {
+        parts.add(f.getKey() + " " + text(f.getValue().get(0)) + " -> " + text(f.getValue().get(1)));
+      }
+      out.println(
+          "  ~ tensor " + TerminalText.printable(c.get("name").asText()) + ": " + String.join("; ", parts));
+    }
+    omitted(out, t, "changed", "changed tensors");
+    if (t.get("order_changed").asBoolean()) {
+      out.println("  the tensors both declare come in another order");
+    }
+  }
+
+  private static void types(PrintWriter out, JsonNode types) {
+    for (JsonNode t : types) {
+      out.println(
+          "  type "
+              + TerminalText.printable(t.get("type").asText())
+              + ": "
+              + (t.get("a").isNull() ? "(none)" : counts(t.get("a")))
+              + " -> "
+              + (t.get("b").isNull() ? "(none)" : counts(t.get("b"))));
+    }
+  }
+
+  private static void omitted(PrintWriter out, JsonNode parent, String list, String what) {
+    JsonNode n = parent.get(list + "_omitted");
+    if (n != null) {
+      out.println("  ... and " + n.asInt() + " more " + what + " (--json lists 256 of each)");
+    }
+  }
+
+  private static String counts(JsonNode c) {
+    return c.get("tensor_count").asInt()
+        + " tensors, "
+        + c.get("parameter_count").asText()
+        + " parameters, "
+        + (c.get("byte_length").isNull() ? "unknown" : c.get("byte_length").asText())
+        + " bytes";
+  }
+
+  private static String key(JsonNode row) {
+    return TerminalText.printable(row.get("key").asText());
+  }
+
+  /** A row's value: the scalar, or an array's element type and count. */
+  private static String value(JsonNode row) {
+    if (row.has("value")) {
+      return text(row.get("value"));
+    }
+    return row.get("element_type").asText() + "[" + row.get("count").asText() + "]";
+  }
+
+  /** A JSON value for a line: strings quoted and cut, others as written. */
+  private static String text(JsonNode v) {
+    if (v == null || v.isNull()) {
+      return "null";
+    }
+    if (v.isString()) {
+      return TerminalText.quoted(v.asText(), MAX_VALUE_CHARS);
+    }
+    return TerminalText.printable(v.toString());
+  }
+}

@@ -1,0 +1,130 @@
+package dev.rea.cli;
+
+import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** {@code rea check} gives the verdicts of CONTRACT section 12, {@code rea diff} section 11's. */
+class CheckAndDiffCommandTest {
+  private static final long F32 = 0;
+  private static final long Q4_K = 12;
+
+  @TempDir Path dir;
+
+  private Path write(String name, GgufBuilder b) throws Exception {
+    return Files.write(dir.resolve(name), b.bytes());
+  }
+
+  private static GgufBuilder llama() {
+    return GgufBuilder.v3().kv("general.architecture", str("llama"));
+  }
+
+  private static String sha256(Path p) throws Exception {
+    return HexFormat.of()
+        .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+  }
+
+  @Test
+  void anUntouchedFilePasses() throws Exception {
+    Path ok = write("ok.gguf", llama().tensor("w", F32, 8, 4));
+    CliRunner.Result r = CliRunner.run("check", ok.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out().strip()).isEqualTo("OK " + ok);
+  }
+
+  @Test
+  void aKQuantFileCutShortFailsWithItsWarning() throws Exception {
+    Path cut = write("cut.gguf", llama().tensor("blk.0.ffn_down.weight", Q4_K, 256, 4).truncate(100));
+    CliRunner.Result r = CliRunner.run("check", cut.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).startsWith("FAIL " + cut + ": short_under_every_layout: ");
+
+    CliRunner.Result allowed =
+        CliRunner.run("check", cut.toString(), "--allow", "short_under_every_layout");
+    assertThat(allowed.status()).as("--allow lets the named warning pass").isZero();
+    assertThat(allowed.out().strip()).isEqualTo("OK " + cut);
+
+    CliRunner.Result strict =
+        CliRunner.run(
+            "check", cut.toString(), "--allow", "short_under_every_layout", "--fail-on", "limitations");
+    assertThat(strict.status()).as("the layout limitation fails it now").isEqualTo(1);
+    assertThat(strict.out()).contains("FAIL ").contains("layout");
+  }
+
+  @Test
+  void aRejectedFileFailsWithItsConstraintAndOffset() throws Exception {
+    Path bad = write("bad.gguf", llama().tensor("w", F32, 8, 4).truncate(1));
+    CliRunner.Result r = CliRunner.run("check", bad.toString(), "--json");
+    assertThat(r.status()).isEqualTo(1);
+    JsonNode unit = r.json().get("units").get(0);
+    assertThat(r.json().get("kind").asText()).isEqualTo("check");
+    assertThat(r.json().get("ok").asBoolean()).isFalse();
+    assertThat(unit.get("ok").asBoolean()).isFalse();
+    assertThat(unit.get("evidence_id").isNull()).isTrue();
+    assertThat(unit.get("reasons").get(0).get("code").asText()).isEqualTo("file_format_rejected");
+    assertThat(unit.get("reasons").get(0).get("offset").asText()).matches("[0-9]+");
+  }
+
+  @Test
+  void theExpectedDigestDecides() throws Exception {
+    Path ok = write("ok.gguf", llama().tensor("w", F32, 8, 4));
+    String right = sha256(ok);
+    assertThat(CliRunner.run("check", ok.toString(), "--expect-sha256", right.toUpperCase()).status())
+        .isZero();
+    String wrong = right.substring(0, 63) + (right.endsWith("0") ? "1" : "0");
+    CliRunner.Result r = CliRunner.run("check", ok.toString(), "--expect-sha256", wrong);
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).contains("sha256_mismatch: the file's SHA-256 is " + right);
+    CliRunner.Result malformed = CliRunner.run("check", ok.toString(), "--expect-sha256", "abc");
+    assertThat(malformed.status()).isEqualTo(2);
+  }
+
+  @Test
+  void everyFileGetsItsLineAndOneFailureFailsTheRun() throws Exception {
+    Path ok = write("ok.gguf", llama().tensor("w", F32, 8, 4));
+    Path missing = dir.resolve("missing.gguf");
+    CliRunner.Result r = CliRunner.run("check", ok.toString(), missing.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out().lines())
+        .containsExactly("OK " + ok, "FAIL " + missing + ": not_found: no such file: " + missing);
+  }
+
+  @Test
+  void diffSaysSameForTheSameDeclarationsAndListsWhatChanged() throws Exception {
+    Path a = write("a.gguf", llama().tensor("w", F32, 8, 4));
+    Path b = write("b.gguf", llama().tensor("w", F32, 8, 4));
+    Path c = write("c.gguf", llama().kv("general.name", str("changed")).tensor("w", F32, 8, 4));
+    CliRunner.Result same = CliRunner.run("diff", a.toString(), b.toString());
+    assertThat(same.status()).as(same.err()).isZero();
+    assertThat(same.out()).contains("The declarations are the same.");
+    CliRunner.Result differ = CliRunner.run("diff", a.toString(), c.toString());
+    assertThat(differ.status()).isEqualTo(1);
+    assertThat(differ.out()).contains("+ metadata general.name = \"changed\"");
+    CliRunner.Result asJson = CliRunner.run("diff", a.toString(), c.toString(), "--json");
+    assertThat(asJson.json().get("same_declarations").asBoolean()).isFalse();
+  }
+
+  @Test
+  void diffReadsSavedEvidenceAsOneSide() throws Exception {
+    Path a = write("a.gguf", llama().tensor("w", F32, 8, 4));
+    Path saved = dir.resolve("a-evidence.json");
+    assertThat(
+            CliRunner.run("inspect-model-artifact", a.toString(), "--evidence_output", saved.toString())
+                .status())
+        .isZero();
+    Files.write(a, llama().tensor("w", F32, 8, 8).bytes());
+    CliRunner.Result r = CliRunner.run("diff", saved.toString(), a.toString(), "--json");
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    JsonNode fields = r.json().get("tensors").get("changed").get(0).get("fields");
+    assertThat(fields.get("shape").get(0).get(1).asText()).isEqualTo("4");
+    assertThat(fields.get("shape").get(1).get(1).asText()).isEqualTo("8");
+  }
+}

@@ -1,0 +1,42 @@
+package dev.rea.core;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What makes a unit fail a check (CONTRACT section 12): it fails when it is rejected, when its
+ * full SHA-256 differs from the expected one, on every warning whose code is not allowed (REA's
+ * warnings all say a file is damaged, obsolete or inconsistent) and, when asked, on every
+ * limitation. Immutable.
+ *
+ * @param expectSha256 the full SHA-256 the file must have (lowercase hex), or null; when given,
+ *     the unit is inspected with a full hash
+ * @param allow warning codes that do not fail the unit
+ * @param failOnLimitations true to fail on limitations too
+ */
+public record CheckPolicy(
+    @Nullable String expectSha256, Set<String> allow, boolean failOnLimitations) {
+  public CheckPolicy {
+    if (expectSha256 != null) {
+      expectSha256 = expectSha256.toLowerCase(Locale.ROOT);
+      if (!expectSha256.matches("[0-9a-f]{64}")) {
+        throw new IllegalArgumentException(
+            "expectSha256 must be 64 hexadecimal digits, not " + expectSha256.length() + " characters");
+      }
+    }
+    allow = Set.copyOf(Objects.requireNonNull(allow, "allow"));
+  }
+
+  /** @return fail on rejections and every warning; no digest expected */
+  public static CheckPolicy strict() {
+    return new CheckPolicy(null, Set.of(), false);
+  }
+
+  /** @return the expected digest, if any */
+  public Optional<String> expected() {
+    return Optional.ofNullable(expectSha256);
+  }
+}
