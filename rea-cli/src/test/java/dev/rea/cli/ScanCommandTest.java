@@ -271,6 +271,60 @@ class ScanCommandTest {
   }
 
   @Test
+  void aDefectStopsTheScanWithExitFourAndWholeLines() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 40, false);
+    Path victim = tree.models().get(7);
+    FileAccess system = FileAccess.system();
+    FileAccess broken =
+        new FileAccess() {
+          @Override
+          public FileSnapshot stat(Path path) throws IOException {
+            return system.stat(path);
+          }
+
+          @Override
+          public SeekableByteChannel open(Path path) throws IOException {
+            if (path.equals(victim)) {
+              throw new IllegalStateException("a defect, for the test");
+            }
+            return system.open(path);
+          }
+        };
+    ModelInspector inspector =
+        ModelInspector.withAccess(dev.rea.core.options.Limits.defaults(), broken);
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.Result r =
+        run(
+            c -> c.frontDoor = b -> b.inspector(inspector),
+            "scan", tree.root().toString(), "--output", out.toString(), "--jobs", "1");
+    assertThat(r.status()).as(r.err()).isEqualTo(4);
+    assertThat(r.err()).contains("the scan failed", "internal error");
+    assertThat(lastLine(r.err())).startsWith("rea scan: ");
+    String text = Files.readString(out);
+    assertThat(text.isEmpty() || text.endsWith("\n")).isTrue();
+    assertThat(byPath(lines(text))).doesNotContainKey(victim.toString());
+  }
+
+  @Test
+  void stdoutThatCannotBeWrittenIsExitFour() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 3, false);
+    CommandLine cmd =
+        ReaMain.commandLine(Map.of("REA_HOME", CliRunner.HOME.toString()), "scan");
+    java.io.OutputStream full =
+        new java.io.OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("No space left on device");
+          }
+        };
+    StringWriter err = new StringWriter();
+    cmd.setOut(new PrintWriter(new java.io.OutputStreamWriter(full, StandardCharsets.UTF_8), true));
+    cmd.setErr(new PrintWriter(err, true));
+    assertThat(cmd.execute("scan", tree.root().toString())).isEqualTo(4);
+    assertThat(err.toString()).contains("the scan failed", "stdout could not be written");
+  }
+
+  @Test
   void bundlesAreSignedEvidenceNamedByTheirIdAndReadBack() throws Exception {
     ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 4, false);
     Path bundles = Files.createDirectories(dir.resolve("bundles"));
