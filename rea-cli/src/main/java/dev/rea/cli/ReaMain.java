@@ -50,7 +50,9 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   /** Entry point. */
   public static void main(String[] args) {
     if (args.length > 0
-        && ("inspect-model-artifact".equals(args[0]) || "inspect-model-set".equals(args[0]))) {
+        && ("inspect-model-artifact".equals(args[0])
+            || "inspect-model-set".equals(args[0])
+            || "scan".equals(args[0]))) {
       Interrupts.early();
     }
     Prewarm.startFor(args);
@@ -196,6 +198,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
     m.put(
         "inspect-analysis-view",
         (env, factory) -> new CommandLine(AnalysisViewCommand.class, factory));
+    m.put("scan", (env, factory) -> new CommandLine(ScanCommand.class, factory));
     m.put("diff", (env, factory) -> new CommandLine(DiffCommand.class, factory));
     m.put("check", (env, factory) -> new CommandLine(CheckCommand.class, factory));
     m.put("mcp", (env, factory) -> new CommandLine(McpCommand.class, factory));

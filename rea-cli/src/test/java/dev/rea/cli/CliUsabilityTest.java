@@ -328,7 +328,9 @@ class CliUsabilityTest {
   @Test
   void helpTextIsWrappedByParagraphNotByLine() {
     for (String command :
-        new String[] {"inspect-model-artifact", "inspect-analysis-view", "diff", "check", "mcp"}) {
+        new String[] {
+          "inspect-model-artifact", "inspect-analysis-view", "diff", "check", "mcp", "scan"
+        }) {
       CliRunner.Result h = CliRunner.run("help", command);
       assertThat(h.status()).isZero();
       for (String line : h.out().split("\n")) {

@@ -1,11 +1,16 @@
 package dev.rea.core;
 
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.detect.DetectedFormat;
 import dev.rea.core.internal.detect.FormatDetector;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a file's first bytes say it is, read without parsing it: a GGUF or safetensors model (by
@@ -18,8 +23,12 @@ import java.util.Optional;
 public final class FileProbe {
   private final FormatDetector.Probe probe;
 
-  private FileProbe(FormatDetector.Probe probe) {
+  /** The file's name, when the probe read a file: it tells a safetensors index from other JSON. */
+  private final @Nullable String fileName;
+
+  private FileProbe(FormatDetector.Probe probe, @Nullable String fileName) {
     this.probe = Objects.requireNonNull(probe, "probe");
+    this.fileName = fileName;
   }
 
   /**
@@ -30,7 +39,8 @@ public final class FileProbe {
    * @throws IOException when the file cannot be opened or read
    */
   public static FileProbe of(Path file) throws IOException {
-    return new FileProbe(FormatDetector.probe(file));
+    Path name = file.getFileName();
+    return new FileProbe(FormatDetector.probe(file), name == null ? null : name.toString());
   }
 
   /**
@@ -40,6 +50,66 @@ public final class FileProbe {
   public Optional<String> modelFormat() {
     DetectedFormat f = probe.model();
     return f == null ? Optional.empty() : Optional.of(f.wire());
+  }
+
+  /**
+   * The format an inspection reads the file as, when the file plausibly is a model of that
+   * format, broken or not: what {@link #modelFormat()} names, and also a safetensors file whose
+   * declared JSON length runs past the end of the file without passing the default header
+   * ceiling ({@link Limits#DEFAULT_HEADER_CEILING_BYTES}): a truncated download, which the
+   * inspection rejects ({@code file_format_rejected}) and a scan must report rather than skip.
+   * A text whose ninth byte is an opening bracket or brace declares quintillions of bytes and is
+   * not a candidate.
+   *
+   * @return {@code "gguf"} or {@code "safetensors"}, or empty for a file that is not a model
+   */
+  public Optional<String> candidateFormat() {
+    DetectedFormat f;
+    try {
+      f = FormatDetector.detect(probe.head(), probe.length(), probe.size());
+    } catch (ReaException notAModel) {
+      return Optional.empty();
+    }
+    if (probe.model() == null
+        && Long.compareUnsigned(probe.declaredJsonLength(), Limits.DEFAULT_HEADER_CEILING_BYTES)
+            > 0) {
+      return Optional.empty();
+    }
+    return Optional.of(f.wire());
+  }
+
+  /**
+   * Why the file is not a model, for a file that is not a {@link #candidateFormat() candidate}:
+   * the failure an inspection of it reports ({@code target_unavailable} / {@code
+   * unsupported_format}, with {@code diagnostics.detected} naming what the bytes look like and a
+   * hint: CONTRACT section 8, "Detection is by content"; JSON text named {@code
+   * *.safetensors.index.json} is said to be a sharded checkpoint's index, CONTRACT section 9),
+   * without a path.
+   *
+   * @return the failure, or empty for a candidate model
+   */
+  public Optional<ReaException> refusal() {
+    if (candidateFormat().isPresent()) {
+      return Optional.empty();
+    }
+    try {
+      FormatDetector.detect(probe.head(), probe.length(), probe.size());
+    } catch (ReaException e) {
+      return Optional.of(fileName == null ? e : ModelInspector.indexNamed(e, fileName));
+    }
+    // Begins as safetensors does, but declares more JSON than a header may hold and the file has.
+    return Optional.of(
+        ReaException.builder(
+                Constraint.UNSUPPORTED_FORMAT,
+                "unsupported format: the first 8 bytes, read as a safetensors JSON length, declare "
+                    + Long.toUnsignedString(probe.declaredJsonLength())
+                    + " bytes, more than the file holds and than a header may hold; the content"
+                    + " is not a model")
+            .field("magic")
+            .offset(0)
+            .diagnostic("detected", "unknown")
+            .diagnostic("file_size", Long.toString(probe.size()))
+            .build());
   }
 
   /** @return the model format's name for people ({@code "GGUF"}, {@code "safetensors"}), or empty */

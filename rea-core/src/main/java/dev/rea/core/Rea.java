@@ -608,6 +608,24 @@ public final class Rea {
   }
 
   /**
+   * The compact summary of CONTRACT section 4 of a record this process produced, rendered
+   * straight from the record: equal to {@code summaryJson(evidence(record), null)} without
+   * indexing the record first (for callers that summarise many records and view none, such as
+   * {@code rea scan}).
+   *
+   * @param record a complete or partial record with its {@code evidence_id}
+   * @return UTF-8 JSON
+   * @throws IllegalArgumentException when the record has no {@code evidence_id}
+   */
+  public byte[] summaryJson(EvidenceRecord record) {
+    String id = record.evidenceId();
+    if (id == null) {
+      throw new IllegalArgumentException("the record has no evidence_id");
+    }
+    return ModelArtifactSummary.render(record, id, null);
+  }
+
+  /**
    * Answers one page of a view (CONTRACT section 4): at most {@code limit} rows, within a 64 KiB
    * budget.
    *

@@ -26,6 +26,8 @@ import java.util.List;
  */
 final class GgufFileWriter {
   /** GGUF value types (docs/gguf.md {@code gguf_metadata_value_type}). */
+  static final int T_UINT16 = 2;
+
   static final int T_UINT32 = 4;
 
   static final int T_INT32 = 5;
@@ -66,6 +68,23 @@ final class GgufFileWriter {
 
   GgufFileWriter u32(String key, long value) {
     kvs.add(new Kv(key, T_UINT32, out -> out.i32((int) value)));
+    return this;
+  }
+
+  GgufFileWriter u16(String key, int value) {
+    kvs.add(
+        new Kv(
+            key,
+            T_UINT16,
+            out -> {
+              out.u8(value & 0xFF);
+              out.u8((value >>> 8) & 0xFF);
+            }));
+    return this;
+  }
+
+  GgufFileWriter i32(String key, int value) {
+    kvs.add(new Kv(key, T_INT32, out -> out.i32(value)));
     return this;
   }
 

@@ -83,24 +83,46 @@ final class SafetensorsFileWriter {
         ts.add(new Tensor(x + "down_proj.weight", "BF16", new long[] {hidden, expertFfn}));
       }
     }
-    ts.sort(Comparator.comparing(Tensor::name));
-    return write(file, ts);
+    return write(file, ts, java.util.Map.of("format", "pt"));
   }
 
   /**
-   * Writes one file holding {@code ts} (sorted here by name), its data a hole.
+   * Writes one file holding {@code tensors} (sorted here by name), with {@code __metadata__}
+   * {@code {"format":"pt"}}, its data a hole.
    *
    * @return its sizes
    */
   static Written write(Path file, List<Tensor> tensors) throws IOException {
+    return write(file, tensors, java.util.Map.of("format", "pt"));
+  }
+
+  /**
+   * Writes a file of the given tensors, in name order with contiguous {@code data_offsets}, and
+   * {@code __metadata__} (omitted when empty; keys in the map's iteration order). The JSON is
+   * padded with spaces to a multiple of 8 bytes; the data is a hole.
+   */
+  static Written write(Path file, List<Tensor> tensors, java.util.Map<String, String> metadata)
+      throws IOException {
     List<Tensor> ts = new ArrayList<>(tensors);
     ts.sort(Comparator.comparing(Tensor::name));
-    StringBuilder json = new StringBuilder(ts.size() * 128);
-    json.append("{\"__metadata__\":{\"format\":\"pt\"}");
+    StringBuilder json = new StringBuilder(ts.size() * 128 + 64);
+    json.append('{');
+    if (!metadata.isEmpty()) {
+      json.append("\"__metadata__\":{");
+      boolean first = true;
+      for (java.util.Map.Entry<String, String> e : metadata.entrySet()) {
+        json.append(first ? "" : ",").append('"').append(e.getKey()).append("\":\"");
+        json.append(e.getValue()).append('"');
+        first = false;
+      }
+      json.append('}');
+    }
     long offset = 0;
+    boolean first = metadata.isEmpty();
     for (Tensor t : ts) {
       long end = offset + t.bytes();
-      json.append(",\"").append(t.name).append("\":{\"dtype\":\"").append(t.dtype);
+      json.append(first ? "\"" : ",\"").append(t.name).append("\":{\"dtype\":\"").append(t.dtype);
+      first = false;
       json.append("\",\"shape\":[");
       for (int i = 0; i < t.shape.length; i++) {
         json.append(i == 0 ? "" : ",").append(t.shape[i]);

@@ -63,10 +63,18 @@ public final class FormatDetector {
         return null;
       }
       if (f == DetectedFormat.SAFETENSORS
-          && Long.compareUnsigned(declaredJsonLength(head), Math.max(0, size - 8)) > 0) {
+          && Long.compareUnsigned(FormatDetector.declaredJsonLength(head), Math.max(0, size - 8)) > 0) {
         return null;
       }
       return f;
+    }
+
+    /**
+     * @return the safetensors JSON length the first eight bytes declare (unsigned
+     *     little-endian; compare with {@link Long#compareUnsigned}), or 0 for a shorter file
+     */
+    public long declaredJsonLength() {
+      return length < 8 ? 0 : FormatDetector.declaredJsonLength(head);
     }
 
     /** @return the bytes as text, one character per byte (ISO-8859-1) */

@@ -328,8 +328,12 @@ public final class ModelInspector {
    * JSON text named {@code *.safetensors.index.json} is a sharded checkpoint's index (CONTRACT
    * section 9): said so, with {@code detected: "safetensors_index"}, so that each front end can
    * name its set operation.
+   *
+   * @param e a failure of the file at {@code pathText}
+   * @param pathText the file's path as given
+   * @return {@code e}, or for an index the same failure saying so
    */
-  private static ReaException indexNamed(ReaException e, String pathText) {
+  public static ReaException indexNamed(ReaException e, String pathText) {
     if (e.constraint() != Constraint.UNSUPPORTED_FORMAT
         || !"json".equals(e.diagnostics().get("detected"))
         || !pathText.endsWith(".safetensors.index.json")) {

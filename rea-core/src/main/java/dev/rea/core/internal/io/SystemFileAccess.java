@@ -9,8 +9,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -20,9 +18,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class SystemFileAccess implements FileAccess {
   static final SystemFileAccess INSTANCE = new SystemFileAccess();
-
-  private static final DateTimeFormatter RFC3339_NANOS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.nnnnnnnnn'Z'").withZone(ZoneOffset.UTC);
 
   private SystemFileAccess() {}
 
@@ -59,6 +54,6 @@ final class SystemFileAccess implements FileAccess {
 
   /** @return RFC 3339 UTC text with nanoseconds */
   public static String formatTime(Instant instant) {
-    return RFC3339_NANOS.format(instant);
+    return dev.rea.core.evidence.FileIdentity.modifiedText(instant);
   }
 }

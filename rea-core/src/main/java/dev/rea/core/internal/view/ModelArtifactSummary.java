@@ -225,13 +225,24 @@ public final class ModelArtifactSummary {
    * @return compact UTF-8 JSON
    */
   public static byte[] render(IndexedEvidence ev, @Nullable ViewPage page) {
-    EvidenceRecord r = ev.record();
+    return render(ev.record(), ev.evidenceId(), page);
+  }
+
+  /**
+   * Renders the summary of a record without indexing it (a summary needs none of the index).
+   *
+   * @param r the record
+   * @param evidenceId its {@code evidence_id}
+   * @param page a page answered in the same call, or null
+   * @return compact UTF-8 JSON
+   */
+  public static byte[] render(EvidenceRecord r, String evidenceId, @Nullable ViewPage page) {
     Artifact a = r.artifact();
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = EvidenceJson.generator(out)) {
       g.writeStartObject();
       g.writeStringProperty("kind", KIND);
-      g.writeStringProperty("parent_evidence_id", ev.evidenceId());
+      g.writeStringProperty("parent_evidence_id", evidenceId);
       g.writeStringProperty("status", r.status());
       g.writeName("artifact");
       g.writeStartObject();

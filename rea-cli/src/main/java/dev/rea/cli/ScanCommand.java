@@ -1,0 +1,380 @@
+package dev.rea.cli;
+
+import dev.rea.cli.scan.LineSink;
+import dev.rea.cli.scan.ProgressLine;
+import dev.rea.cli.scan.ResumeIndex;
+import dev.rea.cli.scan.ScanEngine;
+import dev.rea.cli.scan.ScanLine;
+import dev.rea.cli.scan.Tally;
+import dev.rea.cli.scan.TreeWalker;
+import dev.rea.cli.scan.UnitGrouping;
+import dev.rea.core.Rea;
+import dev.rea.core.SelectedPath;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.options.HashMode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code rea scan PATH...}: inspects every model file under the PATHs, one JSON line per unit
+ * (CONTRACT section 10), with {@code --jobs N} workers. The walk, the workers, the line format
+ * and {@code --resume} are in {@code dev.rea.cli.scan}; this class checks the arguments, opens
+ * the output, handles signals and decides the exit status: 0 every unit complete; 1 some unit
+ * partial, rejected or failed (or, with {@code --fail-on warnings}, carrying a warning); 2
+ * invalid arguments (checked before anything is read); 4 the scan itself failed (its output or
+ * a bundle could not be written); 130 interrupted (SIGINT), 143 terminated (SIGTERM). An
+ * interrupted or failed scan leaves FILE holding whole lines only, which {@code --resume}
+ * continues.
+ *
+ * <p>Stderr: a progress line while stderr is a terminal, notices (a key pair created for
+ * {@code --bundles}), and last the closing count ({@link Tally#closing}).
+ */
+@Command(
+    name = "scan",
+    mixinStandardHelpOptions = true,
+    versionProvider = ReaMain.Version.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    header = "Inspect every model file under directories: one JSON line per model.",
+    description = {
+      "Walks each PATH (symbolic links below it are not followed), finds model files by"
+          + " content (reading at most 512 bytes of any other file), inspects each as"
+          + " inspect-model-artifact does, and writes one JSON line per model as it finishes:"
+          + " schema, kind, path, status (complete, partial, rejected, failed, skipped),"
+          + " identity, evidence_id, summary (as --detail summary) and error. Files that are"
+          + " not models are counted, and listed only with --list-skipped. A directory that"
+          + " cannot be read is a failed line, not the end of the scan."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  rea scan /models --output scan.jsonl",
+      "  rea scan /models --output scan.jsonl --resume      (after an interruption)",
+      "  rea scan /models --jobs 4 --bundles evidence/ > scan.jsonl",
+      "",
+      "Exit status: 0 every model complete, 1 some model partial, rejected or",
+      "failed (or carrying a warning, with --fail-on warnings), 2 invalid",
+      "arguments, 4 the scan itself failed, 130 interrupted (SIGINT), 143",
+      "terminated (SIGTERM)."
+    })
+public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
+  /** Most workers accepted. */
+  static final int MAX_JOBS = 256;
+
+  @SuppressWarnings("NullAway.Init") // set by picocli
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Parameters(
+      paramLabel = "PATH",
+      arity = "1..*",
+      description = "Directories (walked) or files. Relative paths are resolved against the"
+          + " working directory; lines name files by the PATH they were reached from.")
+  @SuppressWarnings("NullAway.Init") // set by picocli (required)
+  List<String> paths;
+
+  @Option(
+      names = "--jobs",
+      paramLabel = "N",
+      description = "Inspect N files at once (default: the number of processors, here ${DEFAULT-VALUE}).")
+  int jobs = Runtime.getRuntime().availableProcessors();
+
+  @Option(
+      names = "--hash",
+      paramLabel = "header|full",
+      defaultValue = "header",
+      description = "header (default): read each model's header only. full: hash every model file whole.")
+  String hash = "header";
+
+  @Option(
+      names = "--output",
+      paramLabel = "FILE",
+      description = "Write the lines to FILE (created, or replaced if it is an earlier scan"
+          + " output or empty) instead of stdout.")
+  @Nullable String output;
+
+  @Option(
+      names = "--resume",
+      description = "Continue the scan in --output FILE: keep its lines whose file is unchanged"
+          + " (same device, inode, size and modification time) and inspect the rest.")
+  boolean resume;
+
+  @Option(
+      names = "--bundles",
+      paramLabel = "DIR",
+      description = "Also write each model's signed Evidence bundle as DIR/<evidence_id hex>.json.")
+  @Nullable String bundles;
+
+  @Option(
+      names = {"--fail-on", "--fail_on"},
+      paramLabel = "warnings",
+      description = "warnings: exit 1 also when a model's Evidence carries a warning.")
+  @Nullable String failOn;
+
+  @Option(
+      names = {"--list-skipped", "--list_skipped"},
+      description = "Also write a line (status skipped, with the reason) for every file that is"
+          + " not a model, every symbolic link and every special file.")
+  boolean listSkipped;
+
+  /** Test seam: adjusts the front door before it is built (an inspector with injected faults). */
+  UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
+
+  /**
+   * How each directory's files become units. Every file is its own unit today; a grouping of
+   * model sets (CONTRACT section 9) replaces it here.
+   */
+  UnitGrouping grouping = UnitGrouping.EACH_FILE;
+
+  /** Test seam: opens directory listings (a double that refuses one, when tests run as root). */
+  TreeWalker.Lister lister = TreeWalker.Lister.SYSTEM;
+
+  private Map<String, String> env = System.getenv();
+
+  @Override
+  public void environment(Map<String, String> value) {
+    this.env = value;
+  }
+
+  /** The checked arguments. */
+  private record Plan(
+      List<Path> roots,
+      ScanEngine.Settings settings,
+      @Nullable Path output,
+      @Nullable ResumeIndex resume,
+      boolean failOnWarnings) {}
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    // The closing count's seconds include reading an earlier output for --resume.
+    Tally tally = new Tally();
+    Plan plan;
+    try {
+      plan = plan();
+    } catch (ReaException e) {
+      return Failures.report(e, false, out, err, 0);
+    }
+    Cancellation cancellation = new Cancellation();
+    try (Interrupts signals = Interrupts.install(cancellation)) {
+      return signals.exitStatus(scan(plan, tally, cancellation, out, err));
+    }
+  }
+
+  /** Checks every argument before anything is read or written. */
+  private Plan plan() throws ReaException {
+    if (jobs < 1 || jobs > MAX_JOBS) {
+      throw bad("--jobs", "--jobs must be 1 to " + MAX_JOBS + ", not " + jobs);
+    }
+    HashMode mode = Arguments.hashMode(hash);
+    if (failOn != null && !failOn.equals("warnings")) {
+      throw bad("--fail-on", "--fail-on takes 'warnings', not '" + failOn + "'");
+    }
+    if (resume && output == null) {
+      throw bad("--resume", "--resume continues the scan in --output FILE: give --output");
+    }
+    List<Path> roots = new ArrayList<>();
+    for (String p : paths) {
+      Path root = Arguments.resolve(p);
+      SelectedPath.checkTrailingSlash("PATH", p, root);
+      if (!Files.exists(root)) {
+        throw bad("PATH", "PATH " + root + " does not exist (or a link on the way leads nowhere)");
+      }
+      roots.add(root);
+    }
+    Path bundleDir = null;
+    if (bundles != null) {
+      bundleDir = Arguments.resolve(bundles, "--bundles");
+      if (!Files.isDirectory(bundleDir)) {
+        throw bad("--bundles", "--bundles: " + bundleDir + " is not a directory (create it first)");
+      }
+    }
+    Path file = output == null ? null : Arguments.outputFile(output, "--output");
+    ResumeIndex index = null;
+    if (file != null && Files.exists(file)) {
+      if (resume) {
+        index = loadIndex(file);
+      } else {
+        replacesOnlyScanOutput(file);
+      }
+    }
+    ScanEngine.Settings settings =
+        new ScanEngine.Settings(jobs, mode, listSkipped, bundleDir, Advice::advise);
+    return new Plan(List.copyOf(roots), settings, file, index, failOn != null);
+  }
+
+  private ResumeIndex loadIndex(Path file) throws ReaException {
+    try {
+      return ResumeIndex.load(file, listSkipped);
+    } catch (IOException e) {
+      throw bad("--output", "--resume: " + file + " cannot be read: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Refuses to replace a file that is neither empty nor an earlier scan output (its first bytes
+   * are those of a scan line: an object whose first property is {@code "schema":"rea.scan.v1"}):
+   * a model or anything else given as --output by mistake would be lost.
+   */
+  private static void replacesOnlyScanOutput(Path file) throws ReaException {
+    String start = "{\"schema\":\"" + ScanLine.SCHEMA + "\"";
+    byte[] head;
+    try (InputStream in = Files.newInputStream(file)) {
+      head = in.readNBytes(start.length());
+    } catch (IOException e) {
+      return; // left to the write, which reports it
+    }
+    if (head.length == 0 || new String(head, StandardCharsets.ISO_8859_1).equals(start)) {
+      return;
+    }
+    throw bad(
+        "--output",
+        "--output: "
+            + file
+            + " already exists and is not an earlier rea scan output; choose another file name,"
+            + " or remove that file first (--resume continues an earlier scan output)");
+  }
+
+  private static ReaException bad(String field, String message) {
+    return ReaException.builder(Constraint.BAD_ARGUMENT, message).field(field).build();
+  }
+
+  /** Runs the scan and reports how it ended; @return the exit status (before signals) */
+  private int scan(
+      Plan plan, Tally tally, Cancellation cancellation, PrintWriter out, PrintWriter err) {
+    Rea rea =
+        frontDoor.apply(Rea.builder().environment(env).keyNotices(Keys.notices(err))).build();
+    LineSink sink;
+    Path file = plan.output();
+    try {
+      sink = file == null ? LineSink.of(out) : LineSink.of(openOutput(file, plan.resume()));
+    } catch (IOException e) {
+      return failed(err, "--output " + plan.output() + " cannot be written: " + e.getMessage(), null);
+    }
+    ProgressLine progress =
+        Terminal.stderrIsTerminal()
+            ? ProgressLine.start(TerminalText.raw(err), tally, Terminal.columns(env))
+            : null;
+    ScanEngine engine =
+        new ScanEngine(
+            rea, plan.settings(), grouping, sink, plan.resume(), tally, cancellation, lister);
+    ScanEngine.Outcome outcome;
+    try {
+      outcome = engine.run(plan.roots());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      outcome = ScanEngine.Outcome.CANCELLED;
+    } finally {
+      if (progress != null) {
+        progress.close();
+      }
+    }
+    Throwable failure = engine.failure();
+    try {
+      sink.close();
+      ResumeIndex resumed = plan.resume();
+      if (outcome == ScanEngine.Outcome.FINISHED
+          && resumed != null
+          && file != null
+          && resumed.needsCompaction()) {
+        resumed.compact(file);
+      }
+    } catch (IOException e) {
+      if (failure == null) {
+        failure = e;
+      }
+      outcome = ScanEngine.Outcome.FAILED;
+    }
+    return ended(outcome, failure, plan, tally, err);
+  }
+
+  private static FileChannel openOutput(Path file, @Nullable ResumeIndex resume)
+      throws IOException {
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    try {
+      // A fresh scan starts an empty file; a resumed one continues after the earlier output's
+      // last whole line (a line cut short by a kill is dropped here).
+      long keep = resume == null ? 0 : resume.validLength();
+      ch.truncate(keep);
+      ch.position(keep);
+      return ch;
+    } catch (IOException e) {
+      ch.close();
+      throw e;
+    }
+  }
+
+  /** Says how the scan ended; the closing count is the last line. @return the exit status */
+  private static int ended(
+      ScanEngine.Outcome outcome,
+      @Nullable Throwable failure,
+      Plan plan,
+      Tally tally,
+      PrintWriter err) {
+    switch (outcome) {
+      case FAILED -> {
+        return failed(err, describe(failure), tally);
+      }
+      case CANCELLED -> {
+        err.println(
+            "rea scan: interrupted; "
+                + (plan.output() == null
+                    ? "the lines written so far are whole"
+                    : plan.output()
+                        + " holds whole lines only: run the same command with --resume to"
+                        + " continue"));
+        err.println(tally.closing());
+        err.flush();
+        return 130;
+      }
+      default -> {
+        err.println(tally.closing());
+        err.flush();
+        boolean warned = plan.failOnWarnings() && tally.anyWarning();
+        return tally.anyTrouble() || warned ? 1 : 0;
+      }
+    }
+  }
+
+  private static int failed(PrintWriter err, String what, @Nullable Tally tally) {
+    err.println("rea: execution_failure: the scan failed: " + TerminalText.printable(what));
+    if (tally != null) {
+      err.println(tally.closing());
+    }
+    err.flush();
+    return 4;
+  }
+
+  private static String describe(@Nullable Throwable failure) {
+    if (failure == null) {
+      return "unknown failure";
+    }
+    if (failure instanceof ReaException e) {
+      return e.code().wireName() + " (" + e.constraint().wireName() + "): " + e.getMessage();
+    }
+    if (failure instanceof IOException e) {
+      return "io_error: " + e.getMessage();
+    }
+    // A defect: say so plainly, with the class, so that it can be reported.
+    return "internal error: " + failure;
+  }
+}

@@ -1,0 +1,374 @@
+package dev.rea.cli.scan;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.FileIdentity;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.BitSet;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@code rea scan --resume} knows of an earlier output FILE (CONTRACT section 10: "units of
+ * an existing FILE whose identity is unchanged are kept and the rest inspected"), read once,
+ * held compactly, and used to rewrite FILE at the end.
+ *
+ * <p><b>Reading.</b> FILE is read once, line by line. Each whole line (ending with {@code \n})
+ * must be a scan line ({@code "schema":"rea.scan.v1"} with a path, a status and an identity);
+ * anything else is {@code invalid_input} / {@code bad_argument} naming the line, since FILE is
+ * then not a scan output this command wrote. A last line without its {@code \n} is what a
+ * process killed while writing leaves: it is dropped ({@link #validLength()} ends before it; the
+ * command cuts FILE there before appending) and its unit inspected again. When a path has several
+ * lines (an interrupted resume appended a new line for a changed file), the last one counts.
+ *
+ * <p><b>Memory.</b> Per path, the index keeps 21 bytes in open-addressed arrays: 8 bytes of the
+ * SHA-256 of the path (the key), 8 bytes of the SHA-256 of the path and the identity
+ * ({@code device}, {@code inode}, {@code size}, {@code modified}) as the line gives it, the line's
+ * number (4 bytes) and its status and flags (1 byte). Tables double at three quarters full, so a
+ * million lines take 2^21 slots: 44 MB, whatever the paths' lengths (a map of path strings to
+ * identity objects would take about 250 MB). A unit is kept only when both digests match: a
+ * path taken for another needs two 64-bit collisions at once.
+ *
+ * <p><b>Keeping.</b> Lines with status {@code complete} or {@code rejected} are kept when the
+ * walk finds their path with the same identity; {@code skipped} lines too when {@code
+ * --list-skipped} is given again (otherwise skipped files are not listed). {@code partial} and
+ * {@code failed} lines are never kept: their units are inspected again, since what failed (an
+ * I/O error, a file changed while read, a permission) may be gone.
+ *
+ * <p><b>Rewriting.</b> New lines are appended to FILE as the scan goes, so an interrupted resume
+ * keeps its progress. When the scan finishes, the lines that were not kept (superseded,
+ * changed, re-inspected, or of files no longer there) are dropped by {@link #compact}: FILE is
+ * rewritten to a temporary file beside it and renamed over it, so the finished output holds
+ * exactly the lines of an uninterrupted scan (in another order).
+ *
+ * <p>Not thread-safe: loaded, queried and compacted from one thread (the walking thread).
+ */
+public final class ResumeIndex {
+  /** Longest line accepted: far above what a summary, an error and a path can take. */
+  static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+  private static final int STATUS_MASK = 0x07;
+  private static final int WARNING = 0x08;
+  private static final int KEEPABLE = 0x10;
+  private static final int KEPT = 0x20;
+
+  private final boolean listSkipped;
+  private final MessageDigest sha = sha256();
+  private long[] keys = new long[1024];
+  private long[] checks = new long[1024];
+  private int[] lineNumbers = new int[1024];
+  private byte[] flags = new byte[1024];
+  private int size;
+  private int lines;
+  private int keptLines;
+  private long validLength;
+  private boolean droppedTail;
+
+  private ResumeIndex(boolean listSkipped) {
+    this.listSkipped = listSkipped;
+  }
+
+  /**
+   * Reads an earlier output.
+   *
+   * @param file FILE
+   * @param listSkipped whether skipped lines may be kept ({@code --list-skipped})
+   * @return the index
+   * @throws IOException when FILE cannot be read
+   * @throws ReaException {@code invalid_input} / {@code bad_argument} when a whole line of it is
+   *     not a scan line
+   */
+  public static ResumeIndex load(Path file, boolean listSkipped) throws IOException, ReaException {
+    ResumeIndex index = new ResumeIndex(listSkipped);
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      index.read(in, file);
+    }
+    return index;
+  }
+
+  private void read(InputStream in, Path file) throws IOException, ReaException {
+    byte[] chunk = new byte[1 << 16];
+    byte[] line = new byte[8192];
+    int length = 0;
+    int n;
+    while ((n = in.read(chunk)) > 0) {
+      int start = 0;
+      for (int i = 0; i < n; i++) {
+        if (chunk[i] != '\n') {
+          continue;
+        }
+        line = append(line, length, chunk, start, i - start, file);
+        length += i - start;
+        ResumeLine parsed;
+        try {
+          parsed = ResumeLine.parse(line, length);
+        } catch (IllegalArgumentException e) {
+          throw notScanOutput(file, lines + 1, String.valueOf(e.getMessage()));
+        }
+        add(parsed);
+        validLength += length + 1;
+        length = 0;
+        start = i + 1;
+      }
+      line = append(line, length, chunk, start, n - start, file);
+      length += n - start;
+    }
+    droppedTail = length > 0;
+  }
+
+  /** @return {@code line} (or a larger copy) with {@code count} bytes of {@code from} added */
+  private byte[] append(byte[] line, int length, byte[] from, int offset, int count, Path file)
+      throws ReaException {
+    if (length + count > line.length) {
+      if (length + count > MAX_LINE_BYTES) {
+        throw notScanOutput(file, lines + 1, "it is longer than " + MAX_LINE_BYTES + " bytes");
+      }
+      line = java.util.Arrays.copyOf(line, Math.min(MAX_LINE_BYTES, Math.max(line.length * 2, length + count)));
+    }
+    System.arraycopy(from, offset, line, length, count);
+    return line;
+  }
+
+  private static ReaException notScanOutput(Path file, int lineNumber, String why) {
+    return ReaException.builder(
+            Constraint.BAD_ARGUMENT,
+            "--resume: line "
+                + lineNumber
+                + " of "
+                + file
+                + " is not a rea scan line ("
+                + why
+                + "); --resume continues only an output that rea scan wrote")
+        .field("--output")
+        .path(file.toString())
+        .build();
+  }
+
+  private void add(ResumeLine l) {
+    long key = key(l.path());
+    int slot = slot(key);
+    if (keys[slot] == 0) {
+      keys[slot] = key;
+      size++;
+    }
+    boolean keepable =
+        l.status() == UnitStatus.COMPLETE
+            || l.status() == UnitStatus.REJECTED
+            || (l.status() == UnitStatus.SKIPPED && listSkipped);
+    checks[slot] = check(l.path(), l.identityText());
+    lineNumbers[slot] = lines++;
+    flags[slot] =
+        (byte) (l.status().code() | (l.warnings() ? WARNING : 0) | (keepable ? KEEPABLE : 0));
+    if (size * 4L > keys.length * 3L) {
+      grow();
+    }
+  }
+
+  /** What the earlier output says of a unit that is kept. */
+  public record Kept(UnitStatus status, boolean warnings) {}
+
+  /**
+   * Keeps the earlier line of {@code path} when its identity equals {@code identity} and its
+   * status may be kept; each line is kept at most once.
+   *
+   * @param path the unit's path, as the walk spells it
+   * @param identity the identity the walk observed
+   * @return what the kept line says, or null when the unit must be inspected
+   */
+  public @Nullable Kept keep(String path, FileIdentity identity) {
+    long key = key(path);
+    int slot = slot(key);
+    if (keys[slot] == 0 || (flags[slot] & (KEEPABLE | KEPT)) != KEEPABLE) {
+      return null;
+    }
+    if (checks[slot] != check(path, identityText(identity))) {
+      return null;
+    }
+    flags[slot] |= KEPT;
+    keptLines++;
+    return new Kept(UnitStatus.ofCode(flags[slot] & STATUS_MASK), (flags[slot] & WARNING) != 0);
+  }
+
+  /** @return bytes of FILE that hold whole lines (FILE is cut there before lines are appended) */
+  public long validLength() {
+    return validLength;
+  }
+
+  /** @return whether FILE ended with a line cut short (dropped) */
+  public boolean droppedTail() {
+    return droppedTail;
+  }
+
+  /** @return whole lines read from FILE */
+  public int lines() {
+    return lines;
+  }
+
+  /** @return lines kept so far */
+  public int keptLines() {
+    return keptLines;
+  }
+
+  /** @return slots in the table (a power of two, at most three quarters full) */
+  int slots() {
+    return keys.length;
+  }
+
+  /** @return bytes the table's arrays hold (their elements: 21 per slot) */
+  long bytesHeld() {
+    return (long) keys.length * (Long.BYTES + Long.BYTES + Integer.BYTES + 1);
+  }
+
+  /** @return whether some earlier line was not kept, so that {@link #compact} must rewrite FILE */
+  public boolean needsCompaction() {
+    return keptLines < lines;
+  }
+
+  /**
+   * Rewrites FILE without the earlier lines that were not kept, keeping every line appended
+   * after them: to a temporary file in FILE's directory (with FILE's permissions), forced to
+   * the device, then renamed over FILE (atomically where the file system can). Call it only
+   * after a finished scan, with FILE closed.
+   *
+   * @param file FILE
+   * @throws IOException when it cannot be rewritten (FILE is then left as it was)
+   */
+  public void compact(Path file) throws IOException {
+    BitSet keep = new BitSet(lines);
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] != 0 && (flags[i] & KEPT) != 0) {
+        keep.set(lineNumbers[i]);
+      }
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+    try {
+      try {
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+        Files.setPosixFilePermissions(tmp, perms);
+      } catch (UnsupportedOperationException | IOException e) {
+        // Not a POSIX file system: the temporary file's permissions stay.
+      }
+      try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+          OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+        byte[] chunk = new byte[1 << 16];
+        int lineNumber = 0;
+        boolean copying = lines == 0 || keep.get(0);
+        int n;
+        while ((n = in.read(chunk)) > 0) {
+          int start = 0;
+          for (int i = 0; i < n; i++) {
+            if (chunk[i] == '\n') {
+              if (copying) {
+                out.write(chunk, start, i + 1 - start);
+              }
+              start = i + 1;
+              lineNumber++;
+              copying = lineNumber >= lines || keep.get(lineNumber);
+            }
+          }
+          if (copying) {
+            out.write(chunk, start, n - start);
+          }
+        }
+      }
+      try (java.nio.channels.FileChannel ch =
+          java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private int slot(long key) {
+    int mask = keys.length - 1;
+    int i = (int) key & mask;
+    while (keys[i] != 0 && keys[i] != key) {
+      i = (i + 1) & mask;
+    }
+    return i;
+  }
+
+  private void grow() {
+    long[] oldKeys = keys;
+    long[] oldChecks = checks;
+    int[] oldLines = lineNumbers;
+    byte[] oldFlags = flags;
+    int n = oldKeys.length * 2;
+    keys = new long[n];
+    checks = new long[n];
+    lineNumbers = new int[n];
+    flags = new byte[n];
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != 0) {
+        int s = slot(oldKeys[i]);
+        keys[s] = oldKeys[i];
+        checks[s] = oldChecks[i];
+        lineNumbers[s] = oldLines[i];
+        flags[s] = oldFlags[i];
+      }
+    }
+  }
+
+  /** The identity as compared: the line's four fields, null spelled {@code -}. */
+  static String identityText(FileIdentity id) {
+    return identityText(id.device(), id.inode(), Long.toString(id.size()), id.modified());
+  }
+
+  static String identityText(
+      @Nullable String device, @Nullable String inode, String size, String modified) {
+    return (device == null ? "-" : device)
+        + '\0'
+        + (inode == null ? "-" : inode)
+        + '\0'
+        + size
+        + '\0'
+        + modified;
+  }
+
+  private long key(String path) {
+    sha.reset();
+    long k = first8(sha.digest(path.getBytes(StandardCharsets.UTF_8)));
+    return k == 0 ? 1 : k;
+  }
+
+  private long check(String path, String identity) {
+    sha.reset();
+    sha.update(path.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) 0);
+    return first8(sha.digest(identity.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static long first8(byte[] d) {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (d[i] & 0xFF);
+    }
+    return v;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package dev.rea.cli.scan;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * The fields of an earlier scan line that {@code --resume} needs ({@link ResumeIndex}): path,
+ * status, identity (as compared) and whether the summary lists a warning. Read with a streaming
+ * parser; the summary is skipped but for its top-level {@code warnings}.
+ *
+ * @param path the unit's path
+ * @param status its status
+ * @param identityText {@link ResumeIndex#identityText} of the line's identity
+ * @param warnings whether {@code summary.warnings} is a non-empty array
+ */
+record ResumeLine(String path, UnitStatus status, String identityText, boolean warnings) {
+  private static final JsonFactory JSON = JsonFactory.builder().build();
+
+  /**
+   * @param line the line's bytes, without its {@code \n}
+   * @param length how many bytes of {@code line} it is
+   * @return its fields
+   * @throws IllegalArgumentException saying why it is not a scan line
+   */
+  static ResumeLine parse(byte[] line, int length) {
+    try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), line, 0, length)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new IllegalArgumentException("not a JSON object");
+      }
+      String schema = null;
+      String path = null;
+      String status = null;
+      @Nullable String[] identity = null;
+      boolean warnings = false;
+      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (name) {
+          case "schema" -> schema = p.getValueAsString();
+          case "path" -> path = p.getValueAsString();
+          case "status" -> status = p.getValueAsString();
+          case "identity" -> identity = identity(p, value);
+          case "summary" -> warnings = value == JsonToken.START_OBJECT && warnings(p);
+          default -> p.skipChildren();
+        }
+      }
+      if (p.nextToken() != null) {
+        throw new IllegalArgumentException("text after the JSON object");
+      }
+      if (!ScanLine.SCHEMA.equals(schema)) {
+        throw new IllegalArgumentException("its schema is not " + ScanLine.SCHEMA);
+      }
+      UnitStatus st = status == null ? null : UnitStatus.fromWire(status);
+      if (path == null || st == null || identity == null) {
+        throw new IllegalArgumentException("it lacks a path, a known status or an identity");
+      }
+      String size = identity[2];
+      String modified = identity[3];
+      if (size == null || modified == null) {
+        throw new IllegalArgumentException("its identity lacks size or modified");
+      }
+      return new ResumeLine(
+          path, st, ResumeIndex.identityText(identity[0], identity[1], size, modified), warnings);
+    } catch (JacksonException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  /** @return device, inode (either may be null), size and modified, as the line spells them */
+  private static @Nullable String[] identity(JsonParser p, JsonToken start) {
+    if (start != JsonToken.START_OBJECT) {
+      throw new IllegalArgumentException("its identity is not an object");
+    }
+    @Nullable String[] id = new String[4];
+    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      @Nullable String text = v == JsonToken.VALUE_STRING ? p.getString() : null;
+      switch (name) {
+        case "device" -> id[0] = text;
+        case "inode" -> id[1] = text;
+        case "size" -> id[2] = text;
+        case "modified" -> id[3] = text;
+        default -> p.skipChildren();
+      }
+    }
+    return id;
+  }
+
+  /** Reads the summary object; @return whether its top-level {@code warnings} is non-empty. */
+  private static boolean warnings(JsonParser p) {
+    boolean any = false;
+    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      if (name.equals("warnings") && v == JsonToken.START_ARRAY) {
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+          if (t == null) {
+            throw new IllegalArgumentException("the summary's warnings end early");
+          }
+          any = true;
+          p.skipChildren();
+        }
+        continue;
+      }
+      p.skipChildren();
+    }
+    return any;
+  }
+}

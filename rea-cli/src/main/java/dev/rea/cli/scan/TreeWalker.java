@@ -1,0 +1,314 @@
+package dev.rea.cli.scan;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.options.Cancellation;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Walks directory trees depth first, streaming: it holds one open directory listing per level
+ * of depth (one file descriptor each) and nothing per file, and hands each regular file to the
+ * {@link UnitGrouping} as it is listed. Symbolic links are never followed, except a PATH given
+ * on the command line itself (as {@code find -H} does): a link found below is reported as
+ * skipped ({@code not_regular_file}, naming its target), and so are FIFOs, sockets and devices.
+ * A directory that is the same (device and inode) as one of its ancestors (a bind mount looping
+ * back) is reported as skipped and not walked again.
+ *
+ * <p>A directory that cannot be listed is reported as failed ({@code permission_denied}, or
+ * {@code io_error} naming the reason) and the walk goes on with the rest of the tree; one that
+ * fails part way is reported the same way after the entries listed before the failure. A file
+ * or directory that vanishes between being listed and being examined is not reported (a later
+ * scan would not find it either).
+ *
+ * <p>One walker runs on one thread; it checks the cancellation before each entry.
+ */
+public final class TreeWalker {
+  /** What the walk finds. Called on the walking thread. */
+  public interface Listener {
+    /**
+     * @param unit a unit from the grouping
+     * @throws InterruptedException when handing it over was interrupted
+     */
+    void unit(ScanUnit unit) throws InterruptedException;
+
+    /**
+     * An entry that is not inspected: a symbolic link, a special file, a looping directory.
+     *
+     * @param path the entry
+     * @param identity its own identity (of the link itself, for a link)
+     * @param why {@code target_unavailable} / {@code not_regular_file}, saying what it is
+     * @throws InterruptedException when handing it over was interrupted
+     */
+    void skipped(Path path, FileIdentity identity, ReaException why) throws InterruptedException;
+
+    /**
+     * A directory that could not be listed (or examined), wholly or in part.
+     *
+     * @param directory the directory
+     * @param identity its identity as observed when it was found
+     * @param why {@code permission_denied} or {@code io_error}, with the path and the reason
+     * @throws InterruptedException when handing it over was interrupted
+     */
+    void failed(Path directory, FileIdentity identity, ReaException why)
+        throws InterruptedException;
+  }
+
+  /** Opens a directory's listing: {@link Files#newDirectoryStream(Path)}, or a test's double. */
+  @FunctionalInterface
+  public interface Lister {
+    /** The file system's listing. */
+    Lister SYSTEM = Files::newDirectoryStream;
+
+    /**
+     * @param directory the directory
+     * @return its listing
+     * @throws IOException when it cannot be listed
+     */
+    DirectoryStream<Path> open(Path directory) throws IOException;
+  }
+
+  private final UnitGrouping grouping;
+  private final Listener listener;
+  private final Cancellation cancellation;
+  private final Lister lister;
+
+  /**
+   * @param grouping turns each directory's regular files into units
+   * @param listener receives units and reports
+   * @param cancellation stops the walk (checked before each entry)
+   * @param lister opens listings ({@link Lister#SYSTEM})
+   */
+  public TreeWalker(
+      UnitGrouping grouping, Listener listener, Cancellation cancellation, Lister lister) {
+    this.grouping = grouping;
+    this.listener = listener;
+    this.cancellation = cancellation;
+    this.lister = lister;
+  }
+
+  /** One directory being listed. */
+  private static final class Frame implements AutoCloseable {
+    final Path dir;
+    final FileStat stat;
+    final DirectoryStream<Path> stream;
+    final Iterator<Path> entries;
+    final UnitGrouping.DirectoryUnits units;
+
+    Frame(Path dir, FileStat stat, DirectoryStream<Path> stream, UnitGrouping.DirectoryUnits units) {
+      this.dir = dir;
+      this.stat = stat;
+      this.stream = stream;
+      this.entries = stream.iterator();
+      this.units = units;
+    }
+
+    @Override
+    public void close() {
+      try {
+        stream.close();
+      } catch (IOException ignored) {
+        // A listing opened for reading only: nothing was written that closing could lose.
+      }
+    }
+  }
+
+  /**
+   * Walks one PATH: a directory (its whole tree), a regular file (one unit), or anything else
+   * (reported as skipped). A symbolic link given as PATH is followed.
+   *
+   * @param root an absolute path
+   * @throws InterruptedException when handing something over was interrupted
+   */
+  public void walk(Path root) throws InterruptedException {
+    FileStat stat;
+    try {
+      stat = FileStat.of(root, true);
+    } catch (NoSuchFileException e) {
+      return;
+    } catch (IOException e) {
+      FileIdentity unknown = FileIdentity.observed(null, null, 0, java.time.Instant.EPOCH);
+      listener.failed(root, unknown, failure(root, "examining", e));
+      return;
+    }
+    switch (stat.type()) {
+      case REGULAR -> {
+        UnitGrouping.DirectoryUnits units = grouping.directory(parentOf(root));
+        units.file(new ListedFile(root, stat.identity()), listener::unit);
+        units.end(listener::unit);
+      }
+      case DIRECTORY -> walkTree(root, stat);
+      default -> listener.skipped(root, stat.identity(), special(root));
+    }
+  }
+
+  private static Path parentOf(Path p) {
+    Path parent = p.getParent();
+    return parent == null ? p : parent;
+  }
+
+  private void walkTree(Path root, FileStat rootStat) throws InterruptedException {
+    Deque<Frame> stack = new ArrayDeque<>();
+    try {
+      @Nullable Frame first = open(root, rootStat);
+      if (first != null) {
+        stack.push(first);
+      }
+      while (!stack.isEmpty()) {
+        if (cancellation.isCancelled()) {
+          return;
+        }
+        Frame f = stack.peek();
+        Path entry = next(f);
+        if (entry == null) {
+          stack.pop().close();
+          f.units.end(listener::unit);
+          continue;
+        }
+        FileStat stat;
+        try {
+          stat = FileStat.of(entry, false);
+        } catch (NoSuchFileException | NotDirectoryException gone) {
+          continue;
+        } catch (IOException e) {
+          // A directory that can be read but not searched lists names it cannot examine: one
+          // line for the directory, not one per name.
+          listener.failed(f.dir, f.stat.identity(), failure(f.dir, "examining the entries of", e));
+          stack.pop().close();
+          f.units.end(listener::unit);
+          continue;
+        }
+        switch (stat.type()) {
+          case REGULAR -> f.units.file(new ListedFile(entry, stat.identity()), listener::unit);
+          case DIRECTORY -> descend(stack, entry, stat);
+          case SYMBOLIC_LINK -> listener.skipped(entry, stat.identity(), link(entry));
+          default -> listener.skipped(entry, stat.identity(), special(entry));
+        }
+      }
+    } finally {
+      for (Frame f : stack) {
+        f.close();
+      }
+    }
+  }
+
+  /** Pushes the directory, unless it loops back to an ancestor or cannot be opened. */
+  private void descend(Deque<Frame> stack, Path dir, FileStat stat) throws InterruptedException {
+    for (Frame ancestor : stack) {
+      if (ancestor.stat.sameFile(stat)) {
+        listener.skipped(
+            dir,
+            stat.identity(),
+            ReaException.builder(
+                    Constraint.NOT_REGULAR_FILE,
+                    "a directory that is its own ancestor "
+                        + ancestor.dir
+                        + " (same device and inode: a bind mount or a file system loop); not"
+                        + " walked again")
+                .path(dir.toString())
+                .diagnostic("ancestor", ancestor.dir.toString())
+                .build());
+        return;
+      }
+    }
+    Frame child = open(dir, stat);
+    if (child != null) {
+      stack.push(child);
+    }
+  }
+
+  /** @return the directory's listing, or null (reported, or vanished) */
+  private @Nullable Frame open(Path dir, FileStat stat) throws InterruptedException {
+    DirectoryStream<Path> stream;
+    try {
+      stream = lister.open(dir);
+    } catch (NoSuchFileException | NotDirectoryException gone) {
+      return null;
+    } catch (IOException e) {
+      listener.failed(dir, stat.identity(), failure(dir, "listing", e));
+      return null;
+    }
+    return new Frame(dir, stat, stream, grouping.directory(dir));
+  }
+
+  /** @return the next entry, or null at the end of the listing (or after a reported failure) */
+  private @Nullable Path next(Frame f) throws InterruptedException {
+    try {
+      return f.entries.hasNext() ? f.entries.next() : null;
+    } catch (DirectoryIteratorException e) {
+      IOException cause = e.getCause();
+      listener.failed(
+          f.dir, f.stat.identity(), failure(f.dir, "listing", cause == null ? new IOException(e) : cause));
+      return null;
+    }
+  }
+
+  /**
+   * @return {@code permission_denied} for a refused access, else {@code io_error} with the path
+   *     and the reason in {@code details.diagnostics} (CONTRACT section 6)
+   */
+  static ReaException failure(Path path, String doing, IOException e) {
+    String reason = reason(e);
+    if (e instanceof AccessDeniedException) {
+      return ReaException.builder(
+              Constraint.PERMISSION_DENIED, "permission denied " + doing + " the directory " + path)
+          .path(path.toString())
+          .diagnostic("reason", reason)
+          .cause(e)
+          .build();
+    }
+    return ReaException.builder(
+            Constraint.IO_ERROR, doing + " the directory " + path + " failed: " + reason)
+        .path(path.toString())
+        .diagnostic("path", path.toString())
+        .diagnostic("reason", reason)
+        .diagnostic("exception", e.getClass().getName())
+        .cause(e)
+        .build();
+  }
+
+  /** @return the operating system's reason ({@code Permission denied}, {@code Input/output error}) */
+  static String reason(IOException e) {
+    if (e instanceof FileSystemException fse && fse.getReason() != null) {
+      return fse.getReason();
+    }
+    return String.valueOf(e.getMessage());
+  }
+
+  private static ReaException link(Path link) {
+    String target;
+    try {
+      target = Files.readSymbolicLink(link).toString();
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      target = "?";
+    }
+    return ReaException.builder(
+            Constraint.NOT_REGULAR_FILE,
+            "a symbolic link to "
+                + target
+                + ": rea scan does not follow links (scan the target itself to include it)")
+        .path(link.toString())
+        .diagnostic("link_target", target)
+        .build();
+  }
+
+  private static ReaException special(Path p) {
+    return ReaException.builder(
+            Constraint.NOT_REGULAR_FILE,
+            "not a regular file (a FIFO, socket or device): not read")
+        .path(p.toString())
+        .build();
+  }
+}

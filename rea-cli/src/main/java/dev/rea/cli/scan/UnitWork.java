@@ -1,0 +1,164 @@
+package dev.rea.cli.scan;
+
+import dev.rea.core.FileProbe;
+import dev.rea.core.Rea;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.evidence.Inspection;
+import dev.rea.core.options.InspectOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a worker does with one unit: reads the file's first bytes ({@link FileProbe}: at most 512)
+ * and, for a model (by content, {@link FileProbe#candidateFormat}), inspects it through the
+ * front door exactly as {@code inspect-model-artifact} does, then writes the unit's line. A file
+ * that is not a model is counted as skipped (and listed, with the reason, under {@code
+ * --list-skipped}). A cancelled inspection writes nothing: the unit is inspected again by {@code
+ * --resume}.
+ *
+ * <p>The line's identity is the inspected record's {@code artifact.identity} when there is a
+ * record (the version of the file that was read), else the identity the walk observed. With
+ * {@code --bundles DIR}, the Evidence of a complete or partial unit is signed and written as
+ * {@code DIR/<evidence_id hex>.json}, atomically, before the line.
+ *
+ * <p>Thread-safe (one instance serves every worker).
+ */
+final class UnitWork {
+  private final Rea rea;
+  private final InspectOptions options;
+  private final ScanEngine.Settings settings;
+  private final LineSink sink;
+  private final Tally tally;
+
+  UnitWork(Rea rea, InspectOptions options, ScanEngine.Settings settings, LineSink sink, Tally tally) {
+    this.rea = rea;
+    this.options = options;
+    this.settings = settings;
+    this.sink = sink;
+    this.tally = tally;
+  }
+
+  /**
+   * Inspects one unit and writes its line (or counts it as skipped).
+   *
+   * @throws IOException when the line or the bundle cannot be written: the scan fails
+   * @throws ReaException when the bundle cannot be signed (the REA home's key): the scan fails
+   */
+  void inspect(ScanUnit unit) throws IOException, ReaException {
+    Path path = unit.path();
+    Optional<FileProbe> probe = probe(path);
+    if (probe.isPresent()) {
+      tally.read(probe.get().text().length());
+      if (probe.get().candidateFormat().isEmpty()) {
+        ReaException why = probe.get().refusal().orElseThrow().withPath(path.toString());
+        if (settings.listSkipped()) {
+          report(path, unit.identity(), UnitStatus.SKIPPED, why);
+        } else {
+          tally.count(UnitStatus.SKIPPED, false);
+        }
+        return;
+      }
+    }
+    // A file whose first bytes could not be read is inspected all the same: the inspection
+    // reports why (not_found, permission_denied, io_error) exactly as inspect-model-artifact does.
+    Inspection result;
+    try {
+      result = rea.inspect(path, options);
+    } catch (OutOfMemoryError e) {
+      write(unit, UnitStatus.FAILED, unit.identity(), null, ReaException.heapExhausted(e));
+      return;
+    }
+    if (result instanceof Inspection.Complete c) {
+      write(unit, UnitStatus.COMPLETE, c.record().artifact().identity(), c.record(), null);
+      return;
+    }
+    Inspection.Failed f = (Inspection.Failed) result;
+    if (f.error().constraint() == Constraint.CANCELLED) {
+      return;
+    }
+    EvidenceRecord partial = f.partial();
+    UnitStatus status = UnitStatus.ofFailure(f.error(), partial != null);
+    FileIdentity identity = partial != null ? partial.artifact().identity() : unit.identity();
+    if (partial != null) {
+      tally.read(partial.artifact().bytesRead());
+    }
+    write(unit, status, identity, status == UnitStatus.PARTIAL ? partial : null, f.error());
+  }
+
+  /**
+   * Writes a line the walk decided on: a skipped link or special file, a directory that could
+   * not be listed.
+   *
+   * @throws IOException when it cannot be written
+   */
+  void report(Path path, FileIdentity identity, UnitStatus status, ReaException why)
+      throws IOException {
+    sink.write(
+        ScanLine.render(
+            ScanUnit.Kind.FILE, path.toString(), status, identity, null, null, advice(why)));
+    tally.count(status, false);
+  }
+
+  private static Optional<FileProbe> probe(Path path) {
+    try {
+      return Optional.of(FileProbe.of(path));
+    } catch (IOException | SecurityException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Writes a unit's line, with the record's summary (and bundle) when there is a record. */
+  private void write(
+      ScanUnit unit,
+      UnitStatus status,
+      FileIdentity identity,
+      @Nullable EvidenceRecord record,
+      @Nullable ReaException error)
+      throws IOException, ReaException {
+    byte[] summary = null;
+    String evidenceId = null;
+    boolean warnings = false;
+    if (record != null) {
+      if (status == UnitStatus.COMPLETE) {
+        tally.read(record.artifact().bytesRead());
+      }
+      summary = rea.summaryJson(record);
+      evidenceId = record.evidenceId();
+      warnings = !record.warnings().isEmpty();
+      Path bundles = settings.bundles();
+      if (bundles != null) {
+        writeBundle(record, bundles);
+      }
+    }
+    byte[] line =
+        ScanLine.render(
+            unit.kind(),
+            unit.path().toString(),
+            status,
+            identity,
+            evidenceId,
+            summary,
+            error == null ? null : advice(error));
+    sink.write(line);
+    tally.count(status, warnings);
+  }
+
+  private ReaException advice(ReaException e) {
+    UnaryOperator<ReaException> advice = settings.advice();
+    return advice.apply(e);
+  }
+
+  private void writeBundle(EvidenceRecord record, Path dir) throws ReaException {
+    EvidenceRecord signed = rea.sign(record);
+    String id = java.util.Objects.requireNonNull(signed.evidenceId(), "a signed record's id");
+    String hex = id.startsWith("sha256:") ? id.substring("sha256:".length()) : id;
+    rea.writeEvidence(dir.resolve(hex + ".json"), List.of(signed));
+  }
+}

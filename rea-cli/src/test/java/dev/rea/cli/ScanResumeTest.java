@@ -1,0 +1,173 @@
+package dev.rea.cli;
+
+import static dev.rea.cli.ScanCommandTest.byPath;
+import static dev.rea.cli.ScanCommandTest.lastLine;
+import static dev.rea.cli.ScanCommandTest.lines;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code rea scan --resume} (CONTRACT section 10): lines of unchanged files are kept as they
+ * were, the rest inspected; a last line cut short is dropped; the finished output holds the same
+ * units and verdicts as an uninterrupted scan, and nothing else.
+ */
+class ScanResumeTest {
+  @TempDir Path dir;
+
+  /** Each unit's verdict: kind, status, error constraint and summary without its parent id. */
+  static Map<String, String> verdicts(List<JsonNode> lines) {
+    Map<String, String> m = new TreeMap<>();
+    for (JsonNode l : lines) {
+      JsonNode summary = l.get("summary");
+      String s = "";
+      if (!summary.isNull()) {
+        var copy = (tools.jackson.databind.node.ObjectNode) summary.deepCopy();
+        copy.remove("parent_evidence_id");
+        s = copy.toString();
+      }
+      String error = l.get("error").isNull() ? "" : l.get("error").get("constraint").asString();
+      String prev =
+          m.put(
+              l.get("path").asString(),
+              l.get("kind").asString() + " " + l.get("status").asString() + " " + error + " " + s);
+      assertThat(prev).as("one line per unit: " + l.get("path")).isNull();
+    }
+    return m;
+  }
+
+  static List<String> rawLines(Path file) throws Exception {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    assertThat(text).endsWith("\n");
+    return Arrays.asList(text.split("\n"));
+  }
+
+  @Test
+  void resumingAPartialOutputWithACutLastLineEqualsAnUninterruptedScan() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 30, true);
+    Path full = dir.resolve("full.jsonl");
+    CliRunner.Result whole = CliRunner.run("scan", tree.root().toString(), "--output", full.toString());
+    assertThat(whole.status()).isEqualTo(1);
+    List<String> all = rawLines(full);
+    assertThat(all).hasSize(33);
+
+    // What a kill leaves: 10 whole lines, then half of the eleventh.
+    Path out = dir.resolve("out.jsonl");
+    String partial =
+        String.join("\n", all.subList(0, 10)) + "\n" + all.get(10).substring(0, all.get(10).length() / 2);
+    Files.writeString(out, partial, StandardCharsets.UTF_8);
+
+    CliRunner.Result resumed =
+        CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
+    assertThat(resumed.status()).as(resumed.err()).isEqualTo(1);
+    assertThat(lastLine(resumed.err())).contains("10 kept from the earlier output");
+    List<String> after = rawLines(out);
+    // Kept lines stay byte for byte, first; the others follow.
+    assertThat(after.subList(0, 10)).isEqualTo(all.subList(0, 10));
+    assertThat(verdicts(lines(Files.readString(out)))).isEqualTo(verdicts(lines(Files.readString(full))));
+  }
+
+  @Test
+  void changedNewAndRemovedFilesAreInspectedAddedAndDropped() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 8, false);
+    Path out = dir.resolve("out.jsonl");
+    assertThat(CliRunner.run("scan", tree.root().toString(), "--output", out.toString()).status())
+        .isZero();
+    Map<String, JsonNode> before = byPath(lines(Files.readString(out)));
+
+    Path changed = tree.models().get(0);
+    Files.write(changed, ScanTrees.gguf(500));
+    Path touched = tree.models().get(2);
+    Files.setLastModifiedTime(touched, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+    Path removed = tree.models().get(1);
+    Files.delete(removed);
+    Path added = Files.write(tree.root().resolve("new.gguf"), ScanTrees.gguf(501));
+
+    CliRunner.Result r =
+        CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(lastLine(r.err())).contains("5 kept from the earlier output");
+    Map<String, JsonNode> after = byPath(lines(Files.readString(out)));
+    assertThat(after).doesNotContainKey(removed.toString()).containsKey(added.toString()).hasSize(8);
+    assertThat(after.get(changed.toString()).get("summary").get("headline_metadata").toString())
+        .contains("model 500");
+    assertThat(after.get(touched.toString()).get("identity").get("modified").asString())
+        .isEqualTo("2020-01-01T00:00:00.000000000Z");
+    for (Path p : tree.models().subList(3, 8)) {
+      assertThat(after.get(p.toString())).isEqualTo(before.get(p.toString()));
+    }
+    // And it equals a fresh scan of the tree as it is now.
+    Path fresh = dir.resolve("fresh.jsonl");
+    CliRunner.run("scan", tree.root().toString(), "--output", fresh.toString());
+    assertThat(verdicts(lines(Files.readString(out)))).isEqualTo(verdicts(lines(Files.readString(fresh))));
+  }
+
+  @Test
+  void failedLinesAreInspectedAgainAndSkippedLinesKeptOnlyWithListSkipped() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 4, true);
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--list-skipped");
+    List<String> all = rawLines(out);
+    assertThat(all).hasSize(12);
+    // Make one complete line a failed one, as a file unreadable then would have left it.
+    String model = tree.models().get(0).toString();
+    List<String> edited = new ArrayList<>();
+    for (String l : all) {
+      edited.add(
+          l.contains("\"path\":\"" + model + "\"")
+              ? l.replace("\"status\":\"complete\"", "\"status\":\"failed\"")
+              : l);
+    }
+    Files.writeString(out, String.join("\n", edited) + "\n");
+    CliRunner.Result r =
+        CliRunner.run(
+            "scan", tree.root().toString(), "--output", out.toString(), "--resume", "--list-skipped");
+    assertThat(lastLine(r.err())).contains("11 kept from the earlier output");
+    assertThat(byPath(lines(Files.readString(out))).get(model).get("status").asString())
+        .isEqualTo("complete");
+
+    CliRunner.Result quiet =
+        CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
+    assertThat(lastLine(quiet.err())).contains("7 kept from the earlier output", "5 skipped");
+    assertThat(lines(Files.readString(out))).hasSize(7);
+  }
+
+  @Test
+  void aLineThatIsNotAScanLineIsRefusedNamingIt() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 3, false);
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.run("scan", tree.root().toString(), "--output", out.toString());
+    List<String> all = new ArrayList<>(rawLines(out));
+    all.add(1, "{\"schema\":\"rea.scan.v1\",\"path\":\"/x\"}");
+    String text = String.join("\n", all) + "\n";
+    Files.writeString(out, text);
+    CliRunner.Result r =
+        CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("line 2 of " + out, "lacks a path, a known status or an identity");
+    assertThat(Files.readString(out)).isEqualTo(text);
+  }
+
+  @Test
+  void resumeWithoutAnEarlierOutputIsAWholeScan() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 3, false);
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.Result r =
+        CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
+    assertThat(r.status()).isZero();
+    assertThat(lines(Files.readString(out))).hasSize(3);
+    assertThat(lastLine(r.err())).contains("0 kept from the earlier output");
+  }
+}

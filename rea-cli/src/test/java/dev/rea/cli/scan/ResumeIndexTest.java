@@ -1,0 +1,140 @@
+package dev.rea.cli.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.FileIdentity;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ResumeIndex}: reading an earlier output, keeping, compacting. */
+class ResumeIndexTest {
+  @TempDir Path dir;
+
+  private static FileIdentity id(long inode, long size) {
+    return FileIdentity.observed(2049L, inode, size, Instant.parse("2025-01-02T03:04:05.5Z"));
+  }
+
+  private static String line(String path, UnitStatus status, FileIdentity id, boolean warning) {
+    byte[] summary =
+        ("{\"kind\":\"model-artifact-summary\",\"warnings\":"
+                + (warning ? "[{\"code\":\"removed_type\",\"message\":\"m\"}]" : "[]")
+                + ",\"limitation_count\":0}")
+            .getBytes(StandardCharsets.UTF_8);
+    return new String(
+        ScanLine.render(
+            ScanUnit.Kind.FILE,
+            path,
+            status,
+            id,
+            status == UnitStatus.COMPLETE ? "sha256:00" : null,
+            status == UnitStatus.COMPLETE ? summary : null,
+            null),
+        StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void keepsUnchangedCompleteAndRejectedLinesOnceAndTheLastLineOfAPathCounts() throws Exception {
+    Path file = dir.resolve("out.jsonl");
+    Files.writeString(
+        file,
+        line("/m/a", UnitStatus.COMPLETE, id(1, 10), true)
+            + line("/m/b", UnitStatus.REJECTED, id(2, 20), false)
+            + line("/m/c", UnitStatus.FAILED, id(3, 30), false)
+            + line("/m/d", UnitStatus.COMPLETE, id(4, 40), false)
+            + line("/m/d", UnitStatus.COMPLETE, id(4, 41), false)
+            + line("/m/e", UnitStatus.SKIPPED, id(5, 50), false));
+    ResumeIndex index = ResumeIndex.load(file, false);
+    assertThat(index.lines()).isEqualTo(6);
+    assertThat(index.droppedTail()).isFalse();
+    assertThat(index.validLength()).isEqualTo(Files.size(file));
+
+    assertThat(index.keep("/m/a", id(1, 10))).isEqualTo(new ResumeIndex.Kept(UnitStatus.COMPLETE, true));
+    assertThat(index.keep("/m/a", id(1, 10))).as("kept once").isNull();
+    assertThat(index.keep("/m/b", id(2, 20))).isEqualTo(new ResumeIndex.Kept(UnitStatus.REJECTED, false));
+    assertThat(index.keep("/m/c", id(3, 30))).as("failed lines are inspected again").isNull();
+    assertThat(index.keep("/m/d", id(4, 40))).as("superseded by the later line").isNull();
+    assertThat(index.keep("/m/d", id(4, 41))).isNotNull();
+    assertThat(index.keep("/m/e", id(5, 50))).as("skipped, without --list-skipped").isNull();
+    assertThat(index.keep("/m/x", id(9, 90))).isNull();
+    assertThat(index.keptLines()).isEqualTo(3);
+    assertThat(index.needsCompaction()).isTrue();
+
+    // Compaction keeps the kept lines and everything appended after the earlier ones.
+    String appended = line("/m/c", UnitStatus.COMPLETE, id(3, 30), false);
+    Files.writeString(file, appended, java.nio.file.StandardOpenOption.APPEND);
+    index.compact(file);
+    assertThat(Files.readAllLines(file))
+        .containsExactly(
+            line("/m/a", UnitStatus.COMPLETE, id(1, 10), true).strip(),
+            line("/m/b", UnitStatus.REJECTED, id(2, 20), false).strip(),
+            line("/m/d", UnitStatus.COMPLETE, id(4, 41), false).strip(),
+            appended.strip());
+  }
+
+  @Test
+  void anIdentityDifferingInAnyFieldIsNotKept() throws Exception {
+    Path file = dir.resolve("out.jsonl");
+    FileIdentity base = id(7, 70);
+    Files.writeString(file, line("/m/a", UnitStatus.COMPLETE, base, false));
+    List<FileIdentity> others =
+        List.of(
+            FileIdentity.observed(2050L, 7L, 70, Instant.parse("2025-01-02T03:04:05.5Z")),
+            FileIdentity.observed(2049L, 8L, 70, Instant.parse("2025-01-02T03:04:05.5Z")),
+            FileIdentity.observed(2049L, 7L, 71, Instant.parse("2025-01-02T03:04:05.5Z")),
+            FileIdentity.observed(2049L, 7L, 70, Instant.parse("2025-01-02T03:04:05.500000001Z")),
+            FileIdentity.observed(null, 7L, 70, Instant.parse("2025-01-02T03:04:05.5Z")));
+    for (FileIdentity other : others) {
+      assertThat(ResumeIndex.load(file, false).keep("/m/a", other)).as(other.toString()).isNull();
+    }
+    assertThat(ResumeIndex.load(file, false).keep("/m/a", base)).isNotNull();
+    assertThat(ResumeIndex.load(file, false).keep("/m/a/", base)).isNull();
+  }
+
+  @Test
+  void aLastLineWithoutItsNewlineIsDroppedAndABadWholeLineRefused() throws Exception {
+    Path file = dir.resolve("out.jsonl");
+    String a = line("/m/a", UnitStatus.COMPLETE, id(1, 10), false);
+    String b = line("/m/b", UnitStatus.COMPLETE, id(2, 20), false);
+    Files.writeString(file, a + b.substring(0, b.length() - 1));
+    ResumeIndex index = ResumeIndex.load(file, false);
+    assertThat(index.lines()).isEqualTo(1);
+    assertThat(index.droppedTail()).isTrue();
+    assertThat(index.validLength()).isEqualTo(a.getBytes(StandardCharsets.UTF_8).length);
+    assertThat(index.keep("/m/b", id(2, 20))).isNull();
+
+    Files.writeString(file, a + "{\"schema\":\"rea.other\"}\n" + b);
+    ReaException e = catchThrowableOfType(ReaException.class, () -> ResumeIndex.load(file, false));
+    assertThat(e.constraint()).isEqualTo(Constraint.BAD_ARGUMENT);
+    assertThat(e.getMessage()).contains("line 2 of " + file, "schema is not rea.scan.v1");
+    Files.writeString(file, a + "{\"schema\":\"rea.scan.v1\",\n" + b);
+    e = catchThrowableOfType(ReaException.class, () -> ResumeIndex.load(file, false));
+    assertThat(e.getMessage()).contains("line 2 of ", "not JSON");
+  }
+
+  @Test
+  void aHundredThousandLinesTakeTwentyOneBytesASlotInAPowerOfTwoOfSlots() throws Exception {
+    Path file = dir.resolve("big.jsonl");
+    int n = 100_000;
+    try (var out = Files.newBufferedWriter(file)) {
+      for (int i = 0; i < n; i++) {
+        out.write(line("/models/dir" + (i % 100) + "/file-" + i + ".gguf", UnitStatus.COMPLETE, id(i, i), false));
+      }
+    }
+    ResumeIndex index = ResumeIndex.load(file, false);
+    assertThat(index.lines()).isEqualTo(n);
+    // 2^18 slots: 100,000 entries fill more than three quarters of 2^17.
+    assertThat(index.slots()).isEqualTo(1 << 18);
+    assertThat(index.bytesHeld()).isEqualTo(21L * (1 << 18));
+    for (int i = 0; i < n; i += 997) {
+      assertThat(index.keep("/models/dir" + (i % 100) + "/file-" + i + ".gguf", id(i, i))).isNotNull();
+    }
+  }
+}
