@@ -302,7 +302,8 @@ public final class GgufReader implements FormatReader {
       in.expectHeaderAtLeast(FIXED_HEADER_BYTES);
       stage = S_MAGIC;
       in.require(4);
-      if (in.u8() != 'G' || in.u8() != 'G' || in.u8() != 'U' || in.u8() != 'F') {
+      byte[] magic = in.bytes(4);
+      if (magic[0] != 'G' || magic[1] != 'G' || magic[2] != 'U' || magic[3] != 'F') {
         throw reject(0, "the file does not start with the GGUF magic");
       }
 

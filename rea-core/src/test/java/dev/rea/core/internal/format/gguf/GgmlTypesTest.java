@@ -80,7 +80,10 @@ class GgmlTypesTest {
   @Test
   void lengthsThatExceed64BitsAreReportedAsOverflow() {
     assertThat(GgmlTypes.of(0).byteLength(1L << 62)).isEqualTo(GgmlType.LENGTH_OVERFLOW);
-    assertThat(GgmlTypes.of(0).byteLength((1L << 62) - 1)).isEqualTo(((1L << 62) - 1) * 4);
+    // (2^62 - 1) * 4 = 2^64 - 4, an unsigned 64-bit length: -4L holds the same 64 bits.
+    assertThat(GgmlTypes.of(0).byteLength((1L << 62) - 1))
+        .isEqualTo(Long.parseUnsignedLong("18446744073709551612"))
+        .isEqualTo(-4L);
     assertThat(GgmlTypes.of(27).byteLength(-1L)).isEqualTo(GgmlType.LENGTH_OVERFLOW);
     // 2^64-1 elements of a 1-byte... none exist among known types; Q8_0 at the top of the range.
     long blocks = Long.divideUnsigned(-1L, 34);
