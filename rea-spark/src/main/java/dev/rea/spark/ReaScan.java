@@ -7,12 +7,10 @@ import dev.rea.core.error.ReaException;
 import dev.rea.spark.hadoop.HadoopListing;
 import dev.rea.spark.hadoop.HadoopListing.Entry;
 import dev.rea.spark.hadoop.HadoopListing.Kind;
-import dev.rea.spark.internal.FileInspector;
-import dev.rea.spark.internal.SerializableConf;
-import dev.rea.spark.internal.UnitRows;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -27,6 +25,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * REA's inspection as Spark jobs (CONTRACT section 10): list what lies under some paths on any
@@ -203,12 +202,16 @@ public final class ReaScan {
     String path = entry.getString(0);
     Kind kind = Kind.valueOf(entry.getString(1));
     ReaException why =
-        ReaException.builder(constraint(entry.getString(2)), entry.getString(3)).path(path).build();
+        ReaException.builder(
+                constraint(entry.getString(2)),
+                Objects.requireNonNullElse(entry.getString(3), "not inspected"))
+            .path(path)
+            .build();
     String status = kind == Kind.SKIPPED ? UnitRows.SKIPPED : UnitRows.statusOf(why, false);
     return UnitRows.ofFailure("file", path, status, null, why, 0);
   }
 
-  private static Constraint constraint(String wire) {
+  private static Constraint constraint(@Nullable String wire) {
     for (Constraint c : Constraint.values()) {
       if (c.wireName().equals(wire)) {
         return c;

@@ -87,7 +87,10 @@ public final class ScanJob {
       double seconds = (System.nanoTime() - t0) / 1e9;
       long units = w.byStatus().values().stream().mapToLong(Long::longValue).sum();
       err.println(closingLine(w, units, seconds, a.output()));
-      long notComplete = units - w.byStatus().get("complete") - w.byStatus().get("skipped");
+      long notComplete =
+          units
+              - w.byStatus().getOrDefault("complete", 0L)
+              - w.byStatus().getOrDefault("skipped", 0L);
       return notComplete == 0 ? OK : SOME_NOT_COMPLETE;
     } catch (RuntimeException e) {
       err.println("rea-spark: the scan failed: " + e);

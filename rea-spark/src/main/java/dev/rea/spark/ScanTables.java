@@ -4,7 +4,6 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.explode;
 import static org.apache.spark.sql.functions.sum;
 
-import dev.rea.spark.internal.UnitRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -116,18 +115,24 @@ public record ScanTables(Dataset<Row> units, ScanOptions options) {
     FileSystem fs = checkOutput(spark, dir, mode);
     Path out = new Path(dir);
     Path staging = new Path(out, STAGING);
-    units.write().mode(SaveMode.Overwrite).parquet(staging.toString());
+    Written written;
     try {
-      ScanTables staged =
-          new ScanTables(spark.read().parquet(staging.toString()), options);
-      return staged.writeTables(dir, mode);
-    } finally {
+      units.write().mode(SaveMode.Overwrite).parquet(staging.toString());
+      written = new ScanTables(spark.read().parquet(staging.toString()), options).writeTables(dir, mode);
+    } catch (RuntimeException e) {
       try {
         fs.delete(staging, true);
-      } catch (IOException e) {
-        throw new UncheckedIOException("removing " + staging + " failed", e);
+      } catch (IOException cleanup) {
+        e.addSuppressed(cleanup);
       }
+      throw e;
     }
+    try {
+      fs.delete(staging, true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("removing " + staging + " failed", e);
+    }
+    return written;
   }
 
   /**

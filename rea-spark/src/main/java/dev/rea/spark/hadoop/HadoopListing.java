@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.security.AccessControlException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lists what lies under the paths a scan was given (CONTRACT section 10: "walks each directory
@@ -57,7 +58,8 @@ public final class HadoopListing {
    *     ({@code not_regular_file}, {@code not_found}, {@code permission_denied}, {@code io_error})
    * @param message for {@code SKIPPED} and {@code FAILED}: why, in a sentence
    */
-  public record Entry(String path, Kind kind, String constraint, String message) {
+  public record Entry(
+      String path, Kind kind, @Nullable String constraint, @Nullable String message) {
     static Entry file(String path) {
       return new Entry(path, Kind.FILE, null, null);
     }

@@ -1,4 +1,4 @@
-package dev.rea.spark.internal;
+package dev.rea.spark;
 
 import dev.rea.core.Rea;
 import dev.rea.core.error.ErrorCategory;
@@ -9,7 +9,6 @@ import dev.rea.core.evidence.FileIdentity;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.source.SourceIdentity;
-import dev.rea.spark.ScanSchema;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +21,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.StructType;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the rows of {@link ScanSchema#UNITS} from what one unit's inspection gave: a record, a
@@ -34,7 +34,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * missing_target}, {@code host_failure}: {@code target_changed} among them, {@code cancelled});
  * {@code skipped} for a file that is not a model.
  */
-public final class UnitRows {
+final class UnitRows {
   /** {@code files.status} values. */
   public static final String COMPLETE = "complete";
 
@@ -79,8 +79,8 @@ public final class UnitRows {
    * @return the row, with the record's tensor and metadata rows
    */
   public static Row ofRecord(
-      Rea rea, String kind, EvidenceRecord record, ReaException error, long bytesFetched) {
-    Object[] v = new Object[UNITS.size()];
+      Rea rea, String kind, EvidenceRecord record, @Nullable ReaException error, long bytesFetched) {
+    @Nullable Object[] v = new Object[UNITS.size()];
     Artifact a = record.artifact();
     String status = error == null ? COMPLETE : statusOf(error, true);
     head(v, kind, a.path(), status);
@@ -131,10 +131,10 @@ public final class UnitRows {
       String kind,
       String path,
       String status,
-      SourceIdentity identity,
-      ReaException error,
+      @Nullable SourceIdentity identity,
+      @Nullable ReaException error,
       long bytesFetched) {
-    Object[] v = new Object[UNITS.size()];
+    @Nullable Object[] v = new Object[UNITS.size()];
     head(v, kind, path, status);
     if (identity != null) {
       set(v, "identity_size", u64(identity.size()));
@@ -149,14 +149,14 @@ public final class UnitRows {
     return RowFactory.create(v);
   }
 
-  private static void head(Object[] v, String kind, String path, String status) {
+  private static void head(@Nullable Object[] v, String kind, String path, String status) {
     set(v, "schema", ScanSchema.SCAN_SCHEMA);
     set(v, "kind", kind);
     set(v, "path", path);
     set(v, "status", status);
   }
 
-  private static void error(Object[] v, ReaException e) {
+  private static void error(@Nullable Object[] v, ReaException e) {
     set(v, "error_code", e.code().wireName());
     set(v, "error_category", e.category().wireName());
     set(v, "error_constraint", e.constraint().wireName());
@@ -207,7 +207,7 @@ public final class UnitRows {
     return CollectionConverters.asScala(list).toSeq();
   }
 
-  private static void set(Object[] v, String field, Object value) {
+  private static void set(@Nullable Object[] v, String field, @Nullable Object value) {
     v[UNITS.fieldIndex(field)] = value;
   }
 
@@ -218,7 +218,7 @@ public final class UnitRows {
         : new BigDecimal(new BigInteger(Long.toUnsignedString(bits)));
   }
 
-  private static BigDecimal sum(BigInteger value) {
+  private static @Nullable BigDecimal sum(@Nullable BigInteger value) {
     return value == null ? null : new BigDecimal(value);
   }
 }

@@ -1,4 +1,4 @@
-package dev.rea.spark.internal;
+package dev.rea.spark;
 
 import dev.rea.core.FileProbe;
 import dev.rea.core.Rea;
@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.spark.sql.Row;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Inspects one file on a Hadoop file system into its {@code files} row (with its tensor and
@@ -28,9 +29,9 @@ import org.apache.spark.sql.Row;
  * the unit's row with status {@code failed} or {@code rejected} and the error's fields, so one bad
  * file never fails the task (and so never the job). Not thread-safe: one per task.
  */
-public final class FileInspector {
+final class FileInspector {
   /** The front door of this executor JVM: thread-safe, shared by every task it runs. */
-  private static volatile Rea shared;
+  private static volatile @Nullable Rea shared;
 
   private final Rea rea;
   private final Configuration conf;
@@ -116,7 +117,7 @@ public final class FileInspector {
     try {
       FileProbe probe = src.probe();
       if (probe.modelFormat().isEmpty()) {
-        ReaException why = null;
+        @Nullable ReaException why = null;
         if (skipReasons) {
           why = rea.inspect(src, options).failure().orElse(null);
         }
@@ -141,7 +142,8 @@ public final class FileInspector {
     }
   }
 
-  private static Row failure(String path, SourceIdentity identity, ReaException e, long fetched) {
+  private static Row failure(
+      String path, @Nullable SourceIdentity identity, ReaException e, long fetched) {
     return UnitRows.ofFailure(
         "file", path, UnitRows.statusOf(e, false), identity, e.withPath(path), fetched);
   }

@@ -1,4 +1,4 @@
-package dev.rea.spark.internal;
+package dev.rea.spark;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -12,7 +12,7 @@ import org.apache.hadoop.conf.Configuration;
  * carries the driver's settings, {@code spark.hadoop.*} among them, so executors reach the same
  * file systems with the same credentials providers and options.
  */
-public final class SerializableConf implements Serializable {
+final class SerializableConf implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private transient Configuration conf;
