@@ -5,7 +5,6 @@ import dev.rea.core.Rea;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.Inspection;
-import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
 import dev.rea.core.source.SourceIdentity;
 import dev.rea.spark.hadoop.HadoopSource;
@@ -37,18 +36,20 @@ final class FileInspector {
   private final Configuration conf;
   private final InspectOptions options;
   private final boolean skipReasons;
+  private final int readAhead;
 
   /**
    * @param conf the Hadoop configuration
-   * @param hash the hash mode
-   * @param skipReasons true to say why each skipped file is not a model (its inspection's
-   *     {@code unsupported_format} error; no extra read: the first bytes are kept)
+   * @param scan the scan's options: hash mode; with {@code listSkipped}, why each skipped file
+   *     is not a model (its inspection's {@code unsupported_format} error; no extra read: the
+   *     first bytes are kept); the read-ahead
    */
-  public FileInspector(Configuration conf, HashMode hash, boolean skipReasons) {
+  FileInspector(Configuration conf, ScanOptions scan) {
     this.rea = rea();
     this.conf = conf;
-    this.options = InspectOptions.builder().hash(hash).build();
-    this.skipReasons = skipReasons;
+    this.options = InspectOptions.builder().hash(scan.hash()).build();
+    this.skipReasons = scan.listSkipped();
+    this.readAhead = scan.readAhead();
   }
 
   /** @return this JVM's front door, made on first use (one per executor, not per file) */
@@ -97,7 +98,7 @@ final class FileInspector {
     }
     HadoopSource src;
     try {
-      src = HadoopSource.open(fs, status, options.hash());
+      src = HadoopSource.open(fs, status, options.hash(), readAhead);
     } catch (IOException | RuntimeException e) {
       return failure(name, identity, hostError(name, "opening the file failed", e), 0);
     }

@@ -174,7 +174,7 @@ public final class ReaScan {
   /** Inspects a partition's files lazily, one at a time, with one inspector for the task. */
   private static Iterator<Row> inspectAll(
       Iterator<String> paths, SerializableConf conf, ScanOptions options) {
-    FileInspector inspector = new FileInspector(conf.get(), options.hash(), options.listSkipped());
+    FileInspector inspector = new FileInspector(conf.get(), options);
     return new Iterator<>() {
       @Override
       public boolean hasNext() {

@@ -1,6 +1,7 @@
 package dev.rea.spark;
 
 import dev.rea.core.options.HashMode;
+import dev.rea.spark.hadoop.HadoopSource;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,8 @@ import org.apache.spark.sql.SparkSession;
  *
  * <pre>
  * spark-submit --class dev.rea.spark.ScanJob rea-spark.jar INPUT... --output DIR
- *     [--hash header|full] [--list-skipped] [--files-per-task N] [--overwrite]
+ *     [--hash header|full] [--list-skipped] [--files-per-task N] [--read-ahead BYTES]
+ *     [--overwrite]
  * </pre>
  *
  * <p>Lists every INPUT (files and directories on any Hadoop file system the cluster reads;
@@ -40,7 +42,7 @@ public final class ScanJob {
 
   static final String USAGE =
       "usage: ScanJob INPUT... --output DIR [--hash header|full] [--list-skipped]"
-          + " [--files-per-task N] [--overwrite]";
+          + " [--files-per-task N] [--read-ahead BYTES] [--overwrite]";
 
   private ScanJob() {}
 
@@ -156,6 +158,7 @@ public final class ScanJob {
           }
           case "--list-skipped" -> options = options.withListSkipped(true);
           case "--files-per-task" -> options = options.withFilesPerTask(count(value(args, ++i, arg)));
+          case "--read-ahead" -> options = options.withReadAhead(bytes(value(args, ++i, arg)));
           case "--overwrite" -> overwrite = true;
           default -> {
             if (arg.startsWith("--")) {
@@ -191,6 +194,20 @@ public final class ScanJob {
         // reported below
       }
       throw new IllegalArgumentException("--files-per-task must be a positive integer: " + text);
+    }
+
+    private static int bytes(String text) {
+      try {
+        int n = Integer.parseInt(text);
+        if (n >= 0 && n <= HadoopSource.MAX_READ_AHEAD) {
+          return n;
+        }
+      } catch (NumberFormatException ignored) {
+        // reported below
+      }
+      throw new IllegalArgumentException(
+          "--read-ahead must be a number of bytes from 0 to " + HadoopSource.MAX_READ_AHEAD + ": "
+              + text);
     }
   }
 }

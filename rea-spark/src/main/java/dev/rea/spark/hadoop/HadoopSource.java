@@ -45,6 +45,9 @@ public final class HadoopSource implements SeekableSource, Closeable {
   /** Leading bytes read first for content detection: enough for {@link FileProbe#headLength}. */
   static final int FIRST_BYTES = 8;
 
+  /** The largest read-ahead, in bytes (16 MiB): a window is one buffer per open file. */
+  public static final int MAX_READ_AHEAD = 16 << 20;
+
   private final FileSystem fs;
   private final Path path;
   private final String name;
@@ -52,13 +55,13 @@ public final class HadoopSource implements SeekableSource, Closeable {
   private final FSDataInputStream stream;
   private final PositionedReadChannel channel;
 
-  private HadoopSource(FileSystem fs, FileStatus status, FSDataInputStream stream) {
+  private HadoopSource(FileSystem fs, FileStatus status, FSDataInputStream stream, int readAhead) {
     this.fs = fs;
     this.path = status.getPath();
     this.name = path.toString();
     this.before = identityOf(status);
     this.stream = stream;
-    this.channel = new PositionedReadChannel(stream, status.getLen());
+    this.channel = new PositionedReadChannel(stream, status.getLen(), readAhead);
   }
 
   /**
@@ -81,14 +84,19 @@ public final class HadoopSource implements SeekableSource, Closeable {
    * @param status its status from {@code fs.getFileStatus}: a regular file (its qualified path is
    *     the name REA records)
    * @param hash the hash mode the file will be inspected with (selects the read policy)
+   * @param readAhead bytes to fetch at once ({@link PositionedReadChannel}); 0 fetches exactly
+   *     what REA asks for, never past the header unless {@code hash} is full
    * @return the open source
    * @throws IOException when it cannot be opened
    * @throws IllegalArgumentException when {@code status} is not a regular file
    */
-  public static HadoopSource open(FileSystem fs, FileStatus status, HashMode hash)
+  public static HadoopSource open(FileSystem fs, FileStatus status, HashMode hash, int readAhead)
       throws IOException {
     if (!status.isFile()) {
       throw new IllegalArgumentException("not a regular file: " + status.getPath());
+    }
+    if (readAhead < 0 || readAhead > MAX_READ_AHEAD) {
+      throw new IllegalArgumentException("read-ahead " + readAhead);
     }
     String policy =
         hash == HashMode.FULL
@@ -100,7 +108,7 @@ public final class HadoopSource implements SeekableSource, Closeable {
                 .withFileStatus(status)
                 .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, policy)
                 .build());
-    return new HadoopSource(fs, status, in);
+    return new HadoopSource(fs, status, in, readAhead);
   }
 
   /**

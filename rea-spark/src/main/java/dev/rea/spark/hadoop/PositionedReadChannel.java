@@ -25,13 +25,24 @@ import org.apache.hadoop.fs.PositionedReadable;
  * again from memory: the inspection that follows starts by reading them, and a second round trip
  * to the file system for them would cost a request on an object store.
  *
+ * <p>REA asks for a GGUF header field by field (its end is known only once it is parsed), so
+ * without read-ahead a header costs one positioned read per few fields: cheap on a local disk,
+ * one request each on HDFS or an object store. With a read-ahead window ({@code readAhead > 0})
+ * a read that misses the window fetches {@code readAhead} bytes (or what the caller asked for,
+ * if more) from that offset in one request and serves the following reads from them: fewer
+ * requests, at the price of fetching up to {@code readAhead} bytes past the header.
+ *
  * <p>Not thread-safe (one inspection reads it); closing it does not close the stream, which its
  * owner ({@link HadoopSource}) closes.
  */
 public final class PositionedReadChannel implements SeekableByteChannel {
   private final PositionedReadable in;
   private final long size;
+  private final int readAhead;
   private byte[] head = new byte[0];
+  private byte[] window = new byte[0];
+  private long windowStart;
+  private int windowLength;
   private long position;
   private long fetched;
   private boolean open = true;
@@ -41,11 +52,22 @@ public final class PositionedReadChannel implements SeekableByteChannel {
    * @param size the file size in bytes observed before the read
    */
   public PositionedReadChannel(PositionedReadable in, long size) {
-    if (size < 0) {
-      throw new IllegalArgumentException("size " + size);
+    this(in, size, 0);
+  }
+
+  /**
+   * @param in the stream, read only through its positioned reads
+   * @param size the file size in bytes observed before the read
+   * @param readAhead bytes fetched at once when a read misses the window (0: none, every read
+   *     fetches exactly what is asked)
+   */
+  public PositionedReadChannel(PositionedReadable in, long size, int readAhead) {
+    if (size < 0 || readAhead < 0) {
+      throw new IllegalArgumentException("size " + size + ", read-ahead " + readAhead);
     }
     this.in = Objects.requireNonNull(in, "in");
     this.size = size;
+    this.readAhead = readAhead;
   }
 
   /**
@@ -60,6 +82,13 @@ public final class PositionedReadChannel implements SeekableByteChannel {
     int want = (int) Math.min(length, size);
     if (want <= head.length) {
       return Arrays.copyOf(head, want);
+    }
+    if (readAhead > 0) {
+      if (windowStart != 0 || windowLength < want) {
+        fillWindow(0, want);
+      }
+      head = Arrays.copyOf(window, Math.min(want, windowLength));
+      return head.clone();
     }
     byte[] grown = Arrays.copyOf(head, want);
     int done = head.length;
@@ -93,6 +122,9 @@ public final class PositionedReadChannel implements SeekableByteChannel {
       position += n;
       return n;
     }
+    if (readAhead > 0) {
+      return readThroughWindow(dst, want);
+    }
     int n;
     if (dst.hasArray()) {
       n = in.read(position, dst.array(), dst.arrayOffset() + dst.position(), want);
@@ -112,6 +144,39 @@ public final class PositionedReadChannel implements SeekableByteChannel {
     position += n;
     fetched += n;
     return n;
+  }
+
+  /** Serves a read from the read-ahead window, refilling it at this position on a miss. */
+  private int readThroughWindow(ByteBuffer dst, int want) throws IOException {
+    if (position < windowStart || position >= windowStart + windowLength) {
+      fillWindow(position, want);
+      if (windowLength == 0) {
+        return -1;
+      }
+    }
+    int n = (int) Math.min(want, windowStart + windowLength - position);
+    dst.put(window, (int) (position - windowStart), n);
+    position += n;
+    return n;
+  }
+
+  /** Fetches {@code max(want, readAhead)} bytes at {@code at} (fewer at the end of the file). */
+  private void fillWindow(long at, int want) throws IOException {
+    int fill = (int) Math.min(Math.max(want, readAhead), size - at);
+    if (window.length < fill) {
+      window = new byte[fill];
+    }
+    int done = 0;
+    while (done < fill) {
+      int n = in.read(at + done, window, done, fill - done);
+      if (n < 0) {
+        break;
+      }
+      done += n;
+    }
+    fetched += done;
+    windowStart = at;
+    windowLength = done;
   }
 
   /** @return bytes fetched from the file system so far (the head once, then every read) */

@@ -110,11 +110,35 @@ class HadoopSourceTest {
   }
 
   @Test
+  void aReadAheadWindowFetchesASmallHeaderInOneRequest() throws Exception {
+    GgufBuilder.Built built = model();
+    RecordingReadable exact = new RecordingReadable(built.bytes());
+    EvidenceRecord without = inspectThrough(new PositionedReadChannel(exact, built.bytes().length));
+    RecordingReadable ahead = new RecordingReadable(built.bytes());
+    PositionedReadChannel windowed = new PositionedReadChannel(ahead, built.bytes().length, 65536);
+    EvidenceRecord with = inspectThrough(windowed);
+
+    assertThat(exact.calls).as("field by field without read-ahead").hasSizeGreaterThan(5);
+    assertThat(ahead.calls).as("one request with it").hasSize(1);
+    assertThat(windowed.bytesFetched()).isEqualTo(65536);
+    assertThat(with.artifact().headerSha256()).isEqualTo(without.artifact().headerSha256());
+    assertThat(with.artifact().bytesRead()).isEqualTo(built.headerLength());
+    assertThat(with.tensors()).isEqualTo(without.tensors());
+  }
+
+  private static EvidenceRecord inspectThrough(PositionedReadChannel channel) throws Exception {
+    long size = channel.size();
+    byte[] first = channel.readHead(8);
+    channel.readHead(FileProbe.headLength(first, first.length, size));
+    return REA.inspect(source(channel, size), InspectOptions.defaults()).orThrow();
+  }
+
+  @Test
   void aFullHashReadsEveryByte() throws Exception {
     GgufBuilder.Built built = model();
     java.nio.file.Path file = Files.write(dir.resolve("m.gguf"), built.bytes());
     FileSystem fs = HadoopSource.fileSystem(new Path(file.toUri()), new Configuration());
-    try (HadoopSource src = HadoopSource.open(fs, fs.getFileStatus(new Path(file.toUri())), HashMode.FULL)) {
+    try (HadoopSource src = HadoopSource.open(fs, fs.getFileStatus(new Path(file.toUri())), HashMode.FULL, 0)) {
       assertThat(src.probe().modelFormat()).hasValue("gguf");
       EvidenceRecord r =
           REA.inspect(src, InspectOptions.builder().hash(HashMode.FULL).build()).orThrow();
@@ -131,7 +155,7 @@ class HadoopSourceTest {
     Path p = new Path(file.toString());
     FileSystem fs = HadoopSource.fileSystem(p, new Configuration());
     assertThat(fs).isInstanceOf(RawLocalFileSystem.class);
-    try (HadoopSource src = HadoopSource.open(fs, fs.getFileStatus(p), HashMode.HEADER)) {
+    try (HadoopSource src = HadoopSource.open(fs, fs.getFileStatus(p), HashMode.HEADER, 0)) {
       assertThat(src.name()).isEqualTo("file:" + file);
       EvidenceRecord r = REA.inspect(src, InspectOptions.defaults()).orThrow();
       EvidenceRecord local = REA.inspect(file, InspectOptions.defaults()).orThrow();
@@ -149,7 +173,7 @@ class HadoopSourceTest {
     java.nio.file.Path file = Files.write(dir.resolve("m.gguf"), model().bytes());
     Path p = new Path(file.toUri());
     FileSystem fs = HadoopSource.fileSystem(p, new Configuration());
-    try (HadoopSource src = HadoopSource.open(fs, fs.getFileStatus(p), HashMode.HEADER)) {
+    try (HadoopSource src = HadoopSource.open(fs, fs.getFileStatus(p), HashMode.HEADER, 0)) {
       Files.write(file, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
       Inspection result = REA.inspect(src, InspectOptions.defaults());
       assertThat(result.failure()).hasValueSatisfying(
@@ -163,7 +187,7 @@ class HadoopSourceTest {
     Path p = new Path(file.toUri());
     FileSystem fs = HadoopSource.fileSystem(p, new Configuration());
     FileStatus status = fs.getFileStatus(p);
-    try (HadoopSource src = HadoopSource.open(fs, status, HashMode.HEADER)) {
+    try (HadoopSource src = HadoopSource.open(fs, status, HashMode.HEADER, 0)) {
       Files.setLastModifiedTime(
           file, FileTime.fromMillis(status.getModificationTime() + 2000));
       assertThat(src.identityNow()).isNotEqualTo(src.identity());
