@@ -11,9 +11,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code rea inspect-analysis-view --source FILE --view JSON}: answers one page of a view from a
@@ -45,11 +45,14 @@ import picocli.CommandLine.Option;
       "  rea inspect-analysis-view --source ev.json --json --view \\",
       "    '{\"kind\":\"model-artifact\",\"collection\":\"tensors\",",
       "      \"types\":[\"Q8_0\"],\"fields\":[\"name\",\"shape\"]}'",
+      "  rea inspect-analysis-view --source ev.json --tensors 'blk.0.*'",
       "",
-      "View: collection tensors|metadata|types; filters names, keys, types,",
-      "indices, storage_validation (they intersect; omitted = all, [] = none);",
-      "fields (index is always kept); offset (counts matches); limit (1-256,",
-      "default 32).",
+      "View: collection tensors|metadata|types; filters names, name_glob,",
+      "keys, key_glob, types, indices, storage_validation (they intersect;",
+      "omitted = all, [] = none); fields (index is always kept); offset",
+      "(counts matches); limit (1-256, default 32). name_glob and key_glob are",
+      "shell patterns (* ? [a-z] [!0-9], \\ escapes) matched against the whole",
+      "name or key.",
       "",
       "Exit status: 0 page answered, 2 invalid input (bad view, rejected",
       "evidence), 3 evidence file unavailable, 4 execution failure."
@@ -67,20 +70,33 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
   @Option(
       names = "--view",
       paramLabel = "JSON",
-      required = true,
-      description = "The view object, with \"kind\":\"model-artifact\".")
+      description =
+          "The view object, with \"kind\":\"model-artifact\" (needed unless --tensors is"
+              + " given).")
   String view;
+
+  @Option(
+      names = TensorsOption.NAME,
+      paramLabel = "GLOB",
+      description =
+          "Only tensors whose name matches GLOB: the view's name_glob (without --view, a view of"
+              + " the tensors collection). "
+              + TensorsOption.SYNTAX)
+  String tensors;
 
   @Option(
       names = {"--evidence_id", "--evidence-id"},
       paramLabel = "ID",
-      description = "The record to answer from, when the bundle holds several.")
+      description = "The record to answer from when the bundle holds several.")
   String evidenceId;
 
   @Option(
       names = "--json",
       description = "Print the page as JSON on stdout (or the error object on failure).")
   boolean json;
+
+  @Option(names = WideOption.NAME, description = WideOption.DESCRIPTION)
+  boolean wide;
 
   private Map<String, String> env = System.getenv();
 
@@ -94,7 +110,9 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
-      ViewRequest selection = ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS);
+      ViewRequest selection =
+          TensorsOption.view(
+              view == null ? null : ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS), tensors);
       Path file = Arguments.resolve(source, "--source");
       SelectedPath.checkTrailingSlash("--source", source, file);
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
@@ -103,7 +121,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       if (json) {
         Output.printJson(out, page.json());
       } else {
-        CompactReport.printPage(TerminalText.wrap(out), page.json());
+        CompactReport.printPage(TerminalText.wrap(out), page.json(), Screen.forStdout(env, wide));
       }
       return 0;
     } catch (ReaException e) {

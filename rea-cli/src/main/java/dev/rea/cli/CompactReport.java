@@ -23,11 +23,17 @@ final class CompactReport {
 
   private CompactReport() {}
 
-  /** Prints a summary (and its page, if any). */
+  /** Prints a summary (and its page, if any) with lines as long as their content. */
   static void printSummary(PrintWriter out, byte[] summaryJson, @Nullable Path evidenceFile) {
+    printSummary(out, summaryJson, evidenceFile, Screen.UNLIMITED);
+  }
+
+  /** Prints a summary (and its page, if any) laid out for {@code screen}. */
+  static void printSummary(
+      PrintWriter out, byte[] summaryJson, @Nullable Path evidenceFile, Screen screen) {
     JsonNode s = JSON.readTree(summaryJson);
     JsonNode a = s.get("artifact");
-    out.println("Summary of " + TerminalText.printable(a.get("path").asString()));
+    screen.println(out, "Summary of " + TerminalText.printable(a.get("path").asString()), 2);
     List<String[]> facts = new ArrayList<>();
     facts.add(new String[] {"format", formatText(a.get("format").asString(), s.get("format_facts"))});
     facts.add(new String[] {"file size", bytes(a.get("file_size"))});
@@ -58,24 +64,33 @@ final class CompactReport {
                   : amount(t.get("byte_length")) + " bytes of tensor data")
         });
     facts.add(new String[] {"chat template", chatTemplateText(s.get("chat_template"))});
-    TextTable.print(out, List.of(), facts);
+    screen.printFacts(out, facts);
+    printTypes(out, s, "gguf".equals(a.get("format").asString()), screen);
 
     out.println();
     JsonNode headline = s.get("headline_metadata");
     out.println("Headline metadata (" + headline.size() + ")");
     List<String[]> rows = new ArrayList<>();
+    JsonNode fileType = s.get("file_type");
     for (JsonNode h : headline) {
+      String value = cellText("value", h.get("value"));
+      if ("general.file_type".equals(h.get("key").asString())
+          && fileType != null
+          && fileType.isObject()
+          && fileType.get("name").isString()) {
+        value += " (" + fileType.get("name").asString() + ")";
+      }
       rows.add(
           new String[] {
             TerminalText.printable(h.get("key").asString()),
             h.get("type").asString(),
-            TextTable.cut(cellText("value", h.get("value")), MAX_CELL_CHARS)
+            TextTable.cut(value, MAX_CELL_CHARS)
           });
     }
     if (rows.isEmpty()) {
       out.println("  none");
     }
-    TextTable.print(out, List.of(), rows);
+    FittedTable.print(out, screen, HEADLINE_COLUMNS, rows, false);
 
     int limitations = s.get("limitation_count").asInt();
     int omitted = s.has("warnings_omitted") ? s.get("warnings_omitted").asInt() : 0;
@@ -86,42 +101,111 @@ final class CompactReport {
             + ")"
             + (s.get("warnings").isEmpty() && omitted == 0 ? ": none" : ""));
     for (JsonNode w : s.get("warnings")) {
-      out.println(
+      screen.println(
+          out,
           "  - ["
               + w.get("code").asString()
               + "] "
-              + TerminalText.printable(w.get("message").asString()));
+              + TerminalText.printable(w.get("message").asString()),
+          4);
     }
     if (omitted > 0) {
       out.println("  ... " + omitted + " more in the complete Evidence");
     }
-    out.println(
+    screen.println(
+        out,
         "Limitations: "
             + (limitations == 0
                 ? "none"
                 : limitations + " (listed in the complete Evidence: its \"limitations\" array,"
-                    + " or the readable report without --detail summary)"));
+                    + " or the readable report without --detail summary)"),
+        2);
     out.println();
-    out.println(
-        "Complete Evidence: "
-            + s.get("parent_evidence_id").asString()
-            + (evidenceFile == null
-                ? " (not written; use --evidence_output FILE)"
-                : "\n  written to " + TerminalText.printable(evidenceFile.toString())));
+    String id = s.get("parent_evidence_id").asString();
+    if (screen.limited()) {
+      // The ID on a line of its own: it is 71 characters.
+      out.println("Complete Evidence:");
+      out.println("  " + id);
+      screen.println(
+          out,
+          evidenceFile == null
+              ? "  (not written; use --evidence_output FILE)"
+              : "  written to " + TerminalText.printable(evidenceFile.toString()),
+          4);
+    } else {
+      out.println(
+          "Complete Evidence: "
+              + id
+              + (evidenceFile == null
+                  ? " (not written; use --evidence_output FILE)"
+                  : "\n  written to " + TerminalText.printable(evidenceFile.toString())));
+    }
     if (s.has("page")) {
       out.println();
-      printPage(out, s.get("page"));
+      printPage(out, s.get("page"), screen);
     }
     out.flush();
   }
 
-  /** Prints a page given as JSON bytes. */
+  /**
+   * Prints the summary's type rows as the readable report prints the record's: label, ggml type
+   * ID (GGUF), tensors, parameters and bytes ({@code unknown} where a length is not
+   * established), then how many rows the summary left out.
+   */
+  /** Headline rows: key (cut to 16 columns at least), type, value (cut to 12 at least). */
+  private static final List<FittedTable.Column> HEADLINE_COLUMNS =
+      List.of(
+          FittedTable.Column.text("KEY", 16, 32),
+          FittedTable.Column.fixed("TYPE"),
+          FittedTable.Column.text("VALUE", 12, 24));
+
+  private static void printTypes(PrintWriter out, JsonNode s, boolean withIds, Screen screen) {
+    JsonNode types = s.get("types");
+    int omitted = s.get("types_omitted").asInt();
+    out.println();
+    out.println("Types (" + (types.size() + omitted) + ")");
+    if (types.isEmpty() && omitted == 0) {
+      out.println("  none");
+      return;
+    }
+    List<String[]> rows = new ArrayList<>();
+    for (JsonNode t : types) {
+      List<String> row = new ArrayList<>(5);
+      row.add(TerminalText.printable(t.get("type").asString()));
+      if (withIds) {
+        row.add(t.has("type_id") ? t.get("type_id").asString() : "");
+      }
+      row.add(Sizes.grouped(t.get("tensor_count").asLong()));
+      row.add(amount(t.get("parameter_count")));
+      row.add(amount(t.get("byte_length")));
+      rows.add(row.toArray(new String[0]));
+    }
+    List<FittedTable.Column> columns = new ArrayList<>();
+    columns.add(FittedTable.Column.text("TYPE", 12, 16));
+    if (withIds) {
+      columns.add(FittedTable.Column.droppable("ID", 1));
+    }
+    columns.add(FittedTable.Column.fixed("TENSORS"));
+    columns.add(FittedTable.Column.fixed("PARAMETERS"));
+    columns.add(FittedTable.Column.fixed("BYTES"));
+    FittedTable.printDroppedNote(out, FittedTable.print(out, screen, columns, rows, true), screen);
+    if (omitted > 0) {
+      out.println("  ... " + omitted + " more in the complete Evidence (view collection types)");
+    }
+  }
+
+  /** Prints a page given as JSON bytes, with lines as long as their content. */
   static void printPage(PrintWriter out, byte[] pageJson) {
-    printPage(out, JSON.readTree(pageJson));
+    printPage(out, pageJson, Screen.UNLIMITED);
+  }
+
+  /** Prints a page given as JSON bytes, laid out for {@code screen}. */
+  static void printPage(PrintWriter out, byte[] pageJson, Screen screen) {
+    printPage(out, JSON.readTree(pageJson), screen);
     out.flush();
   }
 
-  private static void printPage(PrintWriter out, JsonNode p) {
+  private static void printPage(PrintWriter out, JsonNode p, Screen screen) {
     int offset = p.get("offset").asInt();
     int n = p.get("rows").size();
     int total = p.get("total_matches").asInt();
@@ -137,7 +221,8 @@ final class CompactReport {
             + (p.get("next_offset").isNull()
                 ? " (last page)"
                 : " (next page: offset " + p.get("next_offset").asInt() + ")"));
-    out.println(
+    screen.println(
+        out,
         "  from Evidence "
             + p.get("parent_evidence_id").asString()
             + " of "
@@ -146,7 +231,8 @@ final class CompactReport {
             + p.get("source").get("format").asString()
             + ", header "
             + p.get("header_coverage").asString()
-            + ")");
+            + ")",
+        4);
     Set<String> columns = new LinkedHashSet<>();
     for (JsonNode row : p.get("rows")) {
       for (Map.Entry<String, JsonNode> f : row.properties()) {
@@ -160,47 +246,60 @@ final class CompactReport {
       int i = 0;
       for (String col : columns) {
         String whole = row.has(col) ? cellText(col, row.get(col)) : "";
+        if (screen.limited() && PageColumns.of(col).shortenable()) {
+          cells[i++] = whole; // cut to the width the table gives it
+          continue;
+        }
         cut |= TextTable.columns(whole) > MAX_CELL_CHARS;
         cells[i++] = TextTable.cut(whole, MAX_CELL_CHARS);
       }
       rows.add(cells);
     }
-    List<String> header = new ArrayList<>();
+    List<FittedTable.Column> specs = new ArrayList<>();
     for (String col : columns) {
-      header.add(col.toUpperCase(java.util.Locale.ROOT));
+      specs.add(PageColumns.of(col));
     }
+    FittedTable.Fit fit = new FittedTable.Fit(List.of(), false);
     if (!rows.isEmpty()) {
-      TextTable.print(out, header, rows);
+      fit = FittedTable.print(out, screen, specs, rows, true);
     }
+    FittedTable.printDroppedNote(out, fit, screen);
     if (cut) {
       out.println(
           "  (cells are cut at " + MAX_CELL_CHARS + " characters: add --json for whole values)");
+    } else if (fit.cut()) {
+      out.println("  (cells are cut to fit: --wide or --json for whole values)");
     }
     if (p.get("array_omissions").size() > 0) {
       List<String> keys = new ArrayList<>();
       for (JsonNode k : p.get("array_omissions")) {
         keys.add(k.asString());
       }
-      out.println("  incomplete array previews: " + TerminalText.printable(String.join(", ", keys)));
+      screen.println(
+          out, "  incomplete array previews: " + TerminalText.printable(String.join(", ", keys)), 4);
     }
     for (JsonNode u : p.get("unknowns")) {
       List<String> fields = new ArrayList<>();
       for (JsonNode f : u.get("fields")) {
         fields.add(f.asString());
       }
-      out.println(
+      screen.println(
+          out,
           "  row "
               + u.get("index").asInt()
               + ": unknown "
               + String.join(", ", fields)
-              + (u.get("limitations").size() > 0 ? " (" + codes(u.get("limitations")) + ")" : ""));
+              + (u.get("limitations").size() > 0 ? " (" + codes(u.get("limitations")) + ")" : ""),
+          4);
     }
     for (JsonNode w : p.get("warnings")) {
-      out.println(
+      screen.println(
+          out,
           "  warning ["
               + w.get("code").asString()
               + "] "
-              + TerminalText.printable(w.get("message").asString()));
+              + TerminalText.printable(w.get("message").asString()),
+          4);
     }
     if (p.get("warnings_omitted").asInt() > 0) {
       out.println(

@@ -5,12 +5,14 @@ import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.evidence.Limitation;
+import dev.rea.core.evidence.LlamaFtype;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.view.Glob;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The readable report of one Evidence record: file facts, metadata, a type histogram, the
@@ -35,16 +38,42 @@ final class HumanReport {
 
   private final PrintWriter out;
   private final int maxTensorRows;
+  private @Nullable Glob tensorFilter;
+  private Screen screen = Screen.UNLIMITED;
 
   HumanReport(PrintWriter out, int maxTensorRows) {
     this.out = out;
     this.maxTensorRows = Math.max(0, maxTensorRows);
   }
 
+  /**
+   * Shows only the tensors whose name matches {@code pattern} in the tensor table ({@code
+   * --tensors}); null shows them all.
+   *
+   * @return this report
+   */
+  HumanReport tensorFilter(@Nullable Glob pattern) {
+    this.tensorFilter = pattern;
+    return this;
+  }
+
+  /**
+   * Lays the report out for {@code value} ({@link Screen#UNLIMITED}, the default, keeps every
+   * line as long as its content).
+   *
+   * @return this report
+   */
+  HumanReport screen(Screen value) {
+    this.screen = value;
+    return this;
+  }
+
   void print(EvidenceRecord r) {
     Artifact a = r.artifact();
     boolean partial = EvidenceRecord.STATUS_PARTIAL.equals(r.status());
-    out.println((partial ? "PARTIAL Evidence for " : "Evidence for ") + TerminalText.printable(a.path()));
+    screen.println(
+        out, (partial ? "PARTIAL Evidence for " : "Evidence for ") + TerminalText.printable(a.path()),
+        2);
     List<String[]> facts = new ArrayList<>();
     if (r.formatFacts() instanceof FormatFacts.Gguf g) {
       String align =
@@ -157,9 +186,9 @@ final class HumanReport {
               ? "none"
               : r.evidenceId() + " (names this report; each run has its own)"
         });
-    TextTable.print(out, List.of(), facts);
+    screen.printFacts(out, facts);
 
-    printMetadata(r.metadata());
+    printMetadata(r.metadata(), LlamaFtype.declared(r));
     // Safetensors dtypes have no numeric ID: the column would always be empty.
     printTypes(r.types(), !"safetensors".equals(a.format()));
     printTensors(r.tensors());
@@ -170,12 +199,13 @@ final class HumanReport {
       out.println("  none");
     }
     for (Limitation l : r.limitations()) {
-      out.println("  - [" + l.code() + "] " + TerminalText.printable(l.message()));
+      screen.println(out, "  - [" + l.code() + "] " + TerminalText.printable(l.message()), 4);
       if (l.candidates() != null && !l.candidates().isEmpty()) {
-        out.println("    candidates: " + TerminalText.printable(String.join(", ", l.candidates())));
+        screen.println(
+            out, "    candidates: " + TerminalText.printable(String.join(", ", l.candidates())), 6);
       }
       if (l.tensorIndices() != null && !l.tensorIndices().isEmpty()) {
-        out.println("    tensor indices: " + indices(l.tensorIndices()));
+        screen.println(out, "    tensor indices: " + indices(l.tensorIndices()), 6);
       }
     }
     out.println();
@@ -184,10 +214,11 @@ final class HumanReport {
       out.println("  none");
     }
     for (Warning w : r.warnings()) {
-      out.println("  - [" + w.code() + "] " + TerminalText.printable(w.message()));
+      screen.println(out, "  - [" + w.code() + "] " + TerminalText.printable(w.message()), 4);
     }
     out.println();
-    out.println(
+    screen.println(
+        out,
         "Coverage: header "
             + r.coverage().header()
             + ", storage sizes "
@@ -197,11 +228,16 @@ final class HumanReport {
             + ", digest "
             + r.coverage().digest()
             + ", final identity "
-            + r.coverage().finalIdentity());
+            + r.coverage().finalIdentity(),
+        2);
     out.flush();
   }
 
-  private void printMetadata(List<MetadataRow> rows) {
+  /**
+   * @param fileType the record's {@code general.file_type} row when it holds an integer: its
+   *     value is followed by its llama.cpp {@code llama_ftype} name, when it has one
+   */
+  private void printMetadata(List<MetadataRow> rows, @Nullable MetadataRow fileType) {
     out.println();
     out.println("Metadata (" + rows.size() + (rows.size() == 1 ? " key)" : " keys)"));
     List<String[]> table = new ArrayList<>();
@@ -209,23 +245,95 @@ final class HumanReport {
     boolean cut = false;
     for (int i = 0; i < shown; i++) {
       MetadataRow m = rows.get(i);
-      table.add(new String[] {TerminalText.printable(m.key()), typeText(m), valueText(m.type(), m.value())});
-      cut |= longString(m.value());
+      String value = valueText(m.type(), m.value(), MAX_VALUE_CHARS, false) + nameOf(m, fileType);
+      table.add(new String[] {TerminalText.printable(m.key()), typeText(m), value});
+      cut |= longString(m.value(), MAX_VALUE_CHARS);
     }
     if (rows.isEmpty()) {
       out.println("  none");
     }
-    TextTable.print(out, List.of(), table);
+    if (screen.limited()) {
+      cut = printMetadataFitted(rows.subList(0, shown), table, fileType);
+    } else {
+      TextTable.print(out, List.of(), table);
+    }
     if (rows.size() > shown) {
       out.println("  ... " + (rows.size() - shown) + " more keys (use --json for all)");
     }
     if (cut) {
-      out.println(
-          "  (strings are cut at "
-              + MAX_VALUE_CHARS
-              + " characters: --json gives them whole, as does inspect-analysis-view --json"
-              + " with \"keys\" for a value that fits its 64 KiB page)");
+      screen.println(
+          out,
+          "  (strings are cut "
+              + (screen.limited() ? "to fit" : "at " + MAX_VALUE_CHARS + " characters")
+              + ": --json gives them whole, as does inspect-analysis-view --json"
+              + " with \"keys\" for a value that fits its 64 KiB page)",
+          3);
     }
+  }
+
+  /** @return " (NAME)" after the file type's value when it has a llama_ftype name, else "" */
+  private static String nameOf(MetadataRow m, @Nullable MetadataRow fileType) {
+    return m == fileType && LlamaFtype.name(m) != null ? " (" + LlamaFtype.name(m) + ")" : "";
+  }
+
+  /** Indent of a metadata value on a line of its own, on a limited screen. */
+  private static final int OWN_LINE_VALUE_INDENT = 6;
+
+  /** Least width of the key column on a limited screen, in columns. */
+  private static final int LEAST_KEY_COLUMNS = 16;
+
+  /**
+   * Prints the metadata table within the screen's width: key and type in columns (keys cut only
+   * when key and type alone would not leave 8 columns), and a value that does not fit after them
+   * on a line of its own below, indented by {@value #OWN_LINE_VALUE_INDENT}, with as many array
+   * elements as fit there.
+   *
+   * @param table the rows as the unlimited table has them (key, type, value)
+   * @return whether a string was cut
+   */
+  private boolean printMetadataFitted(
+      List<MetadataRow> rows, List<String[]> table, @Nullable MetadataRow fileType) {
+    int keyWidth = 0;
+    int typeWidth = 0;
+    for (String[] r : table) {
+      keyWidth = Math.max(keyWidth, TextTable.columns(r[0]));
+      typeWidth = Math.max(typeWidth, TextTable.columns(r[1]));
+    }
+    // An array of arrays has a label as long as its nesting: cut, it leaves room for the key.
+    typeWidth = Math.min(typeWidth, screen.columns() - 6 - LEAST_KEY_COLUMNS - 8);
+    keyWidth = Math.min(keyWidth, Math.max(LEAST_KEY_COLUMNS, screen.columns() - 6 - typeWidth - 8));
+    int room = screen.columns() - 6 - keyWidth - typeWidth;
+    boolean cut = false;
+    for (int i = 0; i < table.size(); i++) {
+      String key = FittedTable.cut(table.get(i)[0], keyWidth);
+      String type = FittedTable.cut(table.get(i)[1], typeWidth);
+      String head =
+          "  "
+              + key
+              + " ".repeat(keyWidth - TextTable.columns(key) + 2)
+              + type
+              + " ".repeat(typeWidth - TextTable.columns(type) + 2);
+      String value = table.get(i)[2];
+      if (TextTable.columns(value) <= room) {
+        out.println((head + value).stripTrailing());
+        continue;
+      }
+      MetadataRow m = rows.get(i);
+      String suffix = nameOf(m, fileType);
+      int budget = screen.columns() - OWN_LINE_VALUE_INDENT - TextTable.columns(suffix);
+      // A cut string is followed by "... (N characters)" and escapes take several columns: the
+      // limit comes down by what the text still overflows until it fits.
+      int max = budget;
+      String text = valueText(m.type(), m.value(), max, true);
+      while (TextTable.columns(text) > budget && max > 5) {
+        max = Math.max(5, max - (TextTable.columns(text) - budget));
+        text = valueText(m.type(), m.value(), max, true);
+      }
+      out.println(head.stripTrailing());
+      out.println(" ".repeat(OWN_LINE_VALUE_INDENT) + text + suffix);
+      cut |= longString(m.value(), max);
+    }
+    return cut;
   }
 
   private void printTypes(List<TypeRow> types, boolean withIds) {
@@ -247,17 +355,54 @@ final class HumanReport {
       out.println("  none");
       return;
     }
-    TextTable.print(
-        out,
-        withIds
-            ? List.of("TYPE", "ID", "TENSORS", "PARAMETERS", "BYTES")
-            : List.of("TYPE", "TENSORS", "PARAMETERS", "BYTES"),
-        table);
+    List<FittedTable.Column> columns = new ArrayList<>();
+    columns.add(FittedTable.Column.text("TYPE", 12, 16));
+    if (withIds) {
+      columns.add(FittedTable.Column.droppable("ID", 1));
+    }
+    columns.add(FittedTable.Column.fixed("TENSORS"));
+    columns.add(FittedTable.Column.fixed("PARAMETERS"));
+    columns.add(FittedTable.Column.fixed("BYTES"));
+    FittedTable.printDroppedNote(
+        out, FittedTable.print(out, screen, columns, table, true), screen);
   }
 
-  private void printTensors(List<TensorRow> tensors) {
+  /**
+   * The tensor table's columns. To fit a screen, FILE OFFSET, STORAGE, SHAPE and BYTES are
+   * dropped in that order while names would be cut below 32 columns, and names are cut (to 20
+   * at the least); # and TYPE always stay.
+   */
+  private static final List<FittedTable.Column> TENSOR_COLUMNS =
+      List.of(
+          FittedTable.Column.fixed("#"),
+          FittedTable.Column.text("NAME", 20, 32),
+          FittedTable.Column.fixed("TYPE"),
+          FittedTable.Column.droppable("SHAPE", 2),
+          FittedTable.Column.droppable("FILE OFFSET", 4),
+          FittedTable.Column.droppable("BYTES", 1),
+          FittedTable.Column.droppable("STORAGE", 3));
+
+  private void printTensors(List<TensorRow> all) {
     out.println();
-    out.println("Tensors (" + tensors.size() + ")");
+    List<TensorRow> tensors = all;
+    if (tensorFilter == null) {
+      out.println("Tensors (" + tensors.size() + ")");
+    } else {
+      tensors = new ArrayList<>();
+      for (TensorRow t : all) {
+        if (tensorFilter.matches(t.name())) {
+          tensors.add(t);
+        }
+      }
+      out.println(
+          "Tensors ("
+              + tensors.size()
+              + " of "
+              + all.size()
+              + " match --tensors "
+              + TerminalText.printable(tensorFilter.pattern())
+              + ")");
+    }
     List<String[]> table = new ArrayList<>();
     int shown = Math.min(tensors.size(), maxTensorRows);
     boolean cutNames = false;
@@ -282,8 +427,9 @@ final class HumanReport {
       return;
     }
     if (shown > 0) {
-      TextTable.print(
-          out, List.of("#", "NAME", "TYPE", "SHAPE", "FILE OFFSET", "BYTES", "STORAGE"), table);
+      FittedTable.Fit fit = FittedTable.print(out, screen, TENSOR_COLUMNS, table, true);
+      FittedTable.printDroppedNote(out, fit, screen);
+      cutNames |= fit.cut();
     }
     if (tensors.size() > shown) {
       out.println(
@@ -294,7 +440,9 @@ final class HumanReport {
     }
     if (cutNames) {
       out.println(
-          "  (names are cut at " + MAX_NAME_COLUMNS + " columns: --json gives them whole)");
+          screen.limited()
+              ? "  (names are cut to fit: --json gives them whole)"
+              : "  (names are cut at " + MAX_NAME_COLUMNS + " columns: --json gives them whole)");
     }
   }
 
@@ -339,20 +487,32 @@ final class HumanReport {
     return uncounted.size() == 1 ? uncounted.iterator().next() : ValueType.ARRAY.name();
   }
 
-  private static String valueText(ValueType type, MetadataValue v) {
+  /**
+   * @param max the most characters a value (or one string of an array) may take; elements of an
+   *     array are shown while they fit in it
+   * @param strict whether the whole text, an array's count of what is shown included, must fit
+   *     in {@code max} (a limited screen); else that count follows the elements
+   */
+  private static String valueText(ValueType type, MetadataValue v, int max, boolean strict) {
     if (v instanceof MetadataValue.ArrayValue a) {
       // Elements are added while they fit; the count of what is shown always survives.
       StringBuilder sb = new StringBuilder("[");
       int shown = 0;
+      int reserve =
+          strict
+              ? (", ...] (" + a.preview().size() + " of " + Sizes.grouped(a.count()) + " shown)")
+                  .length()
+              : 0;
+      int elementMax = strict ? Math.max(5, max - reserve - 1) : max;
       for (MetadataValue e : a.preview()) {
-        String text = valueText(a.elementType(), e);
-        if (shown > 0 && sb.length() + text.length() + 2 > MAX_VALUE_CHARS) {
+        String text = valueText(a.elementType(), e, elementMax, strict);
+        if (shown > 0 && sb.length() + text.length() + 2 + reserve > max) {
           break;
         }
         if (shown > 0) {
           sb.append(", ");
         }
-        sb.append(shorten(text, MAX_VALUE_CHARS));
+        sb.append(shorten(text, elementMax));
         shown++;
       }
       boolean all = a.previewComplete() && shown == a.preview().size();
@@ -377,29 +537,25 @@ final class HumanReport {
         raw = special != null ? special : (type == ValueType.FLOAT32 ? Float.toString((float) d) : Double.toString(d));
       }
       case BOOL -> raw = Boolean.toString(((MetadataValue.BoolValue) v).value());
-      case STRING -> raw = quote(((MetadataValue.StringValue) v).value());
+      case STRING -> raw = TerminalText.quoted(((MetadataValue.StringValue) v).value(), max);
       default -> raw = Long.toString(((MetadataValue.IntegerValue) v).bits());
     }
     return raw;
   }
 
   /** @return true when the value, or a string in its preview, is longer than is shown */
-  private static boolean longString(MetadataValue v) {
+  private static boolean longString(MetadataValue v, int max) {
     if (v instanceof MetadataValue.StringValue s) {
-      return s.value().length() > MAX_VALUE_CHARS;
+      return s.value().length() > max;
     }
     if (v instanceof MetadataValue.ArrayValue a) {
       for (MetadataValue e : a.preview()) {
-        if (longString(e)) {
+        if (longString(e, max)) {
           return true;
         }
       }
     }
     return false;
-  }
-
-  private static String quote(String s) {
-    return TerminalText.quoted(s, MAX_VALUE_CHARS);
   }
 
   /** Escapes what a terminal would obey (so columns stay aligned), then cuts to {@code max}. */

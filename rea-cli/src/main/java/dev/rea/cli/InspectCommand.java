@@ -7,9 +7,14 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Inspection;
+import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.view.EvidenceLoader;
+import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.internal.view.ModelArtifactSummary;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
+import dev.rea.core.view.Glob;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
@@ -73,6 +78,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     "      --evidence_output ev.json --json \\",
     "      --view '{\"collection\":\"tensors\",",
     "               \"names\":[\"token_embd.weight\"]}'",
+    "  rea inspect-model-artifact model.gguf --tensors 'blk.0.*'",
     "",
     "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable",
     "(missing, unreadable, rejected or unsupported file), 4 execution failure",
@@ -91,6 +97,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   List<String> detail;
   String evidenceOutput;
   String view;
+  String tensors;
+  boolean wide;
 
   /**
    * The picocli model of {@code inspect-model-artifact}, built without reflection ({@link
@@ -141,6 +149,21 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
                     + "shows none; --json always has every row).")
             .build());
     spec.addOption(
+        OptionSpec.builder(TensorsOption.NAME)
+            .paramLabel("GLOB")
+            .type(String.class)
+            .description(
+                "Show only the tensors whose name matches GLOB in the readable report's tensor"
+                    + " table. "
+                    + TensorsOption.SYNTAX)
+            .build());
+    spec.addOption(
+        OptionSpec.builder(WideOption.NAME)
+            .type(boolean.class)
+            .initialValue(false)
+            .description(WideOption.DESCRIPTION)
+            .build());
+    spec.addOption(
         OptionSpec.builder("--detail")
             .paramLabel("complete|summary")
             .type(List.class)
@@ -183,6 +206,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     detail = spec.findOption("--detail").getValue();
     evidenceOutput = spec.findOption("--evidence_output").getValue();
     view = spec.findOption("--view").getValue();
+    tensors = spec.findOption(TensorsOption.NAME).getValue();
+    wide = Boolean.TRUE.equals(spec.findOption(WideOption.NAME).getValue());
   }
 
   /** Test seam: adjusts the front door before it is built (an inspector with injected faults). */
@@ -227,6 +252,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
             .build();
       }
       Arguments.Detail chosen = Arguments.detail(detail);
+      Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen);
       ViewRequest selection = view == null ? null : selection(chosen);
       Path output =
           evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
@@ -237,7 +263,10 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         Arguments.replacesOnlyEvidence(output, "--evidence_output");
       }
       boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
-      ProgressBar bar = showProgress ? new ProgressBar(TerminalText.raw(err), "hashing") : null;
+      ProgressBar bar =
+          showProgress
+              ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
+              : null;
       Inspection result;
       try (Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
@@ -272,14 +301,17 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         Output.printJson(out, Rea.bundleJson(List.of(record)));
       } else {
         PrintWriter text = TerminalText.wrap(out);
-        new HumanReport(text, maxTensorRows).print(record);
+        Screen screen = Screen.forStdout(env, wide);
+        new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).screen(screen).print(record);
         if (output != null) {
           text.println();
-          text.println(
+          screen.println(
+              text,
               "Complete Evidence "
                   + record.evidenceId()
                   + " written to "
-                  + TerminalText.printable(output.toString()));
+                  + TerminalText.printable(output.toString()),
+              2);
         }
         text.flush();
       }
@@ -354,7 +386,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
                 + " --evidence_output FILE to keep it");
       }
     } else {
-      CompactReport.printSummary(TerminalText.wrap(out), summary, output);
+      CompactReport.printSummary(
+          TerminalText.wrap(out), summary, output, Screen.forStdout(env, wide));
     }
   }
 

@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 /**
  * The {@code rea} command (CONTRACT section 1). Subcommands print through picocli's
@@ -62,6 +62,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
         new PrintWriter(
             new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
             true);
+    Terminal.processStreams = true;
     int status = run(args, out, err);
     out.flush();
     err.flush();

@@ -57,8 +57,9 @@ class CliUsabilityTest {
             String.join(
                 "\n",
                 "Report what a GGUF or safetensors file declares, from its header alone.",
-                "Usage: rea inspect-model-artifact [-hV] [--json] [--evidence_output=FILE]",
-                "                                  [--hash=header|full] [--max_tensor_rows=N]",
+                "Usage: rea inspect-model-artifact [-hV] [--json] [--wide]",
+                "                                  [--evidence_output=FILE] [--hash=header|full]",
+                "                                  [--max_tensor_rows=N] [--tensors=GLOB]",
                 "                                  [--view=JSON] [--detail=complete|summary]...",
                 "                                  PATH",
                 "Inspects a GGUF (v2/v3, little- or big-endian v3) or safetensors file and"));

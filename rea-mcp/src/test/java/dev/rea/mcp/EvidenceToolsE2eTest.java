@@ -104,6 +104,10 @@ class EvidenceToolsE2eTest {
     assertThat(s.path("status").asString()).isEqualTo("complete");
     assertThat(s.path("counts").path("tensors").asInt()).isEqualTo(7);
     assertThat(s.path("counts").path("metadata").asInt()).isEqualTo(4);
+    // Seven 4x4 F32 tensors: one type row; no general.file_type.
+    assertThat(s.path("types").toString()).isEqualTo("[{\"type\":\"F32\",\"type_id\":0,"
+        + "\"tensor_count\":7,\"parameter_count\":\"112\",\"byte_length\":\"448\"}]");
+    assertThat(s.path("file_type").isNull()).isTrue();
     assertThat(s.path("artifact").path("path").asString()).isEqualTo(p.toString());
     assertThat(s.has("page")).isFalse();
     String id = s.path("parent_evidence_id").asString();
@@ -143,6 +147,42 @@ class EvidenceToolsE2eTest {
     assertThat(row.has("name")).isFalse();
     assertThat(page.path("parent_evidence_id").asString())
         .isEqualTo(s.path("parent_evidence_id").asString());
+  }
+
+  @Test
+  void namePatternsSelectTensorsAndKeys() throws Exception {
+    Path p = TinyGguf.write(dir.resolve("glob.gguf"), 5, 25, 0);
+    McpSyncClient c = client();
+    JsonNode s = ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString(),
+        "view", Map.of("collection", "tensors", "name_glob", "blk.1?.weight",
+            "fields", List.of("name")))));
+    List<String> names = new ArrayList<>();
+    for (JsonNode row : s.path("page").path("rows")) {
+      names.add(row.path("name").asString());
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 10; i < 20; i++) {
+      expected.add("blk." + i + ".weight");
+    }
+    assertThat(names).isEqualTo(expected);
+    String id = s.path("parent_evidence_id").asString();
+    JsonNode keys = ok(call(c, ReaTools.VIEW, Map.of("source", retained(id),
+        "view", view("collection", "metadata", "key_glob", "test.key.[13]", "fields",
+            List.of("key")))));
+    assertThat(keys.path("rows").toString())
+        .isEqualTo("[{\"index\":1,\"key\":\"test.key.1\"},{\"index\":3,\"key\":\"test.key.3\"}]");
+    JsonNode both = ok(call(c, ReaTools.VIEW, Map.of("source", retained(id),
+        "view", view("collection", "tensors", "name_glob", "blk.[!1]*", "indices",
+            List.of(1, 2, 20, 21), "fields", List.of("name")))));
+    assertThat(both.path("total_matches").asInt()).isEqualTo(3);
+    JsonNode bad = McpClientE2eTest.error(call(c, ReaTools.VIEW, Map.of("source", retained(id),
+        "view", view("collection", "tensors", "name_glob", "blk.[2-"))));
+    assertThat(bad.path("constraint").asString()).isEqualTo("bad_view");
+    assertThat(bad.path("details").path("field").asString()).isEqualTo("view.name_glob");
+    assertThat(bad.path("message").asString()).contains("code point 4");
+    JsonNode wrong = McpClientE2eTest.error(call(c, ReaTools.VIEW, Map.of("source", retained(id),
+        "view", view("collection", "types", "key_glob", "x"))));
+    assertThat(wrong.path("details").path("field").asString()).isEqualTo("view.key_glob");
   }
 
   @Test

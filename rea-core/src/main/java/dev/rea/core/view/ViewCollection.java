@@ -7,14 +7,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * The collections a view can page (CONTRACT section 4), with the filters and fields each
  * accepts. {@code indices} fits every collection (every row has a positional index); {@code
- * names} and {@code storage_validation} fit tensors only; {@code keys} fits metadata only;
+ * names}, {@code name_glob} and {@code storage_validation} fit tensors only; {@code keys} and
+ * {@code key_glob} fit metadata only;
  * {@code types} fits tensors (the reported type label) and types.
  */
 public enum ViewCollection {
   /** Tensor rows, in the record's order. */
   TENSORS(
       "tensors",
-      Set.of("names", "types", "indices", "storage_validation"),
+      Set.of("names", "name_glob", "types", "indices", "storage_validation"),
       List.of(
           "index",
           "name",
@@ -29,7 +30,7 @@ public enum ViewCollection {
   /** Metadata rows, in the record's order. */
   METADATA(
       "metadata",
-      Set.of("keys", "indices"),
+      Set.of("keys", "key_glob", "indices"),
       List.of(
           "index",
           "key",

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * (CONTRACT section 4; specification, "Facts and selected queries").
  *
  * <p>JSON form: {@code {"kind": "model-artifact", "collection": "tensors"|"metadata"|"types",
- * "names"?, "keys"?, "types"?, "indices"?, "storage_validation"?, "fields"?, "offset"?: 0,
- * "limit"?: 32}}.
+ * "names"?, "name_glob"?, "keys"?, "key_glob"?, "types"?, "indices"?, "storage_validation"?,
+ * "fields"?, "offset"?: 0, "limit"?: 32}}.
  *
  * <ul>
  *   <li>{@code kind} is required by {@code inspect_analysis_view} ({@link Mode#ANALYSIS}); the
@@ -29,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  *       ViewCollection#filters()}) is refused. {@code types} matches the reported type label
  *       (e.g. {@code AMBIGUOUS_16}); {@code storage_validation} takes {@code "consistent"} and
  *       {@code "unknown"}; {@code indices} are row indices (non-negative integers).
+ *   <li>{@code name_glob} (tensors) and {@code key_glob} (metadata) are one shell-style pattern
+ *       each ({@code *}, {@code ?}, {@code [...]}; {@link Glob}), matched on code points against
+ *       the whole name or key (CONTRACT section 12); they intersect with the other filters. A
+ *       pattern that does not parse is refused naming the field and the code-point position.
  *   <li>{@code fields} selects columns of the collection ({@link ViewCollection#fields()});
  *       {@code index} is always kept, so {@code []} gives indices only; omitted gives every
  *       column. Unknown or repeated names are refused.
@@ -40,7 +44,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param collection the collection paged
  * @param names tensor names, or null for all
+ * @param nameGlob a pattern tensor names must match, or null for all
  * @param keys metadata keys, or null for all
+ * @param keyGlob a pattern metadata keys must match, or null for all
  * @param types type labels, or null for all
  * @param indices row indices, or null for all
  * @param storageValidation storage states, or null for all
@@ -51,7 +57,9 @@ import org.jspecify.annotations.Nullable;
 public record ViewRequest(
     ViewCollection collection,
     @Nullable List<String> names,
+    @Nullable String nameGlob,
     @Nullable List<String> keys,
+    @Nullable String keyGlob,
     @Nullable List<String> types,
     @Nullable List<Integer> indices,
     @Nullable List<StorageValidation> storageValidation,
@@ -88,6 +96,21 @@ public record ViewRequest(
     fields = fields == null ? null : List.copyOf(fields);
   }
 
+  /** A view without name patterns: {@code nameGlob} and {@code keyGlob} are null. */
+  public ViewRequest(
+      ViewCollection collection,
+      @Nullable List<String> names,
+      @Nullable List<String> keys,
+      @Nullable List<String> types,
+      @Nullable List<Integer> indices,
+      @Nullable List<StorageValidation> storageValidation,
+      @Nullable List<String> fields,
+      int offset,
+      int limit) {
+    this(collection, names, null, keys, null, types, indices, storageValidation, fields, offset,
+        limit);
+  }
+
   /** @return a view of every row of a collection, first page */
   public static ViewRequest all(ViewCollection collection) {
     return new ViewRequest(collection, null, null, null, null, null, null, 0, DEFAULT_LIMIT);
@@ -96,7 +119,15 @@ public record ViewRequest(
   /** @return a copy starting at another offset */
   public ViewRequest withOffset(int value) {
     return new ViewRequest(
-        collection, names, keys, types, indices, storageValidation, fields, value, limit);
+        collection, names, nameGlob, keys, keyGlob, types, indices, storageValidation, fields,
+        value, limit);
+  }
+
+  /** @return a copy whose tensor names must also match {@code pattern} (null: no pattern) */
+  public ViewRequest withNameGlob(@Nullable String pattern) {
+    return new ViewRequest(
+        collection, names, pattern, keys, keyGlob, types, indices, storageValidation, fields,
+        offset, limit);
   }
 
   /**
@@ -107,7 +138,11 @@ public record ViewRequest(
    */
   public ViewRequest validate() throws ReaException {
     checkFits("names", names);
+    checkFits("name_glob", nameGlob);
     checkFits("keys", keys);
+    checkFits("key_glob", keyGlob);
+    glob("name_glob", nameGlob);
+    glob("key_glob", keyGlob);
     checkFits("types", types);
     checkFits("indices", indices);
     checkFits("storage_validation", storageValidation);
@@ -147,7 +182,43 @@ public record ViewRequest(
     return this;
   }
 
-  private void checkFits(String filter, @Nullable List<?> value) throws ReaException {
+  /**
+   * Compiles a pattern filter.
+   *
+   * @return the pattern, or null when the filter is omitted
+   * @throws ReaException {@code bad_view} naming the field, with the 0-based code-point {@code
+   *     position} of the problem in the diagnostics
+   */
+  static @Nullable Glob glob(String filter, @Nullable String pattern) throws ReaException {
+    if (pattern == null) {
+      return null;
+    }
+    try {
+      return Glob.compile(pattern);
+    } catch (Glob.SyntaxError e) {
+      String reason =
+          filter
+              + " \""
+              + ReaException.truncateForMessage(pattern)
+              + "\" does not parse: "
+              + e.reason()
+              + " (at code point "
+              + e.position()
+              + ", counting from 0)";
+      throw badAt(filter, reason, e.position());
+    }
+  }
+
+  private static ReaException badAt(String field, String reason, int position) {
+    return ReaException.builder(
+            Constraint.BAD_VIEW, "view rejected: " + reason + " at view." + field)
+        .field("view." + field)
+        .diagnostic("reason", reason)
+        .diagnostic("position", position)
+        .build();
+  }
+
+  private void checkFits(String filter, @Nullable Object value) throws ReaException {
     if (value != null && !collection.filters().contains(filter)) {
       throw bad(
           filter,
@@ -169,8 +240,8 @@ public record ViewRequest(
   /** The properties a view object may have, in the order the documentation lists them. */
   static final List<String> PROPERTIES =
       List.of(
-          "kind", "collection", "names", "keys", "types", "indices", "storage_validation", "fields",
-          "offset", "limit");
+          "kind", "collection", "names", "name_glob", "keys", "key_glob", "types", "indices",
+          "storage_validation", "fields", "offset", "limit");
 
   /**
    * @return {@code " (did you mean \"p\"?)"} for the one property {@code name} is closest to
@@ -242,7 +313,9 @@ public record ViewRequest(
       String kind = null;
       ViewCollection collection = null;
       List<String> names = null;
+      String nameGlob = null;
       List<String> keys = null;
+      String keyGlob = null;
       List<String> types = null;
       List<Integer> indices = null;
       List<StorageValidation> storage = null;
@@ -268,8 +341,14 @@ public record ViewRequest(
           case "names":
             names = strings(j, "names");
             break;
+          case "name_glob":
+            nameGlob = j.string(() -> "view.name_glob");
+            break;
           case "keys":
             keys = strings(j, "keys");
+            break;
+          case "key_glob":
+            keyGlob = j.string(() -> "view.key_glob");
             break;
           case "types":
             types = strings(j, "types");
@@ -327,7 +406,8 @@ public record ViewRequest(
         throw bad("collection", "collection is required (tensors, metadata or types)");
       }
       return new ViewRequest(
-              collection, names, keys, types, indices, storage, fields, offset, limit)
+              collection, names, nameGlob, keys, keyGlob, types, indices, storage, fields, offset,
+              limit)
           .validate();
     }
   }

@@ -2,6 +2,7 @@ package dev.rea.core.internal.view;
 
 import dev.rea.core.evidence.Artifact;
 import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.LlamaFtype;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.Totals;
@@ -25,6 +26,8 @@ import tools.jackson.core.JsonGenerator;
  * { "kind": "model-artifact-summary", "parent_evidence_id", "status",
  *   "artifact": { "path", "format", "file_size", "header_length", "header_sha256", "sha256" },
  *   "format_facts", "counts": { "metadata", "tensors", "types" },
+ *   "types": [ { "type", "type_id"?, "tensor_count", "parameter_count", "byte_length" } ],
+ *   "types_omitted", "file_type": null | { "value", "name" },
  *   "headline_metadata": [ { "key", "type", "value" } ],
  *   "chat_template": { "default", "named", "names_only_inventory" },
  *   "totals": { "tensor_count", "parameter_count", "byte_length" },
@@ -32,6 +35,14 @@ import tools.jackson.core.JsonGenerator;
  * </pre>
  *
  * <ul>
+ *   <li>{@code types}: the record's type rows (CONTRACT section 3: one per type label, with its
+ *       tensor count, parameter count and byte length, null where any tensor of it is unknown),
+ *       in record order, at most {@value #MAX_TYPE_ROWS}; {@code types_omitted} counts the rest.
+ *   <li>{@code file_type}: GGUF's {@code general.file_type} when it holds an integer: {@code
+ *       value} as the metadata row writes it, {@code name} its llama.cpp {@code llama_ftype}
+ *       name ({@code "MOSTLY_Q4_K_M"} for 15; {@link LlamaFtype}, pinned to a llama.cpp commit)
+ *       or null for a value that enum does not name. Null for safetensors and when the key is
+ *       absent or not an integer.
  *   <li>{@code headline_metadata}: scalar rows (never ARRAY) whose key is at most {@value
  *       #MAX_HEADLINE_KEY_BYTES} UTF-8 bytes and whose STRING value is at most {@value
  *       #MAX_HEADLINE_VALUE_BYTES} bytes, in record order, at most {@value #MAX_HEADLINE_ROWS}.
@@ -63,6 +74,9 @@ public final class ModelArtifactSummary {
 
   /** Most headline rows. */
   public static final int MAX_HEADLINE_ROWS = 24;
+
+  /** Most type rows listed. */
+  public static final int MAX_TYPE_ROWS = 32;
 
   /** Most named chat templates listed. */
   public static final int MAX_NAMED_TEMPLATES = 32;
@@ -226,6 +240,7 @@ public final class ModelArtifactSummary {
       g.writeNumberProperty("tensors", r.tensors().size());
       g.writeNumberProperty("types", r.types().size());
       g.writeEndObject();
+      writeTypesAndFileType(g, r);
       g.writeName("headline_metadata");
       g.writeStartArray();
       for (MetadataRow row : headline(r)) {
@@ -282,6 +297,29 @@ public final class ModelArtifactSummary {
       g.writeEndObject();
     }
     return out.toByteArray();
+  }
+
+  /** Writes {@code types}, {@code types_omitted} and {@code file_type}. */
+  private static void writeTypesAndFileType(JsonGenerator g, EvidenceRecord r) {
+    g.writeName("types");
+    g.writeStartArray();
+    int listed = Math.min(r.types().size(), MAX_TYPE_ROWS);
+    for (int i = 0; i < listed; i++) {
+      EvidenceJson.writeTypeRow(g, r.types().get(i));
+    }
+    g.writeEndArray();
+    g.writeNumberProperty("types_omitted", r.types().size() - listed);
+    MetadataRow fileType = LlamaFtype.declared(r);
+    if (fileType == null) {
+      g.writeNullProperty("file_type");
+      return;
+    }
+    g.writeName("file_type");
+    g.writeStartObject();
+    g.writeName("value");
+    EvidenceJson.writeScalar(g, fileType.type(), fileType.value());
+    nullable(g, "name", LlamaFtype.name(fileType));
+    g.writeEndObject();
   }
 
   private static void nullable(JsonGenerator g, String name, @Nullable String v) {

@@ -1,6 +1,7 @@
 package dev.rea.core.internal.view;
 
 import dev.rea.core.evidence.StorageValidation;
+import dev.rea.core.view.Glob;
 import dev.rea.core.view.ViewRequest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,12 +10,15 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * The rows a view selects, in row-index order, without materialising them: all rows (a range),
- * an explicit sorted list (from names, keys, labels or indices, filtered by the other filters),
- * or the union of disjoint sorted index arrays (type label x storage state). {@link #from} finds
- * the k-th match by binary search, so a page costs O(m log^2 n + page) for m arrays, not a scan.
+ * an explicit sorted list (from names, keys, labels, indices or name patterns, filtered by the
+ * other filters), or the union of disjoint sorted index arrays (type label x storage state).
+ * {@link #from} finds the k-th match by binary search, so a page costs O(m log^2 n + page) for m
+ * arrays, not a scan. A name pattern ({@code name_glob}, {@code key_glob}) is the exception: it
+ * scans the collection's names once, in time linear in their total length.
  */
 final class Selection {
   private final int total;
@@ -233,6 +237,10 @@ final class Selection {
       um.note("names", names, s -> ev.tensorIndex(s) != null);
       explicit = resolve(names, ev::tensorIndex);
     }
+    if (v.nameGlob() != null) {
+      explicit = intersect(explicit, globbed(v.nameGlob(), "name_glob", n,
+          i -> ev.record().tensors().get(i).name(), um));
+    }
     if (v.indices() != null) {
       explicit = intersect(explicit, indices(v.indices(), n, um));
     }
@@ -289,6 +297,10 @@ final class Selection {
       um.note("keys", keys, s -> ev.metadataIndex(s) != null);
       explicit = resolve(keys, ev::metadataIndex);
     }
+    if (v.keyGlob() != null) {
+      explicit = intersect(explicit, globbed(v.keyGlob(), "key_glob", n,
+          i -> ev.record().metadata().get(i).key(), um));
+    }
     if (v.indices() != null) {
       explicit = intersect(explicit, indices(v.indices(), n, um));
     }
@@ -330,6 +342,34 @@ final class Selection {
     int[] r = Arrays.copyOf(out, k);
     Arrays.sort(r);
     return r;
+  }
+
+  /**
+   * @return the rows, in index order, whose name (or key) matches the whole pattern; one pass
+   *     over the rows, each in time linear in its length ({@link Glob#matches})
+   */
+  private static int[] globbed(
+      String pattern, String filter, int n, IntFunction<String> nameOf, Unmatched um) {
+    Glob glob;
+    try {
+      glob = Glob.compile(pattern);
+    } catch (Glob.SyntaxError e) {
+      // validate() compiled it already; a view reaches a selection only through it.
+      throw new IllegalStateException("unvalidated view: " + e.getMessage(), e);
+    }
+    int[] out = new int[8];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      if (glob.matches(nameOf.apply(i))) {
+        if (k == out.length) {
+          out = Arrays.copyOf(out, Math.min(n, out.length * 2));
+        }
+        out[k++] = i;
+      }
+    }
+    int matched = k;
+    um.note(filter, Set.of(pattern), s -> matched > 0);
+    return Arrays.copyOf(out, k);
   }
 
   private static int[] indices(List<Integer> requested, int n, Unmatched um) {

@@ -65,8 +65,9 @@ class ModelArtifactSummaryTest {
     EvidenceRecord r = TestRecords.small();
     JsonNode s = summary(r);
     assertThat(s.propertyNames()).containsExactly("kind", "parent_evidence_id", "status",
-        "artifact", "format_facts", "counts", "headline_metadata", "chat_template", "totals",
-        "warnings", "warnings_omitted", "limitation_count");
+        "artifact", "format_facts", "counts", "types", "types_omitted", "file_type",
+        "headline_metadata", "chat_template", "totals", "warnings", "warnings_omitted",
+        "limitation_count");
     assertThat(s.get("kind").stringValue()).isEqualTo("model-artifact-summary");
     assertThat(s.get("parent_evidence_id").stringValue()).isEqualTo(r.evidenceId());
     assertThat(s.get("status").stringValue()).isEqualTo("complete");
@@ -79,6 +80,12 @@ class ModelArtifactSummaryTest {
             + "\"alignment_source\":\"default\",\"tensor_data_offset\":\"4096\"}");
     assertThat(JSON.writeValueAsString(s.get("counts")))
         .isEqualTo("{\"metadata\":14,\"tensors\":3,\"types\":2}");
+    assertThat(JSON.writeValueAsString(s.get("types"))).isEqualTo(
+        "[{\"type\":\"F32\",\"type_id\":0,\"tensor_count\":2,\"parameter_count\":\"64\","
+            + "\"byte_length\":\"256\"},{\"type\":\"AMBIGUOUS_16\",\"type_id\":16,"
+            + "\"tensor_count\":1,\"parameter_count\":\"64\",\"byte_length\":null}]");
+    assertThat(s.get("types_omitted").intValue()).isZero();
+    assertThat(s.get("file_type").isNull()).isTrue();
     assertThat(JSON.writeValueAsString(s.get("headline_metadata"))).isEqualTo(
         "[{\"key\":\"general.architecture\",\"type\":\"STRING\",\"value\":\"llama\"},"
             + "{\"key\":\"general.name\",\"type\":\"STRING\",\"value\":\"Tiny \u00e9t\u00e9 \\u001F model\"},"

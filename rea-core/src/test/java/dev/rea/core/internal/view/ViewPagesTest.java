@@ -239,8 +239,8 @@ class ViewPagesTest {
       {"name", " (did you mean \"names\"?)"},
       {"Collection", " (did you mean \"collection\"?)"},
       {"limt", " (did you mean \"limit\"?)"},
-      {"storage", "; a view has kind, collection, names, keys, types, indices, storage_validation,"
-          + " fields, offset, limit"},
+      {"storage", "; a view has kind, collection, names, name_glob, keys, key_glob, types,"
+          + " indices, storage_validation, fields, offset, limit"},
     };
     for (String[] t : typos) {
       String view = "{\"collection\":\"tensors\",\"" + t[0] + "\":1}";

@@ -1,0 +1,217 @@
+package dev.rea.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.internal.format.gguf.GgufTesting;
+import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.internal.view.ModelArtifactSummary;
+import dev.rea.core.internal.view.ViewPages;
+import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ViewRequest;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Readable output laid out to a terminal's width ({@link Screen}, {@link FittedTable}, {@link
+ * ProgressBar}), in process. The pseudo-terminal test ({@link TerminalWidthPtyTest}) checks the
+ * same through a real terminal.
+ */
+class FittedLayoutTest {
+  @TempDir Path dir;
+
+  static String render(Consumer<PrintWriter> print) {
+    StringWriter sink = new StringWriter();
+    PrintWriter out = new PrintWriter(sink);
+    print.accept(out);
+    out.flush();
+    return sink.toString();
+  }
+
+  static final List<FittedTable.Column> TENSORS =
+      List.of(
+          FittedTable.Column.fixed("#"),
+          FittedTable.Column.text("NAME", 20, 32),
+          FittedTable.Column.fixed("TYPE"),
+          FittedTable.Column.droppable("SHAPE", 2),
+          FittedTable.Column.droppable("FILE OFFSET", 4),
+          FittedTable.Column.droppable("BYTES", 1),
+          FittedTable.Column.droppable("STORAGE", 3));
+
+  static List<String[]> rows(String name) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"0", name, "Q4_K", "[14336, 4096]", "4,302,931,456", "33,030,144",
+        "consistent"});
+    rows.add(new String[] {"1", "output.weight", "Q6_K", "[4096, 128256]", "5,102,931,456",
+        "unknown", "unknown"});
+    return rows;
+  }
+
+  @Test
+  void anUnlimitedScreenPrintsTheTableAsTextTableDoes() {
+    List<String> header = new ArrayList<>();
+    for (FittedTable.Column c : TENSORS) {
+      header.add(c.title());
+    }
+    String fitted = render(out -> {
+      FittedTable.Fit fit = FittedTable.print(out, Screen.UNLIMITED, TENSORS,
+          rows("blk.31.ffn_down.weight"), true);
+      assertThat(fit.dropped()).isEmpty();
+    });
+    String plain = render(out -> TextTable.print(out, header, rows("blk.31.ffn_down.weight")));
+    assertThat(fitted).isEqualTo(plain);
+  }
+
+  @Test
+  void columnsAreDroppedMostExpendableFirstAndNumbersStayWhole() {
+    for (int width = 40; width <= 120; width++) {
+      Screen screen = Screen.of(width);
+      FittedTable.Fit[] fit = new FittedTable.Fit[1];
+      String text = render(out -> fit[0] = FittedTable.print(out, screen, TENSORS,
+          rows("blk.31.ffn_down.weight"), true));
+      for (String line : text.split("\n")) {
+        assertThat(line.length()).as("width %d: %s", width, line).isLessThanOrEqualTo(width);
+      }
+      // Dropped in order: FILE OFFSET, STORAGE, SHAPE, BYTES.
+      List<String> order = List.of("FILE OFFSET", "STORAGE", "SHAPE", "BYTES");
+      assertThat(order.subList(0, fit[0].dropped().size()))
+          .containsExactlyInAnyOrderElementsOf(fit[0].dropped());
+      // What is shown of a number is the whole number.
+      for (String n : List.of("4,302,931,456", "33,030,144", "[14336, 4096]")) {
+        assertThat(text.contains(n) || !text.contains(n.substring(0, 3))).as(n).isTrue();
+      }
+    }
+    String at80 = render(out -> FittedTable.print(out, Screen.of(80), TENSORS,
+        rows("blk.31.ffn_down.weight"), true));
+    assertThat(at80).startsWith("  #  NAME                    TYPE  SHAPE           BYTES       STORAGE\n")
+        .doesNotContain("FILE OFFSET");
+  }
+
+  @Test
+  void columnsAreDroppedToLeaveALongNameItsPreferredWidthThenItIsCut() {
+    String name = "blk.31.ffn_down_exps.weight.with.a.very.long.suffix";
+    FittedTable.Fit[] fit = new FittedTable.Fit[1];
+    String text = render(out -> fit[0] = FittedTable.print(out, Screen.of(80), TENSORS,
+        rows(name), true));
+    // FILE OFFSET and STORAGE go so that NAME keeps at least 32 columns; the room left over
+    // goes to NAME too, which is still cut.
+    assertThat(fit[0].dropped()).containsExactly("FILE OFFSET", "STORAGE");
+    assertThat(fit[0].cut()).isTrue();
+    assertThat(text).isEqualTo(
+        "  #  NAME                                       TYPE  SHAPE           BYTES\n"
+            + "  0  blk.31.ffn_down_exps.weight.with.a.ver...  Q4_K  [14336, 4096]   33,030,144\n"
+            + "  1  output.weight                              Q6_K  [4096, 128256]  unknown\n");
+    assertThat(FittedTable.droppedNote(fit[0].dropped(), Screen.of(80))).isEqualTo(
+        "  (FILE OFFSET, STORAGE are not shown, to fit 80 columns: --wide shows every column)");
+    // Narrower still: NAME gives up width down to 20 before BYTES goes.
+    String at50 = render(out -> fit[0] = FittedTable.print(out, Screen.of(50), TENSORS,
+        rows(name), true));
+    assertThat(fit[0].dropped()).containsExactly("SHAPE", "FILE OFFSET", "STORAGE");
+    assertThat(at50.split("\n")[1]).isEqualTo("  0  blk.31.ffn_down_exps.wei...  Q4_K  33,030,144");
+  }
+
+  @Test
+  void aCutNeverEndsInsideANumber() {
+    assertThat(FittedTable.cut("(8 of 32,000 shown)", 13)).isEqualTo("(8 of ...");
+    assertThat(FittedTable.cut("size 1.5 GiB total", 10)).isEqualTo("size ...");
+    assertThat(FittedTable.cut("[0.0,0.0,0.0,0.0]", 12)).isEqualTo("[0.0,0.0,...");
+    assertThat(FittedTable.cut("token_embd.weight", 10)).isEqualTo("token_e...");
+    assertThat(FittedTable.cut("short", 10)).isEqualTo("short");
+  }
+
+  @Test
+  void wrappedFactsPutLongDigestsOnLinesOfTheirOwn() {
+    String digest = "0e945f9df70aae2fd5496a26fab8a4651481e19494648f2e85c767a573b7c289";
+    List<String[]> facts = List.of(
+        new String[] {"header", "724,398 bytes (707.4 KiB), sha256 " + digest},
+        new String[] {"evidence id", "sha256:" + digest + " (names this report)"});
+    String text = render(out -> Screen.of(80).printFacts(out, facts));
+    assertThat(text).isEqualTo(
+        "  header       724,398 bytes (707.4 KiB), sha256\n"
+            + "               " + digest + "\n"
+            + "  evidence id\n"
+            + "    sha256:" + digest + "\n"
+            + "               (names this report)\n");
+    String wide = render(out -> Screen.UNLIMITED.printFacts(out, facts));
+    assertThat(wide).isEqualTo(render(out -> TextTable.print(out, List.of(), facts)));
+  }
+
+  @Test
+  void theProgressLineFitsEveryWidth() {
+    for (int columns = 20; columns <= 200; columns++) {
+      ProgressBar bar = new ProgressBar(new PrintWriter(new StringWriter()), "hashing", columns);
+      for (String eta : new String[] {"", "3s left", "999m59s left"}) {
+        String line = bar.line(0.4321, 1_234_567_890L, 987_654_321_000L, 123_456_789.0, eta);
+        assertThat(line.length()).as("%d columns: %s", columns, line).isLessThan(columns);
+        assertThat(line).startsWith("hashing");
+      }
+    }
+    // Wide enough: the whole line with a 30-cell bar.
+    ProgressBar wide = new ProgressBar(new PrintWriter(new StringWriter()), "hashing", 200);
+    assertThat(wide.line(0.5, 512L << 20, 1L << 30, 100.0 * (1 << 20), "5s left"))
+        .isEqualTo("hashing [###############               ]  50.0% 512.0 MiB / 1.0 GiB,"
+            + " 100.0 MiB/s 5s left");
+    ProgressBar narrow = new ProgressBar(new PrintWriter(new StringWriter()), "hashing", 50);
+    assertThat(narrow.line(0.5, 512L << 20, 1L << 30, 100.0 * (1 << 20), "5s left"))
+        .isEqualTo("hashing [######      ]  50.0% 512.0 MiB / 1.0 GiB");
+  }
+
+  /** Every file of the test resources, reported at 80 columns: no line is longer. */
+  @Test
+  void reportsOfEveryTestFileFitEightyColumns() throws IOException, ReaException {
+    List<Path> files = new ArrayList<>();
+    Path root = GgufTesting.repositoryRoot().resolve("rea-core/src/test/resources");
+    try (Stream<Path> s = Files.walk(root)) {
+      s.filter(Files::isRegularFile)
+          .filter(p -> p.toString().endsWith(".gguf") || p.toString().endsWith(".gguf.gz")
+              || p.toString().endsWith(".safetensors"))
+          .sorted()
+          .forEach(files::add);
+    }
+    files.add(GgufTesting.repositoryRoot().resolve("samples/sample-mixed.gguf"));
+    int reported = 0;
+    for (Path f : files) {
+      Path file = f.toString().endsWith(".gz")
+          ? GgufTesting.resourceFile(dir, root.relativize(f).toString().substring("gguf/".length()))
+          : f;
+      EvidenceRecord r;
+      try {
+        r = GgufTesting.inspect(file);
+      } catch (ReaException rejected) {
+        continue;
+      }
+      Screen s80 = Screen.of(80);
+      String report = render(out -> new HumanReport(out, 100).screen(s80).print(r));
+      IndexedEvidence ev = IndexedEvidence.of(r);
+      String summary = render(out -> CompactReport.printSummary(out,
+          ModelArtifactSummary.render(ev, null), null, s80));
+      StringBuilder pages = new StringBuilder();
+      for (String collection : List.of("tensors", "metadata", "types")) {
+        byte[] page = ViewPages.answer(ev, ViewRequest.parse(
+            "{\"kind\":\"model-artifact\",\"collection\":\"" + collection + "\"}",
+            ViewRequest.Mode.ANALYSIS), SourceKind.EVIDENCE_FILE).json();
+        pages.append(render(out -> CompactReport.printPage(out, page, s80)));
+      }
+      for (String text : List.of(report, summary, pages.toString())) {
+        for (String line : text.split("\n")) {
+          if (line.length() > 80) {
+            // Only a word that cannot be broken (a path, a digest, a quoted name) may be longer.
+            assertThat(line.strip()).as("%s: %s", f.getFileName(), line).doesNotContain(" ");
+          }
+        }
+      }
+      reported++;
+    }
+    assertThat(reported).isGreaterThan(20);
+  }
+}
