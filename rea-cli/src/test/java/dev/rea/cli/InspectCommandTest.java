@@ -206,7 +206,9 @@ class InspectCommandTest {
     String id = rec.get("evidence_id").asString();
     ((tools.jackson.databind.node.ObjectNode) rec).remove("evidence_id");
     ((tools.jackson.databind.node.ObjectNode) rec).remove("authentication");
-    byte[] canonical = EvidenceIds.canonicalize(CliRunner.JSON.writeValueAsBytes(rec));
+    // Computed by the RFC's reference implementation, independent of REA's own writer.
+    byte[] canonical =
+        dev.rea.core.testing.Rfc8785Oracle.canonicalize(CliRunner.JSON.writeValueAsBytes(rec));
     assertThat(id).isEqualTo(EvidenceIds.idOfCanonical(canonical));
   }
 

@@ -9,6 +9,8 @@ import dev.rea.core.internal.auth.EvidenceSigner;
 import dev.rea.core.internal.auth.EvidenceVerifier;
 import dev.rea.core.internal.auth.KeyRing;
 import dev.rea.core.internal.auth.ReaHome;
+import dev.rea.core.internal.diff.DiffSide;
+import dev.rea.core.internal.diff.EvidenceDiff;
 import dev.rea.core.internal.evidence.EvidenceFiles;
 import dev.rea.core.internal.evidence.EvidenceImport;
 import dev.rea.core.internal.evidence.EvidenceJson;
@@ -206,6 +208,22 @@ public final class Rea {
    */
   public EvidenceSession newSession(long budgetBytes) {
     return new EvidenceSession(budgetBytes);
+  }
+
+  // ------------------------------------------------------------------ comparing
+
+  /**
+   * Compares what two records declare (CONTRACT section 11): format facts, metadata by key,
+   * tensors by name (and their order), types and totals. Paths, identities, digests, evidence ids,
+   * times and signatures are shown, never compared.
+   *
+   * @param a the first record (complete or partial)
+   * @param b the second
+   * @return whether the declarations are the same, and the comparison as JSON
+   */
+  public static Comparison compare(EvidenceRecord a, EvidenceRecord b) {
+    EvidenceDiff.Result r = EvidenceDiff.compare(DiffSide.of(a), DiffSide.of(b));
+    return new Comparison(r.sameDeclarations(), r.json());
   }
 
   // ------------------------------------------------------------------ JSON

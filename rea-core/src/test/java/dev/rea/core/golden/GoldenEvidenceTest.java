@@ -40,6 +40,11 @@ class GoldenEvidenceTest {
 
   @TestFactory
   Stream<DynamicTest> sharedCorpusFilesGiveTheRecordedEvidence() throws IOException {
+    return tests(sharedInputs(), "shared");
+  }
+
+  /** Every model file of {@code ../shared/corpus} (the test is skipped without it). */
+  static List<Input> sharedInputs() throws IOException {
     Optional<Path> corpus = SafetensorsCorpus.sharedDirectory().map(Path::getParent);
     Assumptions.assumeTrue(corpus.isPresent(), SafetensorsCorpus.skipped());
     List<Input> inputs = new ArrayList<>();
@@ -52,7 +57,7 @@ class GoldenEvidenceTest {
       }
     }
     assertThat(inputs).hasSizeGreaterThan(50);
-    return tests(inputs, "shared");
+    return inputs;
   }
 
   private static Stream<DynamicTest> tests(List<Input> inputs, String group) {
@@ -78,7 +83,7 @@ class GoldenEvidenceTest {
   }
 
   /** One input: its name in the recordings and where its bytes are (gzip when it ends .gz). */
-  private record Input(String name, Path file) {
+  record Input(String name, Path file) {
     byte[] bytes() {
       try {
         if (file.toString().endsWith(".gz")) {
@@ -93,7 +98,8 @@ class GoldenEvidenceTest {
     }
   }
 
-  private static List<Input> committedInputs() throws IOException {
+  /** The sample, every committed model file of the test resources and every fuzz seed. */
+  static List<Input> committedInputs() throws IOException {
     Path module = moduleDirectory();
     List<Input> inputs = new ArrayList<>();
     inputs.add(

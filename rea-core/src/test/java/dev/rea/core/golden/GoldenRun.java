@@ -10,6 +10,7 @@ import dev.rea.core.internal.format.FormatReader;
 import dev.rea.core.internal.format.gguf.GgufReader;
 import dev.rea.core.internal.format.safetensors.SafetensorsReader;
 import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
 import dev.rea.core.options.Limits;
@@ -64,6 +65,25 @@ final class GoldenRun {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * @return the unsigned record of each hash mode, as {@link #render} inspects the file: the
+   *     complete record, or the partial Evidence of the failure (none when it has none)
+   */
+  static List<EvidenceRecord> records(String name, byte[] bytes) {
+    List<EvidenceRecord> out = new java.util.ArrayList<>();
+    for (HashMode mode : HashMode.values()) {
+      Inspection result =
+          inspector(bytes)
+              .run(Path.of("/golden", name), mode, new ModelInspector.Listener() {}, Cancellation.none());
+      if (result instanceof Inspection.Complete complete) {
+        out.add(complete.record());
+      } else {
+        result.partialEvidence().ifPresent(out::add);
+      }
+    }
+    return out;
   }
 
   private static ModelInspector inspector(byte[] bytes) {

@@ -11,12 +11,10 @@ import dev.rea.core.options.Limits;
 import java.io.OutputStream;
 import java.security.PublicKey;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JsonGenerator;
 
 /**
  * Authenticates Evidence before anything is indexed (CONTRACT section 5).
@@ -149,16 +147,13 @@ public final class EvidenceVerifier {
       EvidenceImport.ImportedRecord ir = imported.records().get(i);
       String prefix = imported.bundle() ? "records[" + i + "]." : "";
       byte[] raw = canonicalize(ir, prefix);
-      // Byte-equal text (the usual case: REA wrote the file) needs no second canonicalisation;
-      // otherwise the record's own form, in parts as well (EvidenceIds.canonicalBytes).
-      byte[] model = writtenAs(ir.record(), ir.identityFreeJson())
-          ? raw
-          : EvidenceIds.canonicalBytes(ir.record());
-      if (!Arrays.equals(raw, model)) {
+      // The record as understood, compared as it is written (no second copy of the form).
+      long differsAt = EvidenceIds.mismatch(ir.record(), raw);
+      if (differsAt >= 0) {
         throw RecordChecks.reject(
             prefix.isEmpty() ? "record" : prefix.substring(0, prefix.length() - 1),
             "a value is not in the form REA writes for its declared type"
-                + firstDifference(raw, model));
+                + firstDifference(raw, differsAt));
       }
       observer.reached(Stage.CANONICAL_FORM_BUILT, i);
       check(ir.record(), raw, prefix);
@@ -270,14 +265,14 @@ public final class EvidenceVerifier {
   }
 
   /**
-   * The canonical form of the record's text as read, its large arrays in parts ({@link
-   * EvidenceIds#canonicalizeText}): memory follows a part, not the input.
+   * The canonical form of the record's text as read ({@link EvidenceIds#canonicalize}): the
+   * typed record cannot stand for it, since import reads a FLOAT32 number as a float and so
+   * accepts texts (excess digits) whose canonical form is not the record's.
    */
   private static byte[] canonicalize(EvidenceImport.ImportedRecord ir, String prefix)
       throws ReaException {
     try {
-      return EvidenceIds.canonicalizeText(
-          ir.identityFreeJson(), EvidenceIds.hasSubnormal(ir.record()));
+      return EvidenceIds.canonicalize(ir.identityFreeJson());
     } catch (RuntimeException e) {
       throw RecordChecks.reject(
           prefix.isEmpty() ? "record" : prefix.substring(0, prefix.length() - 1),
@@ -285,53 +280,9 @@ public final class EvidenceVerifier {
     }
   }
 
-  /**
-   * @return whether the record, written as REA writes it without its identity, is byte for byte
-   *     {@code text}; compared as it is written, without a copy of the text
-   */
-  private static boolean writtenAs(EvidenceRecord record, byte[] text) {
-    SameBytes out = new SameBytes(text);
-    try (JsonGenerator g = EvidenceJson.generator(out)) {
-      EvidenceJson.writeRecord(g, record, false);
-    }
-    return out.same();
-  }
-
-  /** Compares what is written to it with expected bytes. */
-  private static final class SameBytes extends OutputStream {
-    private final byte[] expected;
-    private int at;
-    private boolean same = true;
-
-    SameBytes(byte[] expected) {
-      this.expected = expected;
-    }
-
-    @Override
-    public void write(int b) {
-      same &= at < expected.length && expected[at] == (byte) b;
-      at++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      if (same) {
-        same = at + len <= expected.length && Arrays.equals(b, off, off + len, expected, at, at + len);
-      }
-      at += len;
-    }
-
-    boolean same() {
-      return same && at == expected.length;
-    }
-  }
-
-  private static String firstDifference(byte[] a, byte[] b) {
-    int n = Math.min(a.length, b.length);
-    int i = 0;
-    while (i < n && a[i] == b[i]) {
-      i++;
-    }
+  /** @return where the canonical forms differ, with the text's form around that offset */
+  private static String firstDifference(byte[] a, long at) {
+    int i = (int) at;
     int from = Math.max(0, i - 40);
     String around =
         new String(a, from, Math.min(a.length, i + 40) - from, java.nio.charset.StandardCharsets.UTF_8);

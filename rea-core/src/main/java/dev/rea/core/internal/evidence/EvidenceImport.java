@@ -19,11 +19,11 @@ import dev.rea.core.evidence.Totals;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.io.StrictJson;
 import dev.rea.core.internal.io.StrictJson.ArrayValue;
 import dev.rea.core.internal.io.StrictJson.ObjectValue;
 import dev.rea.core.internal.io.StrictJson.ScalarValue;
 import dev.rea.core.internal.io.StrictJson.Value;
-import dev.rea.core.internal.io.StrictJson;
 import dev.rea.core.options.Limits;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
@@ -128,8 +128,8 @@ public final class EvidenceImport {
    *
    * @param record the record as read
    * @param identityFreeJson the record's JSON exactly as in the input, without the {@code
-   *     evidence_id} and {@code authentication} properties (compact UTF-8, as {@link
-   *     EvidenceIds#canonicalizeText} takes it; number texts unchanged)
+   *     evidence_id} and {@code authentication} properties (compact UTF-8, for {@link
+   *     EvidenceIds#canonicalize(byte[])}; number texts unchanged)
    * @param offset byte offset of the record's opening brace in the input
    */
   public record ImportedRecord(EvidenceRecord record, byte[] identityFreeJson, long offset) {}

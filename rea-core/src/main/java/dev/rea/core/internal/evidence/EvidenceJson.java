@@ -113,15 +113,6 @@ public final class EvidenceJson {
    * @param withIdentity include {@code evidence_id} and {@code authentication}
    */
   public static void writeRecord(JsonGenerator g, EvidenceRecord r, boolean withIdentity) {
-    writeRecord(g, r, withIdentity, null);
-  }
-
-  /**
-   * Writes one record; with a placeholder, the {@code tensors} property holds that string instead
-   * of the tensor rows ({@link EvidenceIds} canonicalizes the rows apart and puts them there).
-   */
-  static void writeRecord(
-      JsonGenerator g, EvidenceRecord r, boolean withIdentity, @Nullable String tensorsPlaceholder) {
     g.writeStartObject();
     g.writeStringProperty("schema", r.schema());
     if (withIdentity) {
@@ -158,11 +149,7 @@ public final class EvidenceJson {
     g.writeEndArray();
 
     g.writeName("tensors");
-    if (tensorsPlaceholder != null) {
-      g.writeString(tensorsPlaceholder);
-    } else {
-      writeTensorRows(g, r.tensors());
-    }
+    writeTensorRows(g, r.tensors());
 
     g.writeName("types");
     g.writeStartArray();

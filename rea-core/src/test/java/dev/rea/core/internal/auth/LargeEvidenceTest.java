@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Evidence near the size limits is authenticated in memory that follows a part of it, not the
- * whole: the canonical form of its text is built in parts (EvidenceIds.canonicalizeText). A
+ * Evidence near the size limits is authenticated in bounded memory: the canonical form of its
+ * text is written without a tree (EvidenceIds.canonicalize) and the record's own form is only
+ * compared with it as it is written (EvidenceIds.mismatch). A
  * 160,000-tensor record (about 31 MB, within the 32 MiB retained budget that bounds every record
  * REA writes) whose signature was altered by one bit is refused for its signature in a 288 MB
  * heap, and the same record unaltered verifies there; a 200,000-tensor record (about 37 MB) is

@@ -1,0 +1,441 @@
+package dev.rea.core.internal.diff;
+
+import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.MetadataValue;
+import dev.rea.core.evidence.TensorRow;
+import dev.rea.core.evidence.Totals;
+import dev.rea.core.evidence.TypeRow;
+import dev.rea.core.internal.evidence.EvidenceJson;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonGenerator;
+
+/**
+ * Compares what two files or sets declare (CONTRACT section 11):
+ *
+ * <pre>
+ * { "kind": "model-artifact-diff", "same_declarations": bool,
+ *   "a": { "path", "evidence_id", "format", "header_sha256", "sha256" }, "b": { ... },
+ *   "format_facts": [ { "field", "a", "b" } ],
+ *   "metadata": { "added": [ rows ], "removed": [ rows ], "changed": [ { "key", "a", "b" } ],
+ *                 "arrays_compared_by_preview": [ keys ] },
+ *   "tensors": { "added": [ names ], "removed": [ names ],
+ *                "changed": [ { "name", "fields": { field: [ a, b ] } } ], "order_changed": bool },
+ *   "types": [ { "type", "a": counts | null, "b": counts | null } ],
+ *   "totals": { "a": counts, "b": counts } }
+ * </pre>
+ *
+ * <p>Paths, evidence ids, digests, identities, {@code observed_at} and signatures are shown in
+ * {@code a} and {@code b} and never compared. Metadata rows pair by key, tensors by name (index
+ * and order aside; {@code order_changed} says whether the tensors both sides declare come in
+ * another order). Each list of added, removed and changed entries holds at most {@value
+ * #MAX_LISTED}, and {@code <list>_omitted} counts the rest. Arrays compare by element type,
+ * count and their previews; when both previews are incomplete, equal previews are all that can
+ * be compared, and the key is listed in {@code arrays_compared_by_preview} so that nobody takes
+ * such an array for proven equal. {@code types} lists the type labels whose counts differ;
+ * {@code totals} are always both given.
+ */
+public final class EvidenceDiff {
+  /** Most entries listed per list of added, removed or changed entries. */
+  public static final int MAX_LISTED = 256;
+
+  /** {@code kind} of a comparison. */
+  public static final String KIND = "model-artifact-diff";
+
+  private EvidenceDiff() {}
+
+  /**
+   * The outcome of a comparison.
+   *
+   * @param sameDeclarations true when nothing but per-run and per-path fields differ
+   * @param json the comparison object of CONTRACT section 11, UTF-8
+   */
+  public record Result(boolean sameDeclarations, byte[] json) {}
+
+  /** @return what differs between {@code a} and {@code b} */
+  public static Result compare(DiffSide a, DiffSide b) {
+    Differences d = new Differences(a, b);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+    try (JsonGenerator g = EvidenceJson.generator(out)) {
+      g.writeStartObject();
+      g.writeStringProperty("kind", KIND);
+      g.writeBooleanProperty("same_declarations", d.same());
+      writeSide(g, "a", a);
+      writeSide(g, "b", b);
+      d.writeFacts(g);
+      d.writeMetadata(g);
+      d.writeTensors(g);
+      d.writeTypes(g);
+      g.writeName("totals");
+      g.writeStartObject();
+      g.writeName("a");
+      writeTotals(g, a.totals());
+      g.writeName("b");
+      writeTotals(g, b.totals());
+      g.writeEndObject();
+      g.writeEndObject();
+    }
+    return new Result(d.same(), out.toByteArray());
+  }
+
+  private static void writeSide(JsonGenerator g, String name, DiffSide s) {
+    g.writeName(name);
+    g.writeStartObject();
+    g.writeStringProperty("path", s.path());
+    nullableString(g, "evidence_id", s.evidenceId());
+    g.writeStringProperty("format", s.format());
+    nullableString(g, "header_sha256", s.headerSha256());
+    nullableString(g, "sha256", s.sha256());
+    g.writeEndObject();
+  }
+
+  private static void nullableString(JsonGenerator g, String name, @Nullable String v) {
+    if (v == null) {
+      g.writeNullProperty(name);
+    } else {
+      g.writeStringProperty(name, v);
+    }
+  }
+
+  private static void writeTotals(JsonGenerator g, Totals t) {
+    g.writeStartObject();
+    g.writeNumberProperty("tensor_count", t.tensorCount());
+    g.writeStringProperty("parameter_count", t.parameterCount().toString());
+    g.writeName("byte_length");
+    if (t.byteLength() == null) {
+      g.writeNull();
+    } else {
+      g.writeString(t.byteLength().toString());
+    }
+    g.writeEndObject();
+  }
+
+  /** Writes a JSON-ready value: String, Integer, Long, Boolean, a List of them, or null. */
+  static void writeValue(JsonGenerator g, @Nullable Object v) {
+    if (v == null) {
+      g.writeNull();
+    } else if (v instanceof String s) {
+      g.writeString(s);
+    } else if (v instanceof Integer i) {
+      g.writeNumber(i.intValue());
+    } else if (v instanceof Long l) {
+      g.writeNumber(l.longValue());
+    } else if (v instanceof Boolean b) {
+      g.writeBoolean(b);
+    } else if (v instanceof List<?> list) {
+      g.writeStartArray();
+      for (Object e : list) {
+        writeValue(g, e);
+      }
+      g.writeEndArray();
+    } else {
+      throw new IllegalArgumentException("not a JSON-ready value: " + v.getClass());
+    }
+  }
+
+  /** Writes {@code name: [...]} with at most {@link #MAX_LISTED} items, and the count of the rest. */
+  static <T> void writeCapped(
+      JsonGenerator g, String name, List<T> items, java.util.function.Consumer<T> writeOne) {
+    g.writeName(name);
+    g.writeStartArray();
+    int n = Math.min(items.size(), MAX_LISTED);
+    for (int i = 0; i < n; i++) {
+      writeOne.accept(items.get(i));
+    }
+    g.writeEndArray();
+    if (items.size() > n) {
+      g.writeNumberProperty(name + "_omitted", items.size() - n);
+    }
+  }
+
+  /** Everything that differs, found once and written in order. */
+  private static final class Differences {
+    private final List<String> factFields = new ArrayList<>();
+    private final DiffSide a;
+    private final DiffSide b;
+    private final List<MetadataRow> addedRows = new ArrayList<>();
+    private final List<MetadataRow> removedRows = new ArrayList<>();
+    private final List<MetadataRow[]> changedRows = new ArrayList<>();
+    private final List<String> byPreview = new ArrayList<>();
+    private final List<String> addedTensors = new ArrayList<>();
+    private final List<String> removedTensors = new ArrayList<>();
+    private final List<TensorChange> changedTensors = new ArrayList<>();
+    private boolean orderChanged;
+    private final List<String> changedTypes = new ArrayList<>();
+    private final Map<String, TypeRow> typesA = new HashMap<>();
+    private final Map<String, TypeRow> typesB = new HashMap<>();
+
+    Differences(DiffSide a, DiffSide b) {
+      this.a = a;
+      this.b = b;
+      compareFacts();
+      compareMetadata();
+      compareTensors();
+      compareTypes();
+    }
+
+    boolean same() {
+      return factFields.isEmpty()
+          && addedRows.isEmpty()
+          && removedRows.isEmpty()
+          && changedRows.isEmpty()
+          && addedTensors.isEmpty()
+          && removedTensors.isEmpty()
+          && changedTensors.isEmpty()
+          && !orderChanged
+          && changedTypes.isEmpty()
+          && a.totals().equals(b.totals());
+    }
+
+    // ------------------------------------------------------------------------------ facts
+
+    private void compareFacts() {
+      if (!a.format().equals(b.format())) {
+        factFields.add("format");
+      }
+      Set<String> fields = new LinkedHashSet<>(a.facts().keySet());
+      fields.addAll(b.facts().keySet());
+      for (String f : fields) {
+        if (!Objects.equals(a.facts().get(f), b.facts().get(f))
+            || a.facts().containsKey(f) != b.facts().containsKey(f)) {
+          factFields.add(f);
+        }
+      }
+    }
+
+    void writeFacts(JsonGenerator g) {
+      g.writeName("format_facts");
+      g.writeStartArray();
+      for (String f : factFields) {
+        g.writeStartObject();
+        g.writeStringProperty("field", f);
+        g.writeName("a");
+        writeValue(g, f.equals("format") ? a.format() : a.facts().get(f));
+        g.writeName("b");
+        writeValue(g, f.equals("format") ? b.format() : b.facts().get(f));
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
+
+    // ------------------------------------------------------------------------------ metadata
+
+    private void compareMetadata() {
+      Map<String, MetadataRow> inA = new LinkedHashMap<>();
+      for (MetadataRow r : a.metadata()) {
+        inA.put(r.key(), r);
+      }
+      Set<String> inB = new LinkedHashSet<>();
+      for (MetadataRow r : b.metadata()) {
+        inB.add(r.key());
+        MetadataRow ra = inA.get(r.key());
+        if (ra == null) {
+          addedRows.add(r);
+        } else if (!sameValue(ra, r)) {
+          changedRows.add(new MetadataRow[] {ra, r});
+        } else if (ra.value() instanceof MetadataValue.ArrayValue arr && !arr.previewComplete()) {
+          byPreview.add(r.key());
+        }
+      }
+      for (MetadataRow r : a.metadata()) {
+        if (!inB.contains(r.key())) {
+          removedRows.add(r);
+        }
+      }
+    }
+
+    /** Type and value equal; an array by element type, count, preview and preview_complete. */
+    private static boolean sameValue(MetadataRow x, MetadataRow y) {
+      return x.type() == y.type() && x.value().equals(y.value());
+    }
+
+    void writeMetadata(JsonGenerator g) {
+      g.writeName("metadata");
+      g.writeStartObject();
+      writeCapped(g, "added", addedRows, r -> EvidenceJson.writeMetadataRow(g, r));
+      writeCapped(g, "removed", removedRows, r -> EvidenceJson.writeMetadataRow(g, r));
+      writeCapped(
+          g,
+          "changed",
+          changedRows,
+          pair -> {
+            g.writeStartObject();
+            g.writeStringProperty("key", pair[0].key());
+            g.writeName("a");
+            writeRowValue(g, pair[0]);
+            g.writeName("b");
+            writeRowValue(g, pair[1]);
+            g.writeEndObject();
+          });
+      writeCapped(g, "arrays_compared_by_preview", byPreview, g::writeString);
+      g.writeEndObject();
+    }
+
+    /** A row's type and value fields, without its index and key. */
+    private static void writeRowValue(JsonGenerator g, MetadataRow r) {
+      g.writeStartObject();
+      g.writeStringProperty("type", r.type().name());
+      EvidenceJson.writeMetadataValueFields(g, r.type(), r.value());
+      g.writeEndObject();
+    }
+
+    // ------------------------------------------------------------------------------ tensors
+
+    private record TensorChange(String name, Map<String, List<@Nullable Object>> fields) {}
+
+    private void compareTensors() {
+      Map<String, Integer> inA = new HashMap<>();
+      for (int i = 0; i < a.tensors().size(); i++) {
+        inA.put(a.tensors().get(i).name(), i);
+      }
+      Set<String> inB = new LinkedHashSet<>();
+      List<String> commonInB = new ArrayList<>();
+      for (int j = 0; j < b.tensors().size(); j++) {
+        TensorRow tb = b.tensors().get(j);
+        inB.add(tb.name());
+        Integer i = inA.get(tb.name());
+        if (i == null) {
+          addedTensors.add(tb.name());
+          continue;
+        }
+        commonInB.add(tb.name());
+        Map<String, @Nullable Object> fa = fields(a.tensors().get(i), a.members().get(i));
+        Map<String, @Nullable Object> fb = fields(tb, b.members().get(j));
+        Map<String, List<@Nullable Object>> changed = new LinkedHashMap<>();
+        for (Map.Entry<String, @Nullable Object> e : fa.entrySet()) {
+          Object vb = fb.get(e.getKey());
+          if (!Objects.equals(e.getValue(), vb)) {
+            List<@Nullable Object> pair = new ArrayList<>(2);
+            pair.add(e.getValue());
+            pair.add(vb);
+            changed.put(e.getKey(), pair);
+          }
+        }
+        if (!changed.isEmpty()) {
+          changedTensors.add(new TensorChange(tb.name(), changed));
+        }
+      }
+      List<String> commonInA = new ArrayList<>();
+      for (TensorRow ta : a.tensors()) {
+        if (inB.contains(ta.name())) {
+          commonInA.add(ta.name());
+        } else {
+          removedTensors.add(ta.name());
+        }
+      }
+      orderChanged = !commonInA.equals(commonInB);
+    }
+
+    /** A tensor row's compared fields with their JSON values (index aside, member when in a set). */
+    private static Map<String, @Nullable Object> fields(TensorRow t, @Nullable Integer member) {
+      Map<String, @Nullable Object> f = new LinkedHashMap<>();
+      f.put("type", t.type());
+      f.put("type_id", t.typeId());
+      List<String> shape = new ArrayList<>(t.shape().size());
+      for (Long d : t.shape()) {
+        shape.add(Long.toUnsignedString(d));
+      }
+      f.put("shape", shape);
+      f.put("parameter_count", Long.toUnsignedString(t.parameterCount()));
+      f.put("offset", Long.toUnsignedString(t.offset()));
+      f.put("file_offset", t.fileOffset() == null ? null : Long.toUnsignedString(t.fileOffset()));
+      f.put("byte_length", t.byteLength() == null ? null : Long.toUnsignedString(t.byteLength()));
+      f.put("storage_validation", t.storageValidation().wire());
+      f.put("member", member);
+      return f;
+    }
+
+    void writeTensors(JsonGenerator g) {
+      g.writeName("tensors");
+      g.writeStartObject();
+      writeCapped(g, "added", addedTensors, g::writeString);
+      writeCapped(g, "removed", removedTensors, g::writeString);
+      writeCapped(
+          g,
+          "changed",
+          changedTensors,
+          c -> {
+            g.writeStartObject();
+            g.writeStringProperty("name", c.name());
+            g.writeName("fields");
+            g.writeStartObject();
+            for (Map.Entry<String, List<@Nullable Object>> e : c.fields().entrySet()) {
+              g.writeName(e.getKey());
+              writeValue(g, e.getValue());
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+          });
+      g.writeBooleanProperty("order_changed", orderChanged);
+      g.writeEndObject();
+    }
+
+    // ------------------------------------------------------------------------------ types
+
+    private void compareTypes() {
+      Set<String> labels = new LinkedHashSet<>();
+      for (TypeRow t : a.types()) {
+        typesA.put(t.type(), t);
+        labels.add(t.type());
+      }
+      for (TypeRow t : b.types()) {
+        typesB.put(t.type(), t);
+        labels.add(t.type());
+      }
+      for (String label : labels) {
+        TypeRow x = typesA.get(label);
+        TypeRow y = typesB.get(label);
+        if (x == null || y == null || !counts(x).equals(counts(y))) {
+          changedTypes.add(label);
+        }
+      }
+    }
+
+    private static List<@Nullable Object> counts(TypeRow t) {
+      List<@Nullable Object> c = new ArrayList<>(3);
+      c.add(t.tensorCount());
+      c.add(t.parameterCount());
+      c.add(t.byteLength());
+      return c;
+    }
+
+    void writeTypes(JsonGenerator g) {
+      g.writeName("types");
+      g.writeStartArray();
+      for (String label : changedTypes) {
+        g.writeStartObject();
+        g.writeStringProperty("type", label);
+        writeTypeCounts(g, "a", typesA.get(label));
+        writeTypeCounts(g, "b", typesB.get(label));
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
+
+    private static void writeTypeCounts(JsonGenerator g, String name, @Nullable TypeRow t) {
+      g.writeName(name);
+      if (t == null) {
+        g.writeNull();
+        return;
+      }
+      g.writeStartObject();
+      g.writeNumberProperty("tensor_count", t.tensorCount());
+      g.writeStringProperty("parameter_count", t.parameterCount().toString());
+      g.writeName("byte_length");
+      if (t.byteLength() == null) {
+        g.writeNull();
+      } else {
+        g.writeString(t.byteLength().toString());
+      }
+      g.writeEndObject();
+    }
+  }
+}

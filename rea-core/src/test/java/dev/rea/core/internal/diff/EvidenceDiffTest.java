@@ -1,0 +1,189 @@
+package dev.rea.core.internal.diff;
+
+import static dev.rea.core.internal.format.gguf.GgufBuilder.array;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
+import static dev.rea.core.internal.format.gguf.GgufBuilder.u32;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.Comparison;
+import dev.rea.core.Rea;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.options.InspectOptions;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/** Each kind of change between two GGUF files is reported as exactly what changed. */
+class EvidenceDiffTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long F32 = 0;
+  private static final long F16 = 1;
+  private static final long Q8_0 = 8;
+  private static final long STRING = 8;
+
+  @TempDir Path dir;
+
+  /** A small Llama-like model; {@code change} alters the builder before it is written. */
+  private EvidenceRecord model(String name, UnaryOperator<GgufBuilder> change) throws Exception {
+    return model(name, "{{ messages }}", change);
+  }
+
+  private EvidenceRecord model(String name, String template, UnaryOperator<GgufBuilder> change)
+      throws Exception {
+    GgufBuilder b =
+        GgufBuilder.v3()
+            .kv("general.architecture", str("llama"))
+            .kv("general.file_type", u32(7))
+            .kv("tokenizer.chat_template", str(template));
+    b = change.apply(b);
+    Path p = dir.resolve(name);
+    Files.write(p, b.bytes());
+    return Rea.standard().inspect(p, InspectOptions.defaults()).orThrow();
+  }
+
+  private static GgufBuilder tensors(GgufBuilder b, long type) {
+    return b.tensor("token_embd.weight", type, 64, 4).tensor("output.weight", type, 64, 4);
+  }
+
+  private static GgufBuilder vocabulary(GgufBuilder b, String last) {
+    List<GgufBuilder.Value> tokens = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      tokens.add(str(i == 19 ? last : "tok" + i));
+    }
+    return b.kv("tokenizer.ggml.tokens", array(STRING, tokens));
+  }
+
+  private static JsonNode json(Comparison c) {
+    return JSON.readTree(new String(c.json(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theSameFileAtAnotherPathHasTheSameDeclarations() throws Exception {
+    EvidenceRecord a = model("a.gguf", b -> tensors(b, F32));
+    EvidenceRecord b = model("b.gguf", b2 -> tensors(b2, F32));
+    Comparison c = Rea.compare(a, b);
+    assertThat(c.sameDeclarations()).isTrue();
+    JsonNode j = json(c);
+    assertThat(j.get("kind").asText()).isEqualTo("model-artifact-diff");
+    assertThat(j.get("a").get("path").asText()).endsWith("a.gguf");
+    assertThat(j.get("b").get("path").asText()).endsWith("b.gguf");
+    assertThat(j.get("a").get("evidence_id").asText()).isNotEqualTo(j.get("b").get("evidence_id").asText());
+    assertThat(j.get("format_facts")).isEmpty();
+    assertThat(j.get("metadata").get("changed")).isEmpty();
+    assertThat(j.get("tensors").get("changed")).isEmpty();
+    assertThat(j.get("types")).isEmpty();
+  }
+
+  @Test
+  void anotherQuantisationChangesTypesLengthsAndTotals() throws Exception {
+    EvidenceRecord f32 = model("f32.gguf", b -> tensors(b, F32));
+    EvidenceRecord q8 =
+        model("q8.gguf", b -> tensors(b, Q8_0).kv("general.quantization_version", u32(2)));
+    JsonNode j = json(Rea.compare(f32, q8));
+    assertThat(j.get("same_declarations").asBoolean()).isFalse();
+    assertThat(j.get("metadata").get("added")).hasSize(1);
+    assertThat(j.get("metadata").get("added").get(0).get("key").asText())
+        .isEqualTo("general.quantization_version");
+    JsonNode changed = j.get("tensors").get("changed");
+    assertThat(changed).hasSize(2);
+    JsonNode fields = changed.get(1).get("fields");
+    assertThat(fields.get("type").get(0).asText()).isEqualTo("F32");
+    assertThat(fields.get("type").get(1).asText()).isEqualTo("Q8_0");
+    assertThat(fields.get("type_id").get(1).asLong()).isEqualTo(8);
+    // 256 elements: 1024 bytes of F32, 8 blocks of 34 bytes of Q8_0.
+    assertThat(fields.get("byte_length").get(0).asText()).isEqualTo("1024");
+    assertThat(fields.get("byte_length").get(1).asText()).isEqualTo("272");
+    assertThat(fields.has("shape")).as("same shape").isFalse();
+    assertThat(fields.has("parameter_count")).isFalse();
+    assertThat(j.get("types")).hasSize(2);
+    assertThat(j.get("types").get(0).get("type").asText()).isEqualTo("F32");
+    assertThat(j.get("types").get(0).get("b").isNull()).isTrue();
+    assertThat(j.get("types").get(1).get("a").isNull()).isTrue();
+    assertThat(j.get("totals").get("a").get("byte_length").asText()).isEqualTo("2048");
+    assertThat(j.get("totals").get("b").get("byte_length").asText()).isEqualTo("544");
+    assertThat(j.get("tensors").get("order_changed").asBoolean()).isFalse();
+  }
+
+  @Test
+  void aChangedChatTemplateIsTheOneChange() throws Exception {
+    EvidenceRecord before = model("before.gguf", b -> tensors(b, F32));
+    EvidenceRecord after =
+        model("after.gguf", "{{ bos }}{{ messages }}", b -> tensors(b, F32));
+    Comparison c = Rea.compare(before, after);
+    assertThat(c.sameDeclarations()).isFalse();
+    JsonNode j = json(c);
+    JsonNode changed = j.get("metadata").get("changed");
+    assertThat(changed).hasSize(1);
+    assertThat(changed.get(0).get("key").asText()).isEqualTo("tokenizer.chat_template");
+    assertThat(changed.get(0).get("a").get("value").asText()).isEqualTo("{{ messages }}");
+    assertThat(changed.get(0).get("b").get("value").asText()).isEqualTo("{{ bos }}{{ messages }}");
+    assertThat(j.get("metadata").get("added")).isEmpty();
+    assertThat(j.get("metadata").get("removed")).isEmpty();
+    assertThat(j.get("tensors").get("changed")).isEmpty();
+    assertThat(j.get("types")).isEmpty();
+  }
+
+  @Test
+  void aVocabularyChangedPastItsPreviewIsSaidToBeComparedByPreview() throws Exception {
+    EvidenceRecord a = model("a.gguf", b -> tensors(vocabulary(b, "end"), F32));
+    EvidenceRecord b = model("b.gguf", b2 -> tensors(vocabulary(b2, "END"), F32));
+    JsonNode j = json(Rea.compare(a, b));
+    // Records without value digests can only compare the first 8 tokens, and say so.
+    assertThat(j.get("metadata").get("arrays_compared_by_preview"))
+        .extracting(JsonNode::asText)
+        .containsExactly("tokenizer.ggml.tokens");
+  }
+
+  @Test
+  void aRenamedTensorIsOneRemovedAndOneAdded() throws Exception {
+    EvidenceRecord a = model("a.gguf", b -> tensors(b, F32));
+    EvidenceRecord b =
+        model(
+            "b.gguf",
+            b2 -> b2.tensor("tok_embeddings.weight", F32, 64, 4).tensor("output.weight", F32, 64, 4));
+    JsonNode j = json(Rea.compare(a, b));
+    assertThat(j.get("tensors").get("added")).extracting(JsonNode::asText).containsExactly("tok_embeddings.weight");
+    assertThat(j.get("tensors").get("removed")).extracting(JsonNode::asText).containsExactly("token_embd.weight");
+    assertThat(j.get("tensors").get("changed")).isEmpty();
+    assertThat(j.get("types")).isEmpty();
+    assertThat(j.get("same_declarations").asBoolean()).isFalse();
+  }
+
+  @Test
+  void reorderedTensorsAreSaidToBeReorderedWithTheirNewOffsets() throws Exception {
+    EvidenceRecord a = model("a.gguf", b -> tensors(b, F32));
+    EvidenceRecord b =
+        model("b.gguf", b2 -> b2.tensor("output.weight", F32, 64, 4).tensor("token_embd.weight", F32, 64, 4));
+    JsonNode j = json(Rea.compare(a, b));
+    assertThat(j.get("tensors").get("order_changed").asBoolean()).isTrue();
+    assertThat(j.get("tensors").get("changed")).hasSize(2);
+    assertThat(j.get("tensors").get("changed").get(0).get("fields").propertyNames())
+        .containsExactly("offset", "file_offset");
+  }
+
+  @Test
+  void moreThan256ChangesAreCappedAndCounted() throws Exception {
+    EvidenceRecord a = model("a.gguf", b -> b);
+    EvidenceRecord b =
+        model(
+            "b.gguf",
+            b2 -> {
+              for (int i = 0; i < 300; i++) {
+                b2 = b2.tensor("t." + i, F16, 8);
+              }
+              return b2;
+            });
+    JsonNode j = json(Rea.compare(a, b));
+    assertThat(j.get("tensors").get("added")).hasSize(256);
+    assertThat(j.get("tensors").get("added_omitted").asInt()).isEqualTo(44);
+    assertThat(j.get("totals").get("b").get("tensor_count").asInt()).isEqualTo(300);
+  }
+}
