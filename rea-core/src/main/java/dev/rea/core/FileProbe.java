@@ -8,6 +8,7 @@ import dev.rea.core.internal.inspect.ModelInspector;
 import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +42,41 @@ public final class FileProbe {
   public static FileProbe of(Path file) throws IOException {
     Path name = file.getFileName();
     return new FileProbe(FormatDetector.probe(file), name == null ? null : name.toString());
+  }
+
+  /**
+   * How many leading bytes a caller that reads the file itself (a Hadoop file system, an object
+   * store) should give {@link #of(byte[], int, long)}, decided from the first 8 bytes so that
+   * detection never reads past a model's header: a GGUF magic needs no more; what may be
+   * safetensors gets up to 512 bytes but not past the {@code 8 + N} bytes of its header; anything
+   * else 512. This is the rule the inspection itself follows, so a probe made this way names a
+   * model exactly when the inspection would detect one.
+   *
+   * @param first the file's first bytes (8, or all of a shorter file)
+   * @param n how many of {@code first} are valid
+   * @param size the file size in bytes
+   * @return the number of leading bytes to read, at most {@code size} and at most 512
+   */
+  public static int headLength(byte[] first, int n, long size) {
+    return FormatDetector.probeLength(first, n, size);
+  }
+
+  /**
+   * What bytes the caller read say (for files not on the local file system).
+   *
+   * @param head the file's first bytes: {@link #headLength} of them, or the first 512 (fewer for
+   *     a shorter file); only the first {@code length} are used, and the array is copied
+   * @param length how many bytes of {@code head} are valid (at most 512)
+   * @param size the file size in bytes
+   * @return what they show
+   * @throws IllegalArgumentException when {@code length} is negative, beyond {@code head} or 512
+   */
+  public static FileProbe of(byte[] head, int length, long size) {
+    if (length < 0 || length > head.length || length > FormatDetector.PROBE_BYTES) {
+      throw new IllegalArgumentException("length " + length + " of a " + head.length + "-byte head");
+    }
+    return new FileProbe(
+        new FormatDetector.Probe(Arrays.copyOf(head, length), length, size), null);
   }
 
   /**

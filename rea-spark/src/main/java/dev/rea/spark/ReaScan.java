@@ -1,0 +1,226 @@
+package dev.rea.spark;
+
+import static org.apache.spark.sql.functions.col;
+
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.spark.hadoop.HadoopListing;
+import dev.rea.spark.hadoop.HadoopListing.Entry;
+import dev.rea.spark.hadoop.HadoopListing.Kind;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * REA's inspection as Spark jobs (CONTRACT section 10): list what lies under some paths on any
+ * Hadoop file system, inspect every file's header on the executors, and give the {@code files},
+ * {@code tensors} and {@code metadata} tables.
+ *
+ * <pre>{@code
+ * SparkSession spark = SparkSession.builder().getOrCreate();
+ * ScanTables t = ReaScan.scan(spark, List.of("hdfs://nn/models"), ScanOptions.defaults());
+ * t.write("hdfs://nn/scans/2026-01-01", SaveMode.ErrorIfExists);
+ * // or, from a list of files that is already a Dataset<String> (an inventory table):
+ * ScanTables u = ReaScan.inspect(paths, ScanOptions.defaults());
+ * u.files().where("status = 'rejected'").show();
+ * }</pre>
+ *
+ * <p>Every file is read by positioned reads of its header only (unless a full hash is asked
+ * for), through one REA front door per executor JVM. A file that cannot be listed, opened, read
+ * or parsed is its unit's row (status {@code failed} or {@code rejected} with the error's fields),
+ * never a failed task. Units today are single files; a model set (CONTRACT section 9) is a unit
+ * once sets are grouped, which happens in {@link #units} (the seam).
+ */
+public final class ReaScan {
+  /** Schema of listing entries: path, kind ({@link Kind}), constraint, message. */
+  static final StructType LISTING =
+      DataTypes.createStructType(
+          new StructField[] {
+            DataTypes.createStructField("path", DataTypes.StringType, false),
+            DataTypes.createStructField("kind", DataTypes.StringType, false),
+            DataTypes.createStructField("constraint", DataTypes.StringType, true),
+            DataTypes.createStructField("message", DataTypes.StringType, true)
+          });
+
+  /** Directories listed on the driver, at most, before the rest is listed by executors. */
+  static final int DRIVER_LISTING_LIMIT = 10_000;
+
+  private ReaScan() {}
+
+  /**
+   * Lists, then inspects: the whole job of {@code ScanJob}.
+   *
+   * @param spark the session
+   * @param inputs files and directories (paths or URIs of any Hadoop file system)
+   * @param options the scan's options
+   * @return the tables (nothing is read until they are used)
+   */
+  public static ScanTables scan(SparkSession spark, List<String> inputs, ScanOptions options) {
+    Dataset<Row> listing = list(spark, inputs);
+    Dataset<String> files =
+        listing.filter(col("kind").equalTo(Kind.FILE.name())).select("path").as(Encoders.STRING());
+    Dataset<Row> notFiles =
+        listing
+            .filter(col("kind").notEqual(Kind.FILE.name()))
+            .map((MapFunction<Row, Row>) ReaScan::listingRow, Encoders.row(ScanSchema.UNITS));
+    return new ScanTables(units(files, options).union(notFiles), options);
+  }
+
+  /**
+   * Inspects files whose paths are already known.
+   *
+   * @param files paths or URIs of regular files (a directory is its unit's failure, {@code
+   *     not_regular_file})
+   * @param options the scan's options
+   * @return the tables
+   */
+  public static ScanTables inspect(Dataset<String> files, ScanOptions options) {
+    return new ScanTables(units(files, options), options);
+  }
+
+  /**
+   * Lists the files under {@code inputs} without following symbolic links. The first levels are
+   * listed on the driver until there are enough directories to share out (four per core of the
+   * cluster) or {@value #DRIVER_LISTING_LIMIT} have been listed; the trees under the rest are
+   * listed by executors, in parallel.
+   *
+   * @param spark the session
+   * @param inputs files and directories
+   * @return listing entries ({@link #LISTING}): files, skipped paths, failures; listed once,
+   *     eagerly, and kept by the executors ({@code localCheckpoint}: a listing lost with an
+   *     executor fails the job, which is then run again; it is cheap beside the inspection)
+   */
+  public static Dataset<Row> list(SparkSession spark, List<String> inputs) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    int wide = Math.max(8, 4 * spark.sparkContext().defaultParallelism());
+    List<Row> found = new ArrayList<>();
+    List<String> frontier = new ArrayList<>(inputs);
+    int listed = 0;
+    boolean first = true;
+    while (!frontier.isEmpty()
+        && (first || (frontier.size() < wide && listed + frontier.size() <= DRIVER_LISTING_LIMIT))) {
+      first = false;
+      List<String> next = new ArrayList<>();
+      for (String dir : frontier) {
+        listed++;
+        for (Entry e : HadoopListing.listLevel(dir, conf)) {
+          if (e.kind() == Kind.DIRECTORY) {
+            next.add(e.path());
+          } else {
+            found.add(row(e));
+          }
+        }
+      }
+      frontier = next;
+    }
+    Dataset<Row> listing = spark.createDataFrame(found, LISTING);
+    if (!frontier.isEmpty()) {
+      Broadcast<SerializableConf> shared = broadcastConf(spark);
+      Dataset<Row> deeper =
+          spark
+              .createDataset(frontier, Encoders.STRING())
+              .repartition(Math.min(frontier.size(), wide))
+              .flatMap(
+                  (FlatMapFunction<String, Row>)
+                      dir -> {
+                        List<Row> out = new ArrayList<>();
+                        HadoopListing.walk(dir, shared.value().get(), e -> out.add(row(e)));
+                        return out.iterator();
+                      },
+                  Encoders.row(LISTING));
+      listing = listing.union(deeper);
+    }
+    // Not Dataset.persist: its in-memory relation registers an accumulator that Spark 4.2's
+    // executor heartbeat can read half-deserialized (a NullPointerException that stops the
+    // heartbeats); an RDD-level local checkpoint has none.
+    return listing.localCheckpoint(true);
+  }
+
+  /**
+   * The seam where files become units and units are inspected: today every file is its own unit,
+   * spread evenly over {@code ceil(files / filesPerTask)} tasks. Grouping model sets (an index
+   * with its members, a split set: CONTRACT section 9) goes here: group the paths by parent
+   * directory, plan each directory's units, then spread the units.
+   */
+  static Dataset<Row> units(Dataset<String> files, ScanOptions options) {
+    SparkSession spark = files.sparkSession();
+    long count = files.count();
+    int tasks = (int) Math.max(1, Math.min(Integer.MAX_VALUE, ceil(count, options.filesPerTask())));
+    Broadcast<SerializableConf> shared = broadcastConf(spark);
+    return files
+        .repartition(tasks)
+        .mapPartitions(
+            (MapPartitionsFunction<String, Row>)
+                paths -> inspectAll(paths, shared.value(), options),
+            Encoders.row(ScanSchema.UNITS));
+  }
+
+  /** Inspects a partition's files lazily, one at a time, with one inspector for the task. */
+  private static Iterator<Row> inspectAll(
+      Iterator<String> paths, SerializableConf conf, ScanOptions options) {
+    FileInspector inspector = new FileInspector(conf.get(), options);
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return paths.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        return inspector.inspect(paths.next());
+      }
+    };
+  }
+
+  private static Broadcast<SerializableConf> broadcastConf(SparkSession spark) {
+    SerializableConf conf = new SerializableConf(spark.sparkContext().hadoopConfiguration());
+    return JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf);
+  }
+
+  private static Row row(Entry e) {
+    return RowFactory.create(e.path(), e.kind().name(), e.constraint(), e.message());
+  }
+
+  /** A listing entry that is not a file to inspect, as its unit's row. */
+  private static Row listingRow(Row entry) {
+    String path = entry.getString(0);
+    Kind kind = Kind.valueOf(entry.getString(1));
+    ReaException why =
+        ReaException.builder(
+                constraint(entry.getString(2)),
+                Objects.requireNonNullElse(entry.getString(3), "not inspected"))
+            .path(path)
+            .build();
+    String status = kind == Kind.SKIPPED ? UnitRows.SKIPPED : UnitRows.statusOf(why, false);
+    return UnitRows.ofFailure("file", path, status, null, why, 0);
+  }
+
+  private static Constraint constraint(@Nullable String wire) {
+    for (Constraint c : Constraint.values()) {
+      if (c.wireName().equals(wire)) {
+        return c;
+      }
+    }
+    return Constraint.IO_ERROR;
+  }
+
+  private static long ceil(long a, long b) {
+    return (a + b - 1) / b;
+  }
+}
