@@ -5,9 +5,11 @@ import dev.rea.core.FileProbe;
 import dev.rea.core.LoadedEvidence;
 import dev.rea.core.Rea;
 import dev.rea.core.SelectedPath;
+import dev.rea.core.SetEvidence;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Inspection;
+import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
 import java.io.IOException;
@@ -16,15 +18,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code rea diff A B}: what changed between two model files or two saved Evidence files
- * (CONTRACT section 11). Each side is inspected (a model file) or read and authenticated (saved
- * Evidence: a record, or a bundle holding one record). Paths, identities, digests, evidence ids,
+ * {@code rea diff A B}: what changed between two model files, model sets or saved Evidence files
+ * (CONTRACT section 11). Each side is inspected (a model file; a set: a directory, an index or a
+ * split member) or read and authenticated (saved Evidence: a record, a bundle holding one record,
+ * or a set bundle). Paths, identities, digests, evidence ids,
  * times and signatures are shown and never compared. Exit status 0 when the declarations are
  * the same, 1 when they differ, otherwise as {@code inspect-model-artifact}.
  */
@@ -36,14 +40,18 @@ import picocli.CommandLine.Parameters;
     usageHelpAutoWidth = true,
     header = "Show what changed between the declarations of two models.",
     description = {
-      "Compares what two model files (or saved Evidence of them) declare: format facts, "
-          + "metadata by key, tensors by name and their order, types and totals. Paths, "
-          + "digests, identities, evidence ids and times are shown, never compared."},
+      "Compares what two model files or model sets (or saved Evidence of them) declare: "
+          + "format facts, metadata by key, tensors by name and their order, types and totals. "
+          + "A directory, a safetensors index or a member of a GGUF split set is a set; a set "
+          + "against one file compares the file as a set of one, so a set against its merged "
+          + "file shows where each tensor moved. Paths, digests, identities, evidence ids and "
+          + "times are shown, never compared."},
     footer = {
       "",
       "Examples:",
       "  rea diff model-q4.gguf model-q8.gguf",
       "  rea diff old-evidence.json model.gguf --json",
+      "  rea diff model-00001-of-00003.gguf merged.gguf",
       "",
       "Exit status: 0 same declarations, 1 different, 2 invalid input, 3 a side",
       "unavailable or rejected, 4 execution failure, 5 resource exhausted."
@@ -51,10 +59,10 @@ import picocli.CommandLine.Parameters;
 public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "A", description = "The first model file or saved Evidence.")
+  @Parameters(index = "0", paramLabel = "A", description = "The first model file, set or saved Evidence.")
   String first;
 
-  @Parameters(index = "1", paramLabel = "B", description = "The second model file or saved Evidence.")
+  @Parameters(index = "1", paramLabel = "B", description = "The second model file, set or saved Evidence.")
   String second;
 
   @Option(
@@ -81,9 +89,9 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
     try {
       HashMode mode = Arguments.hashMode(hash);
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      EvidenceRecord a = side(rea, first, "A", mode);
-      EvidenceRecord b = side(rea, second, "B", mode);
-      Comparison c = Rea.compare(a, b);
+      Side a = side(rea, first, "A", mode);
+      Side b = side(rea, second, "B", mode);
+      Comparison c = compare(rea, a, b);
       if (json) {
         Output.printJson(out, c.json());
       } else {
@@ -97,25 +105,58 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
     }
   }
 
+  /** One side: a file's record, or a set (its record and its members'). */
+  private record Side(@Nullable EvidenceRecord file, @Nullable SetEvidence set) {}
+
   /**
-   * One side's record: saved Evidence is read and authenticated; a model file is inspected.
+   * Two files compare as files; when either side is a set, the other is taken as a set of one
+   * (CONTRACT section 11: a set against its merged single file).
+   */
+  private static Comparison compare(Rea rea, Side a, Side b) {
+    EvidenceRecord fa = a.file();
+    EvidenceRecord fb = b.file();
+    SetEvidence sa = a.set();
+    SetEvidence sb = b.set();
+    if (fa != null && fb != null) {
+      return Rea.compare(fa, fb);
+    }
+    if (sa != null && sb != null) {
+      return Rea.compare(sa, sb);
+    }
+    return sa != null
+        ? Rea.compare(sa, java.util.Objects.requireNonNull(fb))
+        : Rea.compare(java.util.Objects.requireNonNull(fa), java.util.Objects.requireNonNull(sb));
+  }
+
+  /**
+   * One side: saved Evidence is read and authenticated (a set bundle as a set); a directory, a
+   * safetensors index or a member of a GGUF split set is inspected as a set; another file is
+   * inspected as one file.
    *
    * @throws ReaException as inspection or Evidence reading do; {@code bad_argument} for a
-   *     bundle of several records
+   *     bundle of several records that is not a set
    */
-  private static EvidenceRecord side(Rea rea, String text, String field, HashMode mode)
+  private static Side side(Rea rea, String text, String field, HashMode mode)
       throws ReaException {
     Path path = Arguments.resolve(text, field);
     SelectedPath.checkTrailingSlash(field, text, path);
     if (isSavedEvidence(path)) {
+      if (SetFiles.isSetBundle(path)) {
+        return new Side(null, rea.readSetEvidence(path));
+      }
       LoadedEvidence loaded = rea.readEvidence(path);
-      return loaded.select(null, "(rea diff compares one record per side)").record();
+      return new Side(loaded.select(null, "(rea diff compares one record per side)").record(), null);
     }
-    Inspection result = rea.inspect(path, InspectOptions.builder().hash(mode).build());
+    InspectOptions options = InspectOptions.builder().hash(mode).build();
+    if (SetFiles.namesASet(path)) {
+      SetInspection.Complete set = rea.inspectSet(path, options).orThrow();
+      return new Side(null, rea.setEvidence(set.set(), set.members()));
+    }
+    Inspection result = rea.inspect(path, options);
     if (result instanceof Inspection.Failed failed) {
       throw failed.error();
     }
-    return result.orThrow();
+    return new Side(result.orThrow(), null);
   }
 
   /** @return whether the file starts as saved Evidence does ({@link FileProbe#savedEvidence}) */

@@ -530,6 +530,52 @@ public final class Rea {
     return new Comparison(r.sameDeclarations(), r.json());
   }
 
+  /**
+   * Compares what two model sets declare (CONTRACT sections 9 and 11): each side's tensors are
+   * its members' rows in member order, each compared with its {@code member} index besides its
+   * own fields; the facts compared are the set's kind and member count and the members' version,
+   * byte order and alignment; metadata is the first member's. A set against the single file it was
+   * merged from (or split into) shows the same tensors with only their {@code member}, {@code
+   * offset} and {@code file_offset} changed, and the split keys added or removed.
+   *
+   * @param a the first set
+   * @param b the second
+   * @return whether the declarations are the same, and the comparison as JSON
+   */
+  public static Comparison compare(SetEvidence a, SetEvidence b) {
+    return compare(
+        DiffSide.ofSet(a.set(), a.memberRecords()), DiffSide.ofSet(b.set(), b.memberRecords()));
+  }
+
+  /**
+   * Compares a set with one file, the file taken as a set of one ({@code single_file}): as {@link
+   * #compare(SetEvidence, SetEvidence)}.
+   *
+   * @param a the set
+   * @param b the file's record
+   * @return whether the declarations are the same, and the comparison as JSON
+   */
+  public static Comparison compare(SetEvidence a, EvidenceRecord b) {
+    return compare(DiffSide.ofSet(a.set(), a.memberRecords()), DiffSide.asSetOfOne(b));
+  }
+
+  /**
+   * Compares one file with a set, the file taken as a set of one: as {@link #compare(SetEvidence,
+   * SetEvidence)}.
+   *
+   * @param a the file's record
+   * @param b the set
+   * @return whether the declarations are the same, and the comparison as JSON
+   */
+  public static Comparison compare(EvidenceRecord a, SetEvidence b) {
+    return compare(DiffSide.asSetOfOne(a), DiffSide.ofSet(b.set(), b.memberRecords()));
+  }
+
+  private static Comparison compare(DiffSide a, DiffSide b) {
+    EvidenceDiff.Result r = EvidenceDiff.compare(a, b);
+    return new Comparison(r.sameDeclarations(), r.json());
+  }
+
   // ------------------------------------------------------------------ verdicts
 
   /**

@@ -3,6 +3,7 @@ package dev.rea.core.internal.diff;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.ModelSetRecord;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.Totals;
 import dev.rea.core.evidence.TypeRow;
@@ -75,6 +76,95 @@ public record DiffSide(
         members,
         r.types(),
         r.totals());
+  }
+
+  /**
+   * The side of a model set (CONTRACT sections 9 and 11): its tensors are every member's rows in
+   * member order, each with its member's index; its metadata is the first member's (a GGUF split
+   * set keeps the model's metadata there; a safetensors index's own {@code metadata} is not
+   * compared); its facts are the set's kind and member count, and the first member's facts that do
+   * not depend on where data sits ({@link #layoutFreeFacts}); types and totals are the set's.
+   *
+   * @param set the set record
+   * @param members its members' records, in member order
+   * @return the side
+   * @throws IllegalArgumentException when {@code members} are not as many as the set lists, or
+   *     there are none
+   */
+  public static DiffSide ofSet(ModelSetRecord set, List<EvidenceRecord> members) {
+    if (members.isEmpty() || members.size() != set.members().size()) {
+      throw new IllegalArgumentException(
+          "the set lists " + set.members().size() + " members, " + members.size() + " given");
+    }
+    List<TensorRow> tensors = new ArrayList<>();
+    List<@Nullable Integer> owners = new ArrayList<>();
+    for (int i = 0; i < members.size(); i++) {
+      for (TensorRow t : members.get(i).tensors()) {
+        tensors.add(t);
+        owners.add(i);
+      }
+    }
+    EvidenceRecord first = members.get(0);
+    return new DiffSide(
+        set.set().path(),
+        set.evidenceId(),
+        first.artifact().format(),
+        null,
+        null,
+        setFacts(set.set().kind(), members.size(), first.formatFacts()),
+        first.metadata(),
+        tensors,
+        owners,
+        set.types(),
+        set.totals());
+  }
+
+  /**
+   * One file's record as a set of one ({@code single_file}, CONTRACT section 9), for comparing a
+   * file with a set: the file's tensors are member 0's and its facts those of {@link #ofSet}.
+   *
+   * @param r the file's record
+   * @return the side
+   */
+  public static DiffSide asSetOfOne(EvidenceRecord r) {
+    List<@Nullable Integer> owners = new ArrayList<>(r.tensors().size());
+    for (int i = 0; i < r.tensors().size(); i++) {
+      owners.add(0);
+    }
+    return new DiffSide(
+        r.artifact().path(),
+        r.evidenceId(),
+        r.artifact().format(),
+        r.artifact().headerSha256(),
+        r.artifact().sha256(),
+        setFacts("single_file", 1, r.formatFacts()),
+        r.metadata(),
+        r.tensors(),
+        owners,
+        r.types(),
+        r.totals());
+  }
+
+  private static Map<String, @Nullable Object> setFacts(
+      String kind, int members, FormatFacts first) {
+    Map<String, @Nullable Object> out = new LinkedHashMap<>();
+    out.put("set_kind", kind);
+    out.put("members", members);
+    out.putAll(layoutFreeFacts(first));
+    return out;
+  }
+
+  /**
+   * The facts that stay when the same tensors are laid out in other files: a GGUF file's version,
+   * byte order and alignment; the offsets where data starts are per file, and where each tensor
+   * sits shows in its own {@code offset}, {@code file_offset} and {@code member}.
+   */
+  static Map<String, @Nullable Object> layoutFreeFacts(FormatFacts facts) {
+    Map<String, @Nullable Object> out = facts(facts);
+    out.remove("tensor_data_offset");
+    out.remove("json_length");
+    out.remove("data_offset");
+    return out;
   }
 
   /** The format facts of CONTRACT section 3 by field, with their JSON values. */

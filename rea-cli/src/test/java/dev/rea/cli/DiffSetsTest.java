@@ -1,0 +1,124 @@
+package dev.rea.cli;
+
+import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.testing.SetFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code rea diff} with model sets on either side (CONTRACT sections 9 and 11): a split set
+ * against the file it merges into shows the same tensors with only where they sit changed.
+ */
+class DiffSetsTest {
+  @TempDir Path dir;
+
+  /** The file gguf-split would merge {@link SetFixtures#ggufSplit} into: same keys, same tensors. */
+  private Path merged(int tensors) throws Exception {
+    GgufBuilder b =
+        GgufBuilder.v3()
+            .kv("general.architecture", str("llama"))
+            .kv("general.name", str("tiny split"))
+            .kv("llama.block_count", GgufBuilder.u32(2));
+    for (int t = 0; t < tensors; t++) {
+      b.tensor("blk." + t + ".weight", 0, 8, 2);
+    }
+    return Files.write(dir.resolve("merged.gguf"), b.build().bytes());
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode n : array) {
+      out.add(n.isString() ? n.asString() : n.get("key").asString());
+    }
+    return out;
+  }
+
+  @Test
+  void aSplitSetAgainstItsMergedFileShowsOnlyWhereTensorsSit() throws Exception {
+    List<Path> members = SetFixtures.ggufSplit(dir.resolve("split"), "m", 3, 2, 2);
+    Path merged = merged(6);
+
+    CliRunner.Result r = CliRunner.run("diff", members.get(1).toString(), merged.toString(), "--json");
+
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    JsonNode d = r.json();
+    assertThat(d.get("same_declarations").asBoolean()).isFalse();
+    assertThat(d.get("format_facts").toString())
+        .isEqualTo(
+            "[{\"field\":\"set_kind\",\"a\":\"gguf_split\",\"b\":\"single_file\"},"
+                + "{\"field\":\"members\",\"a\":3,\"b\":1}]");
+    assertThat(texts(d.get("metadata").get("removed")))
+        .containsExactly("split.no", "split.count", "split.tensors.count");
+    assertThat(d.get("metadata").get("added")).isEmpty();
+    assertThat(d.get("metadata").get("changed")).isEmpty();
+    JsonNode t = d.get("tensors");
+    assertThat(t.get("added")).isEmpty();
+    assertThat(t.get("removed")).isEmpty();
+    assertThat(t.get("order_changed").asBoolean()).isFalse();
+    // Member 0 holds blk.0 and blk.1 in both, after a header of another length; the rest moved
+    // into the one file.
+    Set<String> moved = new HashSet<>();
+    Set<String> shifted = new HashSet<>();
+    for (JsonNode c : t.get("changed")) {
+      Set<String> fields = new HashSet<>();
+      c.get("fields").propertyNames().forEach(fields::add);
+      assertThat(fields).as(c.toString()).isSubsetOf("member", "offset", "file_offset");
+      (fields.contains("member") ? moved : shifted).add(c.get("name").asString());
+      if (!fields.contains("member")) {
+        assertThat(fields).as(c.toString()).containsExactly("file_offset");
+      }
+    }
+    assertThat(moved)
+        .containsExactlyInAnyOrder("blk.2.weight", "blk.3.weight", "blk.4.weight", "blk.5.weight");
+    assertThat(shifted).containsExactlyInAnyOrder("blk.0.weight", "blk.1.weight");
+    assertThat(d.get("types")).isEmpty();
+    assertThat(d.get("totals").get("a")).isEqualTo(d.get("totals").get("b"));
+    assertThat(d.get("a").get("path").asString()).isEqualTo(members.get(0).toString());
+  }
+
+  @Test
+  void aSetAgainstItsOwnSavedEvidenceIsTheSame() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir.resolve("ckpt"), 3, 4);
+    Path saved = dir.resolve("set.json");
+    CliRunner.Result inspected =
+        CliRunner.run("inspect-model-set", c.dir.toString(), "--json");
+    assertThat(inspected.status()).as(inspected.err()).isZero();
+    Files.writeString(saved, inspected.out());
+
+    CliRunner.Result r = CliRunner.run("diff", c.dir.toString(), saved.toString());
+
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+  }
+
+  @Test
+  void aRenamedTensorInOneShardIsReportedByName() throws Exception {
+    List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 2, 2, 2);
+    List<Path> b =
+        SetFixtures.ggufSplit(
+            dir.resolve("b"), "m", 2, 2, 0,
+            (no, kvs) -> kvs.put("split.tensors.count", GgufBuilder.i32(4)),
+            (no, builder) -> {
+              if (no == 2) {
+                builder.tensor("blk.2.weight.renamed", 0, 8, 2).tensor("blk.3.weight", 0, 8, 2);
+              }
+            });
+
+    CliRunner.Result r = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString(), "--json");
+
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    JsonNode t = r.json().get("tensors");
+    assertThat(texts(t.get("added"))).containsExactly("blk.2.weight.renamed");
+    assertThat(texts(t.get("removed"))).containsExactly("blk.2.weight");
+    assertThat(r.json().get("format_facts")).isEmpty();
+  }
+}
