@@ -125,11 +125,45 @@ public final class SetGrouping {
   }
 
   /**
+   * The index that makes a safetensors file a shard (CONTRACT section 9, PATH "any member"): a
+   * shard named alone belongs to the checkpoint whose index, in the same directory, maps tensors
+   * to it.
+   *
+   * @param fileName the safetensors file's name
+   * @param listing the directory's regular files
+   * @param indexes reads an index's bytes
+   * @param limits the index reader's limits
+   * @return the first index unit (in code-point order) whose members include the file; else the
+   *     first index that cannot be read (it may be the file's: its error is the answer); else null
+   */
+  public static @Nullable SetUnit indexClaiming(
+      String fileName, List<Listed> listing, IndexBytes indexes, Limits limits) {
+    List<String> names = new ArrayList<>();
+    for (Listed f : listing) {
+      if (SafetensorsIndex.isIndexName(f.name())) {
+        names.add(f.name());
+      }
+    }
+    names.sort(Derivations::compareCodePoints);
+    SetUnit unreadable = null;
+    for (String n : names) {
+      SetUnit u = indexUnit(n, indexes, limits);
+      if (u.error() != null) {
+        unreadable = unreadable == null ? u : unreadable;
+      } else if (u.members().contains(fileName)) {
+        return u;
+      }
+    }
+    return unreadable;
+  }
+
+  /**
    * The one model of a directory (CONTRACT section 9).
    *
    * @param units the directory's units
    * @param directory the directory as the user named it, for messages
-   * @return the only unit
+   * @return the only unit; of several, the one index when it cannot be read (its error is the
+   *     answer)
    * @throws ReaException {@code invalid_input} / {@code ambiguous_set} for several units (listing
    *     up to {@value #LISTED_UNITS} anchors in {@code details.diagnostics.units}); {@code
    *     target_unavailable} / {@code unsupported_format} for none
@@ -137,6 +171,19 @@ public final class SetGrouping {
   public static SetUnit only(List<SetUnit> units, String directory) throws ReaException {
     if (units.size() == 1) {
       return units.get(0);
+    }
+    // One index that cannot be read leaves its shards as units of their own: the index's own
+    // failure says what is wrong, where "several models" would not.
+    SetUnit brokenIndex = null;
+    int indexUnits = 0;
+    for (SetUnit u : units) {
+      if (u.kind() == SetKind.SAFETENSORS_INDEX) {
+        indexUnits++;
+        brokenIndex = u.error() != null ? u : brokenIndex;
+      }
+    }
+    if (indexUnits == 1 && brokenIndex != null) {
+      return brokenIndex;
     }
     if (units.isEmpty()) {
       throw ReaException.builder(

@@ -128,6 +128,10 @@ public final class SetInspector {
       } else {
         String format = SafetensorsIndex.isIndexName(name) ? null : files.modelFormat(name);
         unit = SetGrouping.unitOf(name, format, once, limits);
+        if (unit.kind() == SetKind.SINGLE_FILE && "safetensors".equals(format)) {
+          SetUnit index = SetGrouping.indexClaiming(name, files.listing(), once, limits);
+          unit = index != null ? index : unit;
+        }
       }
       byte[] indexBytes = unit.index() == null ? null : indexes.get(unit.anchor());
       indexes.clear();

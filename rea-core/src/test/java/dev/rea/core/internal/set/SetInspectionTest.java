@@ -74,11 +74,42 @@ class SetInspectionTest {
   }
 
   @Test
-  void aShardNamedAloneIsASetOfOne() {
-    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+  void aShardNamedAloneIsItsCheckpointsMember() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 1);
     SetInspection.Complete r = complete(c.shards.get(1));
+    assertThat(r.set().set().kind()).isEqualTo("safetensors_index");
+    assertThat(r.set().set().path()).isEqualTo(c.index.toString());
+    assertThat(r.set().members()).hasSize(3);
+  }
+
+  @Test
+  void aShardNamedAloneFailsWithItsCheckpointsMissingShard() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 1);
+    Files.delete(c.shards.get(2));
+    SetInspection r = rea.inspectSet(c.shards.get(0), InspectOptions.defaults());
+    assertThat(r).isInstanceOf(SetInspection.Failed.class);
+    assertThat(((SetInspection.Failed) r).error().constraint()).isEqualTo(Constraint.NOT_FOUND);
+  }
+
+  @Test
+  void aShardNobodyMapsIsASetOfOne() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir.resolve("ckpt"), 2, 1);
+    Path loose = dir.resolve("ckpt").resolve("extra.safetensors");
+    Files.copy(c.shards.get(0), loose);
+    SetInspection.Complete r = complete(loose);
     assertThat(r.set().set().kind()).isEqualTo("single_file");
     assertThat(r.set().members()).hasSize(1);
+  }
+
+  @Test
+  void aDirectoryWhoseOnlyIndexIsBrokenSaysWhyNotAmbiguous() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 1);
+    Files.writeString(c.index, "{\"weight_map\":{\"t\":\"../elsewhere.safetensors\"}}");
+    SetInspection r = rea.inspectSet(dir, InspectOptions.defaults());
+    assertThat(r).isInstanceOf(SetInspection.Failed.class);
+    ReaException e = ((SetInspection.Failed) r).error();
+    assertThat(e.constraint()).isNotEqualTo(Constraint.AMBIGUOUS_SET);
+    assertThat(e.getMessage()).contains("../elsewhere.safetensors");
   }
 
   @Test
