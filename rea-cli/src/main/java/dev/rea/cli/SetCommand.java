@@ -209,7 +209,7 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
     }
     if (partial != null) {
       PrintWriter text = TerminalText.wrap(out);
-      new SetReport(text).print(partial, List.of(), null);
+      new SetReport(text).print(partial, List.of(), null, e);
       text.flush();
     }
     return Failures.report(e, false, out, err, 0);

@@ -1,5 +1,7 @@
 package dev.rea.cli;
 
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.ModelSetRecord;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.Warning;
@@ -34,8 +36,20 @@ final class SetReport {
    * @param output where the bundle was written, or null
    */
   void print(ModelSetRecord s, List<String> checks, @Nullable Path output) {
+    print(s, checks, output, null);
+  }
+
+  /**
+   * As {@link #print(ModelSetRecord, List, Path)}, for the partial record of a failed set.
+   *
+   * @param failure why the set failed, or null: a rejection (members that contradict each other)
+   *     is said to be one, since every member was read; another failure stopped the read
+   */
+  void print(
+      ModelSetRecord s, List<String> checks, @Nullable Path output, @Nullable ReaException failure) {
     boolean partial = ModelSetRecord.STATUS_PARTIAL.equals(s.status());
-    out.println((partial ? "PARTIAL model set " : "Model set ")
+    boolean rejected = failure != null && failure.constraint() == Constraint.SET_REJECTED;
+    out.println((rejected ? "REJECTED model set " : partial ? "PARTIAL model set " : "Model set ")
         + TerminalText.printable(s.set().path()));
     List<String[]> facts = new ArrayList<>();
     facts.add(new String[] {"kind", kindText(s)});
@@ -53,7 +67,7 @@ final class SetReport {
         + Sizes.grouped(s.totals().parameterCount()) + " parameters (declared), "
         + (s.totals().byteLength() == null ? "byte total unknown"
             : Sizes.grouped(s.totals().byteLength()) + " bytes of tensor data")
-        + (partial ? "; of the members read before the stop only" : "")});
+        + (partial ? "; of the " + Sizes.count(s.members().size(), "member") + " read" : "")});
     facts.add(new String[] {"types", typesText(s.types())});
     facts.add(new String[] {"read", readText(s)});
     if (!checks.isEmpty()) {
@@ -138,14 +152,12 @@ final class SetReport {
   }
 
   private static String readText(ModelSetRecord s) {
-    switch (s.coverage().digest()) {
-      case "complete":
-        return "every member whole, hashed (sha256 per member in --json)";
-      case "none":
-        return "each member's header only; tensor data neither read nor hashed";
-      default:
-        return "stopped before the end: digests unknown";
+    if (!"full".equals(s.request().hash())) {
+      return "each member's header only; tensor data neither read nor hashed";
     }
+    return "complete".equals(s.coverage().digest())
+        ? "every member whole, hashed (sha256 per member in --json)"
+        : "hashing stopped before the end: sha256 only of the members hashed before the stop";
   }
 
   private static String fileName(String path) {

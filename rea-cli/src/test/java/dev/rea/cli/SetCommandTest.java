@@ -86,6 +86,12 @@ class SetCommandTest {
     CliRunner.Result text = CliRunner.run("inspect-model-set", c.index.toString());
     assertThat(text.status()).isEqualTo(3);
     assertThat(text.err()).contains("set_rejected").contains("ghost");
+    // Every member was read: the report says the set was rejected, not that a read stopped.
+    assertThat(text.out())
+        .startsWith("REJECTED model set ")
+        .contains("of the 2 members read")
+        .contains("each member's header only")
+        .doesNotContain("stopped");
   }
 
   @Test

@@ -195,7 +195,7 @@ public final class SetChecks {
     Long no = splitValue(k, path, split.get(SPLIT_NO), SPLIT_NO, ValueType.UINT16);
     if (no != null && no != k) {
       add(k, path, null, "metadata[" + quoted(SPLIT_NO) + "]",
-          "split.no is " + no + "; member " + (k + 1) + " of the set must have " + k);
+          "split.no is " + no + "; member " + k + " must have split.no " + k);
     }
     Long n = splitValue(k, path, split.get(SPLIT_COUNT), SPLIT_COUNT, ValueType.UINT16);
     if (n != null && n != count) {

@@ -271,7 +271,9 @@ public final class SetInspector {
         return e;
       }
       String path = files.pathOf(name);
-      return e.toBuilder("member " + (k + 1) + " of " + n + " (" + name + "): " + e.getMessage())
+      // Members are named by their 0-based index, as the record's "member" fields number them.
+      return e.toBuilder(
+              "member " + k + " (" + name + ", of " + n + " members): " + e.getMessage())
           .path(e.path() == null ? path : e.path())
           .diagnostic("member", k)
           .diagnostic("member_path", path)

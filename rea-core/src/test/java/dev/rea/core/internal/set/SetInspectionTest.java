@@ -151,7 +151,7 @@ class SetInspectionTest {
     SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(m.get(0), InspectOptions.defaults());
     assertThat(f.error().constraint()).isEqualTo(Constraint.NOT_FOUND);
     assertThat(f.error().path()).isEqualTo(m.get(2).toString());
-    assertThat(f.error().getMessage()).startsWith("member 3 of 3 (gap-00003-of-00003.gguf)");
+    assertThat(f.error().getMessage()).startsWith("member 2 (gap-00003-of-00003.gguf, of 3 members)");
     assertThat(f.partial().status()).isEqualTo("partial");
     assertThat(f.partial().members()).hasSize(2);
     assertThat(f.members()).hasSize(2);
