@@ -212,7 +212,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     ResumeIndex index = null;
     if (file != null && Files.exists(file)) {
       if (resume) {
-        index = loadIndex(file);
+        index = loadIndex(file, mode);
       } else {
         replacesOnlyScanOutput(file);
       }
@@ -222,9 +222,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     return new Plan(List.copyOf(roots), settings, file, index, failOn != null);
   }
 
-  private ResumeIndex loadIndex(Path file) throws ReaException {
+  private ResumeIndex loadIndex(Path file, HashMode mode) throws ReaException {
     try {
-      return ResumeIndex.load(file, listSkipped);
+      return ResumeIndex.load(file, listSkipped, mode == HashMode.FULL);
     } catch (IOException e) {
       throw bad("--output", "--resume: " + file + " cannot be read: " + e.getMessage());
     }

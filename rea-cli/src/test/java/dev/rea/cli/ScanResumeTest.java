@@ -55,6 +55,34 @@ class ScanResumeTest {
   }
 
   @Test
+  void resumingWithHashFullReinspectsLinesMadeFromHeadersOnly() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 6, false);
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.Result header = CliRunner.run("scan", tree.root().toString(), "--output", out.toString());
+    assertThat(header.status()).as(header.err()).isIn(0, 1);
+
+    CliRunner.Result full =
+        CliRunner.run(
+            "scan", tree.root().toString(), "--output", out.toString(), "--resume", "--hash", "full");
+
+    assertThat(full.status()).as(full.err()).isIn(0, 1);
+    assertThat(lastLine(full.err())).contains("0 kept from the earlier output");
+    int complete = 0;
+    for (JsonNode l : lines(Files.readString(out, StandardCharsets.UTF_8))) {
+      if (l.get("status").asString().equals("complete")) {
+        complete++;
+        assertThat(l.get("summary").get("artifact").get("sha256").isString())
+            .as(l.get("path").asString())
+            .isTrue();
+      }
+    }
+    assertThat(complete).isEqualTo(6);
+    // And back: a header-only resume of full lines inspects again too.
+    CliRunner.Result again = CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
+    assertThat(lastLine(again.err())).contains("0 kept from the earlier output");
+  }
+
+  @Test
   void resumingAPartialOutputWithACutLastLineEqualsAnUninterruptedScan() throws Exception {
     ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 30, true);
     Path full = dir.resolve("full.jsonl");

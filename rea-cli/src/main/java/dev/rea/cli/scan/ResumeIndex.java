@@ -75,6 +75,9 @@ public final class ResumeIndex {
   private long validLength;
   private boolean droppedTail;
 
+  /** Whether this scan hashes whole files: a complete line is kept only when made the same way. */
+  private boolean fullHash;
+
   private ResumeIndex(boolean listSkipped) {
     this.listSkipped = listSkipped;
   }
@@ -90,7 +93,26 @@ public final class ResumeIndex {
    *     not a scan line
    */
   public static ResumeIndex load(Path file, boolean listSkipped) throws IOException, ReaException {
+    return load(file, listSkipped, false);
+  }
+
+  /**
+   * Reads an earlier output for a scan that hashes whole files or not: a complete line is kept
+   * only when it was made the same way (its summary has a full {@code sha256} exactly when {@code
+   * fullHash}), so that the resumed output is the one an uninterrupted scan with these options
+   * writes.
+   *
+   * @param file FILE
+   * @param listSkipped whether skipped lines may be kept ({@code --list-skipped})
+   * @param fullHash whether this scan is {@code --hash full}
+   * @return the index
+   * @throws IOException when FILE cannot be read
+   * @throws ReaException as {@link #load(Path, boolean)}
+   */
+  public static ResumeIndex load(Path file, boolean listSkipped, boolean fullHash)
+      throws IOException, ReaException {
     ResumeIndex index = new ResumeIndex(listSkipped);
+    index.fullHash = fullHash;
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       index.read(in, file);
     }
@@ -163,7 +185,7 @@ public final class ResumeIndex {
       size++;
     }
     boolean keepable =
-        l.status() == UnitStatus.COMPLETE
+        (l.status() == UnitStatus.COMPLETE && l.hashed() == fullHash)
             || l.status() == UnitStatus.REJECTED
             || (l.status() == UnitStatus.SKIPPED && listSkipped);
     checks[slot] = check(l.path(), l.identityText());

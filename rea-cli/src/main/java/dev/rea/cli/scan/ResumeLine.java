@@ -16,8 +16,11 @@ import tools.jackson.core.json.JsonFactory;
  * @param status its status
  * @param identityText {@link ResumeIndex#identityText} of the line's identity
  * @param warnings whether {@code summary.warnings} is a non-empty array
+ * @param hashed whether {@code summary.artifact.sha256} is a digest (the line was made with
+ *     {@code --hash full})
  */
-record ResumeLine(String path, UnitStatus status, String identityText, boolean warnings) {
+record ResumeLine(
+    String path, UnitStatus status, String identityText, boolean warnings, boolean hashed) {
   private static final JsonFactory JSON = JsonFactory.builder().build();
 
   /**
@@ -35,7 +38,7 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
       String path = null;
       String status = null;
       @Nullable String[] identity = null;
-      boolean warnings = false;
+      boolean[] summary = new boolean[2];
       while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
         JsonToken value = p.nextToken();
@@ -44,7 +47,11 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
           case "path" -> path = p.getValueAsString();
           case "status" -> status = p.getValueAsString();
           case "identity" -> identity = identity(p, value);
-          case "summary" -> warnings = value == JsonToken.START_OBJECT && warnings(p);
+          case "summary" -> {
+            if (value == JsonToken.START_OBJECT) {
+              summary(p, summary);
+            }
+          }
           default -> p.skipChildren();
         }
       }
@@ -64,7 +71,8 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
         throw new IllegalArgumentException("its identity lacks size or modified");
       }
       return new ResumeLine(
-          path, st, ResumeIndex.identityText(identity[0], identity[1], size, modified), warnings);
+          path, st, ResumeIndex.identityText(identity[0], identity[1], size, modified),
+          summary[0], summary[1]);
     } catch (JacksonException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
     }
@@ -91,9 +99,11 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
     return id;
   }
 
-  /** Reads the summary object; @return whether its top-level {@code warnings} is non-empty. */
-  private static boolean warnings(JsonParser p) {
-    boolean any = false;
+  /**
+   * Reads the summary object: {@code found[0]} whether its top-level {@code warnings} is
+   * non-empty, {@code found[1]} whether {@code artifact.sha256} is a string.
+   */
+  private static void summary(JsonParser p, boolean[] found) {
     while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
       JsonToken v = p.nextToken();
@@ -103,13 +113,23 @@ record ResumeLine(String path, UnitStatus status, String identityText, boolean w
           if (t == null) {
             throw new IllegalArgumentException("the summary's warnings end early");
           }
-          any = true;
+          found[0] = true;
+          p.skipChildren();
+        }
+        continue;
+      }
+      if (name.equals("artifact") && v == JsonToken.START_OBJECT) {
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+          String field = p.currentName();
+          JsonToken fv = p.nextToken();
+          if (field.equals("sha256")) {
+            found[1] = fv == JsonToken.VALUE_STRING;
+          }
           p.skipChildren();
         }
         continue;
       }
       p.skipChildren();
     }
-    return any;
   }
 }
