@@ -101,6 +101,21 @@ class DiffSetsTest {
   }
 
   @Test
+  void aSummaryGivenAsEvidenceIsNamedAsOne() throws Exception {
+    Path model = merged(2);
+    CliRunner.Result summary =
+        CliRunner.run("inspect-model-artifact", model.toString(), "--detail", "summary", "--json");
+    Path saved = Files.writeString(dir.resolve("summary.json"), summary.out());
+
+    CliRunner.Result r = CliRunner.run("diff", saved.toString(), model.toString(), "--json");
+
+    assertThat(r.status()).as(r.out()).isNotIn(0, 1);
+    JsonNode e = r.json().get("error");
+    assertThat(e.get("constraint").asString()).isEqualTo("evidence_rejected");
+    assertThat(e.get("message").asString()).contains("parent_evidence_id");
+  }
+
+  @Test
   void aRenamedTensorInOneShardIsReportedByName() throws Exception {
     List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 2, 2, 2);
     List<Path> b =

@@ -156,13 +156,15 @@ public final class FileProbe {
 
   /**
    * @return whether the bytes start as saved Evidence does: a REA record or bundle ({@code
-   *     {"schema":"rea.}), or a DSSE envelope (an object whose first field is {@code payload},
+   *     {"schema":"rea.}), a REA summary or page ({@code {"kind":"model-}: not Evidence, and
+   *     the Evidence reader says so and what to give instead), or a DSSE envelope (an object whose first field is {@code payload},
    *     or with {@code payloadType} among its first bytes). A hint for choosing a reader: {@link
    *     Rea#readEvidence} decides.
    */
   public boolean savedEvidence() {
     String start = probe.text().stripLeading();
     return start.startsWith("{\"schema\":\"rea.")
+        || start.startsWith("{\"kind\":\"model-")
         || start.startsWith("{\"payload\"")
         || (start.startsWith("{") && start.contains("\"payloadType\""));
   }
