@@ -54,7 +54,7 @@ import picocli.CommandLine.Parameters;
       "Examples:",
       "  rea inspect-model-set ./Llama-3.1-8B/model.safetensors.index.json",
       "  rea inspect-model-set ./Qwen3-30B-A3B-BF16-00001-of-00002.gguf --hash full",
-      "  rea inspect-model-set ./checkpoint --hash full --format in-toto > set.intoto.json",
+      "  rea inspect-model-set ./checkpoint --hash full --format in-toto",
       "  rea inspect-model-set ./checkpoint --detail summary \\",
       "      --evidence_output set.json --json \\",
       "      --view '{\"collection\":\"tensors\",\"names\":[\"lm_head.weight\"]}'",
