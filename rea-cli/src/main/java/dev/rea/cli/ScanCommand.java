@@ -426,7 +426,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       case CANCELLED -> {
         err.println(
             "rea scan: interrupted; "
-                + (plan.output() == null
+                + (plan.sarif()
+                    ? "no SARIF log was written (it is written once the scan finished)"
+                    : plan.output() == null
                     ? "the lines written so far are whole"
                     : plan.output()
                         + " holds whole lines only: run the same command with --resume to"

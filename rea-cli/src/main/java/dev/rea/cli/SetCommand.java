@@ -33,7 +33,8 @@ import picocli.CommandLine.Parameters;
  * it prints one block for the set, a line per member and the warnings ({@link SetReport}); with
  * {@code --json} stdout is the signed set bundle (set record, then each member's record), the
  * set summary ({@code --detail summary}, with {@code page} for {@code --view}), or the error
- * object with the partial set record.
+ * object with the partial set record. {@code --format in-toto|cyclonedx} prints the set's signed
+ * attestation or its CycloneDX BOM instead (CONTRACT section 13, {@code docs/formats.md}).
  */
 @Command(
     name = "inspect-model-set",
@@ -149,7 +150,9 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
           mode == HashMode.FULL && Terminal.stderrIsTerminal()
               ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
               : null;
-      boolean bundle = output != null || (json && chosen == Arguments.Detail.COMPLETE);
+      boolean bundle =
+          output != null
+              || (json && chosen == Arguments.Detail.COMPLETE && standard == StandardFormat.REA);
       // Members go to a spool (signed, on disk) or are dropped after the checks: memory stays
       // that of one member. The first is kept for a summary's headline. A standard format
       // describes every member in one document, so it keeps them all.

@@ -29,8 +29,8 @@ enum StandardFormat {
   }
 
   /**
-   * The format of {@code inspect-model-artifact} and {@code inspect-model-set}: rea, in-toto or cyclonedx. A standard format
-   * describes the complete Evidence, so it takes complete detail and no view; in-toto needs
+   * The format of {@code inspect-model-artifact} and {@code inspect-model-set}: rea, in-toto or
+   * cyclonedx. A standard format describes the complete Evidence, so it takes complete detail and no view; in-toto needs
    * {@code --hash full}, since without a full digest there is no subject to attest.
    *
    * @throws ReaException {@code bad_argument} for another name; {@code conflicting_choices} for

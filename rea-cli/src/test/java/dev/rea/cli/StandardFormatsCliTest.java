@@ -122,6 +122,10 @@ class StandardFormatsCliTest {
     assertThat(parent.get("components")).hasSize(2);
     assertThat(parent.get("components").get(1).get("name").asText())
         .isEqualTo("model-00002-of-00002.safetensors");
+    // --json does not turn the BOM back into REA's bundle.
+    CliRunner.Result json = CliRunner.run("inspect-model-set", c.index.toString(), "--format", "cyclonedx", "--json");
+    assertThat(json.status()).as(json.err()).isZero();
+    assertThat(json.json().get("bomFormat").asText()).isEqualTo("CycloneDX");
     CliRunner.Result summary = CliRunner.run(
         "inspect-model-set", c.index.toString(), "--format", "cyclonedx", "--detail", "summary");
     assertThat(summary.status()).isEqualTo(2);
