@@ -3,11 +3,13 @@ package dev.rea.cli;
 import dev.rea.cli.scan.LineSink;
 import dev.rea.cli.scan.ProgressLine;
 import dev.rea.cli.scan.ResumeIndex;
+import dev.rea.cli.scan.SarifCollector;
 import dev.rea.cli.scan.ScanEngine;
 import dev.rea.cli.scan.ScanLine;
 import dev.rea.cli.scan.Tally;
 import dev.rea.cli.scan.TreeWalker;
 import dev.rea.cli.scan.UnitGrouping;
+import dev.rea.cli.scan.UnitListener;
 import dev.rea.core.Rea;
 import dev.rea.core.SelectedPath;
 import dev.rea.core.error.Constraint;
@@ -21,6 +23,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +46,12 @@ import picocli.CommandLine.Parameters;
  * a bundle could not be written); 130 interrupted (SIGINT), 143 terminated (SIGTERM). An
  * interrupted or failed scan leaves FILE holding whole lines only, which {@code --resume}
  * continues.
+ *
+ * <p>{@code --format sarif} (CONTRACT section 13) writes, instead of the lines, one SARIF 2.1.0
+ * log of the whole scan ({@link SarifCollector}: a result per failure and per warning, with the
+ * error's byte offset) to {@code --output FILE} (atomically) or stdout, once the scan finished:
+ * an interrupted or failed scan writes no log. It is refused with {@code --resume}, which would
+ * keep earlier lines without their findings. The exit status is the same.
  *
  * <p>Stderr: a progress line while stderr is a terminal, notices (a key pair created for
  * {@code --bundles}), and last the closing count ({@link Tally#closing}).
@@ -69,6 +78,7 @@ import picocli.CommandLine.Parameters;
       "  rea scan /models --output scan.jsonl",
       "  rea scan /models --output scan.jsonl --resume      (after an interruption)",
       "  rea scan /models --jobs 4 --bundles evidence/ > scan.jsonl",
+      "  rea scan . --format sarif --output rea.sarif      (for code scanning)",
       "",
       "Exit status: 0 every model complete, 1 some model partial, rejected or",
       "failed (or carrying a warning, with --fail-on warnings), 2 invalid",
@@ -78,6 +88,9 @@ import picocli.CommandLine.Parameters;
 public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
   /** Most workers accepted. */
   static final int MAX_JOBS = 256;
+
+  /** How REA's SARIF logs begin: the OASIS schema's address as {@code $schema}. */
+  static final String SARIF_START = "{\"$schema\":\"https://docs.oasis-open.org/sarif/";
 
   @SuppressWarnings("NullAway.Init") // set by picocli
   @CommandLine.Spec
@@ -135,6 +148,17 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
           + " not a model, every symbolic link and every special file.")
   boolean listSkipped;
 
+  @Option(
+      names = "--format",
+      paramLabel = "rea|sarif",
+      defaultValue = "rea",
+      description = {"rea (default): one JSON line per model.",
+          "sarif: instead of lines, one SARIF 2.1.0 log of the whole scan (a result per"
+              + " rejection, failure or warning; files named relative to the working"
+              + " directory), written to --output FILE or stdout once the scan finished."
+              + " Not with --resume."})
+  String format = "rea";
+
   /** Test seam: adjusts the front door before it is built (an inspector with injected faults). */
   UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
 
@@ -160,7 +184,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       ScanEngine.Settings settings,
       @Nullable Path output,
       @Nullable ResumeIndex resume,
-      boolean failOnWarnings) {}
+      boolean failOnWarnings,
+      boolean sarif) {}
 
   @Override
   public Integer call() {
@@ -192,6 +217,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     if (resume && output == null) {
       throw bad("--resume", "--resume continues the scan in --output FILE: give --output");
     }
+    boolean sarif = sarifFormat();
     List<Path> roots = new ArrayList<>();
     for (String p : paths) {
       Path root = Arguments.resolve(p);
@@ -214,12 +240,38 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       if (resume) {
         index = loadIndex(file, mode);
       } else {
-        replacesOnlyScanOutput(file);
+        replacesOnlyEarlierOutput(file, sarif);
       }
     }
     ScanEngine.Settings settings =
         new ScanEngine.Settings(jobs, mode, listSkipped, bundleDir, Advice::advise);
-    return new Plan(List.copyOf(roots), settings, file, index, failOn != null);
+    return new Plan(List.copyOf(roots), settings, file, index, failOn != null, sarif);
+  }
+
+  /**
+   * @return whether {@code --format sarif} was given
+   * @throws ReaException {@code bad_argument} for another format; {@code conflicting_choices}
+   *     for sarif with {@code --resume} (a resumed scan does not inspect its kept units again,
+   *     so it could not report their findings)
+   */
+  private boolean sarifFormat() throws ReaException {
+    if (format.equals("rea")) {
+      return false;
+    }
+    if (!format.equals("sarif")) {
+      throw bad("--format", "--format must be one of rea, sarif, not '"
+          + ReaException.truncateForMessage(format) + "'");
+    }
+    if (resume) {
+      throw ReaException.builder(
+              Constraint.CONFLICTING_CHOICES,
+              "--format sarif writes one log of the whole scan once it finished; --resume keeps"
+                  + " the lines of an earlier scan without inspecting those files again, so"
+                  + " their findings would be missing: scan again without --resume")
+          .field("--format")
+          .build();
+    }
+    return true;
   }
 
   private ResumeIndex loadIndex(Path file, HashMode mode) throws ReaException {
@@ -232,11 +284,12 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
 
   /**
    * Refuses to replace a file that is neither empty nor an earlier scan output (its first bytes
-   * are those of a scan line: an object whose first property is {@code "schema":"rea.scan.v1"}):
-   * a model or anything else given as --output by mistake would be lost.
+   * are those of a scan line: an object whose first property is {@code "schema":"rea.scan.v1"};
+   * with {@code --format sarif}, those of REA's SARIF log, {@link #SARIF_START}): a model or
+   * anything else given as --output by mistake would be lost.
    */
-  private static void replacesOnlyScanOutput(Path file) throws ReaException {
-    String start = "{\"schema\":\"" + ScanLine.SCHEMA + "\"";
+  private static void replacesOnlyEarlierOutput(Path file, boolean sarif) throws ReaException {
+    String start = sarif ? SARIF_START : "{\"schema\":\"" + ScanLine.SCHEMA + "\"";
     byte[] head;
     try (InputStream in = Files.newInputStream(file)) {
       head = in.readNBytes(start.length());
@@ -250,7 +303,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
         "--output",
         "--output: "
             + file
-            + " already exists and is not an earlier rea scan output; choose another file name,"
+            + " already exists and is not an earlier rea scan output"
+            + (sarif ? " in SARIF" : "")
+            + "; choose another file name,"
             + " or remove that file first (--resume continues an earlier scan output)");
   }
 
@@ -265,8 +320,13 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
         frontDoor.apply(Rea.builder().environment(env).keyNotices(Keys.notices(err))).build();
     LineSink sink;
     Path file = plan.output();
+    SarifCollector sarif = plan.sarif() ? new SarifCollector() : null;
     try {
-      sink = file == null ? LineSink.of(out) : LineSink.of(openOutput(file, plan.resume()));
+      if (sarif != null) {
+        sink = LineSink.DISCARD; // the log is written once the scan finished
+      } else {
+        sink = file == null ? LineSink.of(out) : LineSink.of(openOutput(file, plan.resume()));
+      }
     } catch (IOException e) {
       return failed(err, "--output " + plan.output() + " cannot be written: " + e.getMessage(), null);
     }
@@ -276,7 +336,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
             : null;
     ScanEngine engine =
         new ScanEngine(
-            rea, plan.settings(), grouping, sink, plan.resume(), tally, cancellation, lister);
+            rea, plan.settings(), grouping, sink, plan.resume(), tally, cancellation, lister,
+            sarif == null ? UnitListener.NONE : sarif);
     ScanEngine.Outcome outcome;
     try {
       outcome = engine.run(plan.roots());
@@ -298,6 +359,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
           && resumed.needsCompaction()) {
         resumed.compact(file);
       }
+      if (sarif != null && outcome == ScanEngine.Outcome.FINISHED) {
+        writeLog(sarif.log(Path.of("").toAbsolutePath()), file, out);
+      }
     } catch (IOException e) {
       if (failure == null) {
         failure = e;
@@ -305,6 +369,31 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       outcome = ScanEngine.Outcome.FAILED;
     }
     return ended(outcome, failure, plan, tally, err);
+  }
+
+  /**
+   * Writes the SARIF log to {@code file} atomically (a temporary file in its directory, then a
+   * rename), or to stdout.
+   */
+  private static void writeLog(byte[] log, @Nullable Path file, PrintWriter out) throws IOException {
+    if (file == null) {
+      Output.printJson(out, log);
+      if (out.checkError()) {
+        throw new IOException("stdout could not be written (a full device or a closed descriptor)");
+      }
+      return;
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+    try {
+      Files.write(tmp, log);
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ch.force(true);
+      }
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
   }
 
   private static FileChannel openOutput(Path file, @Nullable ResumeIndex resume)
@@ -337,7 +426,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       case CANCELLED -> {
         err.println(
             "rea scan: interrupted; "
-                + (plan.output() == null
+                + (plan.sarif()
+                    ? "no SARIF log was written (it is written once the scan finished)"
+                    : plan.output() == null
                     ? "the lines written so far are whole"
                     : plan.output()
                         + " holds whole lines only: run the same command with --resume to"

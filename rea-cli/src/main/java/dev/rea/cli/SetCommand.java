@@ -17,6 +17,7 @@ import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -32,7 +33,8 @@ import picocli.CommandLine.Parameters;
  * it prints one block for the set, a line per member and the warnings ({@link SetReport}); with
  * {@code --json} stdout is the signed set bundle (set record, then each member's record), the
  * set summary ({@code --detail summary}, with {@code page} for {@code --view}), or the error
- * object with the partial set record.
+ * object with the partial set record. {@code --format in-toto|cyclonedx} prints the set's signed
+ * attestation or its CycloneDX BOM instead (CONTRACT section 13, {@code docs/formats.md}).
  */
 @Command(
     name = "inspect-model-set",
@@ -53,6 +55,7 @@ import picocli.CommandLine.Parameters;
       "Examples:",
       "  rea inspect-model-set ./Llama-3.1-8B/model.safetensors.index.json",
       "  rea inspect-model-set ./Qwen3-30B-A3B-BF16-00001-of-00002.gguf --hash full",
+      "  rea inspect-model-set ./checkpoint --hash full --format in-toto",
       "  rea inspect-model-set ./checkpoint --detail summary \\",
       "      --evidence_output set.json --json \\",
       "      --view '{\"collection\":\"tensors\",\"names\":[\"lm_head.weight\"]}'",
@@ -100,6 +103,14 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
           + "summary and --evidence_output; the page is answered from that file.")
   String view;
 
+  @Option(names = "--format", paramLabel = "rea|in-toto|cyclonedx", defaultValue = "rea",
+      description = {"rea (default): REA's own JSON and reports.",
+          "in-toto: an in-toto Statement (a subject per member, the set's bundle as predicate)"
+              + " in a DSSE envelope signed with REA's key (needs --hash full); cyclonedx: a"
+              + " CycloneDX 1.6 ML-BOM, one component for the set holding one per member."
+              + " Both print JSON on stdout and need complete detail."})
+  String format = "rea";
+
   private Map<String, String> env = System.getenv();
 
   @Override
@@ -125,6 +136,7 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
     try {
       HashMode mode = Arguments.hashMode(hash);
       Arguments.Detail chosen = Arguments.detail(detail);
+      StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
       ViewRequest selection = view == null ? null : selection(chosen);
       Path output =
           evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
@@ -138,10 +150,14 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
           mode == HashMode.FULL && Terminal.stderrIsTerminal()
               ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
               : null;
-      boolean bundle = output != null || (json && chosen == Arguments.Detail.COMPLETE);
+      boolean bundle =
+          output != null
+              || (json && chosen == Arguments.Detail.COMPLETE && standard == StandardFormat.REA);
       // Members go to a spool (signed, on disk) or are dropped after the checks: memory stays
-      // that of one member. The first is kept for a summary's headline.
+      // that of one member. The first is kept for a summary's headline. A standard format
+      // describes every member in one document, so it keeps them all.
       EvidenceRecord[] first = new EvidenceRecord[1];
+      List<EvidenceRecord> kept = new ArrayList<>();
       try (SetSpool spool = bundle ? rea.newSetSpool() : null;
           Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
@@ -159,6 +175,9 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
             if (spool != null) {
               spool.accept(k, r);
             }
+            if (standard != StandardFormat.REA) {
+              kept.add(standard == StandardFormat.IN_TOTO ? rea.sign(r) : r);
+            }
           });
         } finally {
           if (bar != null) {
@@ -169,11 +188,14 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
           return signals.exitStatus(failure(rea, failed, out, err));
         }
         SetInspection.Complete done = result.orThrow();
-        ModelSetRecord set = bundle ? rea.sign(done.set()) : done.set();
+        ModelSetRecord set =
+            bundle || standard == StandardFormat.IN_TOTO ? rea.sign(done.set()) : done.set();
         if (output != null) {
           spool.writeBundle(output, set);
         }
-        if (chosen == Arguments.Detail.SUMMARY) {
+        if (standard != StandardFormat.REA) {
+          Output.printJson(out, standard.ofSet(rea, set, kept));
+        } else if (chosen == Arguments.Detail.SUMMARY) {
           printSummary(rea, set, first[0], done.checksPassed(), selection, output, out, err);
         } else if (json) {
           WriterStream stream = new WriterStream(out);

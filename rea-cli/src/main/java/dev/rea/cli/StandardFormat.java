@@ -4,6 +4,7 @@ import dev.rea.core.Rea;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.ModelSetRecord;
 import dev.rea.core.options.HashMode;
 import java.util.List;
 
@@ -28,8 +29,8 @@ enum StandardFormat {
   }
 
   /**
-   * The format of {@code inspect-model-artifact}: rea, in-toto or cyclonedx. A standard format
-   * describes the complete Evidence, so it takes complete detail and no view; in-toto needs
+   * The format of {@code inspect-model-artifact} and {@code inspect-model-set}: rea, in-toto or
+   * cyclonedx. A standard format describes the complete Evidence, so it takes complete detail and no view; in-toto needs
    * {@code --hash full}, since without a full digest there is no subject to attest.
    *
    * @throws ReaException {@code bad_argument} for another name; {@code conflicting_choices} for
@@ -69,6 +70,18 @@ enum StandardFormat {
       case IN_TOTO -> rea.inTotoEnvelope(record);
       case CYCLONEDX -> Rea.cycloneDxBom(List.of(record));
       default -> throw new IllegalStateException("not a format of one file's Evidence: " + wire);
+    };
+  }
+
+  /**
+   * @return the complete Evidence of a model set in this format (in-toto: {@code set} and
+   *     {@code members} signed)
+   */
+  byte[] ofSet(Rea rea, ModelSetRecord set, List<EvidenceRecord> members) throws ReaException {
+    return switch (this) {
+      case IN_TOTO -> rea.inTotoEnvelope(set, members);
+      case CYCLONEDX -> Rea.cycloneDxBom(set, members);
+      default -> throw new IllegalStateException("not a format of a set's Evidence: " + wire);
     };
   }
 

@@ -4,10 +4,12 @@ import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.testing.SetFixtures;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -78,6 +80,59 @@ class StandardFormatsCliTest {
     CliRunner.Result summary =
         CliRunner.run("inspect-model-artifact", m.toString(), "--format", "cyclonedx", "--detail", "summary");
     assertThat(summary.status()).isEqualTo(2);
+  }
+
+  @Test
+  void aSetAttestationHasASubjectPerMemberAndTheSetBundleAsPredicate() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "s", 3, 1, 2);
+    CliRunner.Result refused = CliRunner.run("inspect-model-set", m.get(0).toString(), "--format", "in-toto");
+    assertThat(refused.status()).isEqualTo(2);
+    assertThat(refused.err()).contains("conflicting_choices").contains("--hash full");
+
+    CliRunner.Result r = CliRunner.run(
+        "inspect-model-set", m.get(1).toString(), "--hash", "full", "--format", "in-toto");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode statement =
+        JSON.readTree(Base64.getDecoder().decode(r.json().get("payload").asText()));
+    JsonNode subjects = statement.get("subject");
+    assertThat(subjects).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(subjects.get(i).get("name").asText()).isEqualTo(m.get(i).getFileName().toString());
+      assertThat(subjects.get(i).get("digest").get("sha256").asText()).isEqualTo(Sha256sum.of(m.get(i)));
+    }
+    JsonNode records = statement.get("predicate").get("records");
+    assertThat(records).hasSize(4);
+    assertThat(records.get(0).get("schema").asText()).isEqualTo("rea.model-set.v1");
+    // The bundle --json prints: the set record, then each member's record, which it lists.
+    for (int i = 1; i <= 3; i++) {
+      assertThat(records.get(i).get("artifact").get("path").asText()).isEqualTo(m.get(i - 1).toString());
+      assertThat(records.get(i).get("evidence_id").asText())
+          .isEqualTo(records.get(0).get("members").get(i - 1).get("evidence_id").asText());
+    }
+  }
+
+  @Test
+  void aSetBomHoldsTheMembersUnderOneComponentAndNeedsCompleteDetail() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 3);
+    CliRunner.Result r = CliRunner.run("inspect-model-set", c.index.toString(), "--format", "cyclonedx");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode parent = r.json().get("components").get(0);
+    assertThat(r.json().get("components")).hasSize(1);
+    assertThat(parent.get("name").asText()).isEqualTo("model.safetensors.index.json");
+    assertThat(parent.get("components")).hasSize(2);
+    assertThat(parent.get("components").get(1).get("name").asText())
+        .isEqualTo("model-00002-of-00002.safetensors");
+    // --json does not turn the BOM back into REA's bundle.
+    CliRunner.Result json = CliRunner.run("inspect-model-set", c.index.toString(), "--format", "cyclonedx", "--json");
+    assertThat(json.status()).as(json.err()).isZero();
+    assertThat(json.json().get("bomFormat").asText()).isEqualTo("CycloneDX");
+    CliRunner.Result summary = CliRunner.run(
+        "inspect-model-set", c.index.toString(), "--format", "cyclonedx", "--detail", "summary");
+    assertThat(summary.status()).isEqualTo(2);
+    assertThat(summary.err()).contains("conflicting_choices");
+    CliRunner.Result sarif = CliRunner.run("inspect-model-set", c.index.toString(), "--format", "sarif");
+    assertThat(sarif.status()).isEqualTo(2);
+    assertThat(sarif.err()).contains("bad_argument");
   }
 
   @Test

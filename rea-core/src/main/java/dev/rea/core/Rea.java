@@ -21,6 +21,7 @@ import dev.rea.core.internal.formats.DsseSigner;
 import dev.rea.core.internal.formats.InTotoAttestation;
 import dev.rea.core.internal.formats.InTotoEnvelopeReader;
 import dev.rea.core.internal.formats.SarifLog;
+import dev.rea.core.internal.formats.SetFormats;
 import dev.rea.core.internal.inspect.ModelInspector;
 import dev.rea.core.internal.inspect.WarmUp;
 import dev.rea.core.internal.io.FileAccess;
@@ -478,6 +479,37 @@ public final class Rea {
    */
   public static byte[] cycloneDxBom(List<EvidenceRecord> records) {
     return CycloneDxBom.ofFiles(records, version());
+  }
+
+  /**
+   * An in-toto attestation of a model set's Evidence (CONTRACT section 13): one subject per
+   * member (base name, full SHA-256), in member order, and the set's bundle (set record, then
+   * the member records) as the predicate, in a DSSE envelope signed with the provider's key.
+   *
+   * @param signedSet the set record, signed by {@link #sign(ModelSetRecord)}
+   * @param signedMembers its member records, signed, in member order (a set inspected with a
+   *     full hash)
+   * @return the envelope, UTF-8 JSON
+   * @throws ReaException {@code conflicting_choices} when a member has no full SHA-256; {@code
+   *     execution_failure} when the key cannot be opened
+   * @throws IllegalArgumentException when a record is unsigned or the members are not the set's
+   */
+  public byte[] inTotoEnvelope(ModelSetRecord signedSet, List<EvidenceRecord> signedMembers)
+      throws ReaException {
+    return SetFormats.inToto(signedSet, signedMembers, DsseSigner.of(signingRing()));
+  }
+
+  /**
+   * A CycloneDX 1.6 BOM of a model set: one {@code machine-learning-model} component for the
+   * set holding one per member ({@code docs/formats.md}).
+   *
+   * @param set the set record
+   * @param members its member records, in member order
+   * @return the BOM, UTF-8 JSON
+   * @throws IllegalArgumentException when the members are not the set's
+   */
+  public static byte[] cycloneDxBom(ModelSetRecord set, List<EvidenceRecord> members) {
+    return SetFormats.cycloneDx(set, members, version());
   }
 
   /**

@@ -118,12 +118,13 @@ final class ReaTools {
 
   CallToolResult inspect(McpSyncServerExchange exchange, CallToolRequest request) {
     try {
-      Args a = Args.of(request.arguments(), Set.of("path", "hash", "detail", "view"));
+      Args a = Args.of(request.arguments(), Set.of("path", "hash", "detail", "view", FormatArg.NAME));
       Path path = a.absolutePath("path");
       HashMode hash =
           Objects.requireNonNull(HashMode.fromWire(a.choice("hash", "header", List.of("header", "full"))));
-      String detail = a.choice("detail", "summary", List.of("summary", "complete"));
       Map<String, Object> view = a.optionalObject("view");
+      FormatArg format = FormatArg.of(a);
+      String detail = format.detail(a, hash, view != null);
       if (view != null && detail.equals("complete")) {
         throw Failures.conflicting(
             "view",
@@ -138,6 +139,9 @@ final class ReaTools {
         return results.failure(failed.error(), desk.signPartial(failed.partial()));
       }
       EvidenceRecord record = result.orThrow();
+      if (format != FormatArg.REA) {
+        return results.success(format.of(rea, desk.sign(record)));
+      }
       if (detail.equals("complete")) {
         // Signed, so the client can hand it back later (inline or as an evidence file).
         return results.success(Rea.recordJson(desk.sign(record)));

@@ -22,7 +22,7 @@ import java.util.Set;
  * The {@code inspect_model_set} tool (CONTRACT section 9) with the arguments of {@code
  * inspect_model_artifact}: {@code path} (an index, any split member, a directory holding one
  * model, or a model file), {@code hash}, {@code detail} ({@code summary} default, {@code
- * complete}), {@code view}. It runs in the server's one inspection slot, reports one progress
+ * complete}), {@code view}, {@code format} ({@link FormatArg}). It runs in the server's one inspection slot, reports one progress
  * stream over all members' bytes and is cancelled by {@code notifications/cancelled} (the partial
  * set record comes back in the error). With summary detail the set is retained (its members in
  * the session's budget) and its views are answered by {@code inspect_analysis_view} with {@code
@@ -45,12 +45,13 @@ final class SetTool {
   CallToolResult inspect(McpSyncServerExchange exchange, CallToolRequest request) {
     Results results = tools.results();
     try {
-      Args a = Args.of(request.arguments(), Set.of("path", "hash", "detail", "view"));
+      Args a = Args.of(request.arguments(), Set.of("path", "hash", "detail", "view", FormatArg.NAME));
       Path path = a.absolutePath("path");
       HashMode hash = Objects.requireNonNull(
           HashMode.fromWire(a.choice("hash", "header", List.of("header", "full"))));
-      String detail = a.choice("detail", "summary", List.of("summary", "complete"));
       Map<String, Object> view = a.optionalObject("view");
+      FormatArg format = FormatArg.of(a);
+      String detail = format.detail(a, hash, view != null);
       if (view != null && detail.equals("complete")) {
         throw Failures.conflicting("view",
             "view returns one page with the summary; it cannot be combined with detail:"
@@ -64,6 +65,9 @@ final class SetTool {
         return failure(results, f);
       }
       SetInspection.Complete done = rea.sign(result.orThrow());
+      if (format != FormatArg.REA) {
+        return results.success(format.ofSet(rea, done.set(), done.members()));
+      }
       if (detail.equals("complete")) {
         return results.success(Rea.setBundleJson(done.set(), done.members()));
       }

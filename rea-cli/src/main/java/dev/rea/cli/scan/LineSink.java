@@ -28,6 +28,16 @@ public interface LineSink extends AutoCloseable {
   @Override
   void close() throws IOException;
 
+  /** Drops every line (when the scan's output is made from its units another way). */
+  LineSink DISCARD =
+      new LineSink() {
+        @Override
+        public void write(byte[] line) {}
+
+        @Override
+        public void close() {}
+      };
+
   /**
    * A file's channel, positioned at its end: one {@code write} system call per line (the channel
    * loops only if the kernel took part of it). {@link #close} forces the file to the device.

@@ -107,6 +107,23 @@ public final class ScanEngine {
       Tally tally,
       Cancellation cancellation,
       TreeWalker.Lister lister) {
+    this(rea, settings, grouping, sink, resume, tally, cancellation, lister, UnitListener.NONE);
+  }
+
+  /**
+   * As the constructor above, also telling {@code listener} of each unit once its line is
+   * written.
+   */
+  public ScanEngine(
+      Rea rea,
+      Settings settings,
+      UnitGrouping grouping,
+      LineSink sink,
+      @Nullable ResumeIndex resume,
+      Tally tally,
+      Cancellation cancellation,
+      TreeWalker.Lister lister,
+      UnitListener listener) {
     this.lister = lister;
     this.settings = settings;
     this.grouping = grouping;
@@ -115,7 +132,7 @@ public final class ScanEngine {
     this.cancellation = cancellation;
     InspectOptions options =
         InspectOptions.builder().hash(settings.hash()).cancellation(cancellation).build();
-    this.work = new UnitWork(rea, options, settings, sink, tally);
+    this.work = new UnitWork(rea, options, settings, sink, tally, listener);
     this.queue = new ArrayBlockingQueue<>(QUEUE_PER_JOB * settings.jobs());
   }
 

@@ -36,8 +36,16 @@ final class UnitWork {
   private final ScanEngine.Settings settings;
   private final LineSink sink;
   private final Tally tally;
+  private final UnitListener listener;
 
-  UnitWork(Rea rea, InspectOptions options, ScanEngine.Settings settings, LineSink sink, Tally tally) {
+  UnitWork(
+      Rea rea,
+      InspectOptions options,
+      ScanEngine.Settings settings,
+      LineSink sink,
+      Tally tally,
+      UnitListener listener) {
+    this.listener = listener;
     this.rea = rea;
     this.options = options;
     this.settings = settings;
@@ -100,10 +108,12 @@ final class UnitWork {
    */
   void report(Path path, FileIdentity identity, UnitStatus status, ReaException why)
       throws IOException {
+    ReaException advised = advice(why);
     sink.write(
         ScanLine.render(
-            ScanUnit.Kind.FILE, path.toString(), status, identity, null, null, advice(why)));
+            ScanUnit.Kind.FILE, path.toString(), status, identity, null, null, advised));
     tally.count(status, false);
+    listener.finished(path.toString(), status, List.of(), advised);
   }
 
   private static Optional<FileProbe> probe(Path path) {
@@ -137,17 +147,14 @@ final class UnitWork {
         writeBundle(record, bundles);
       }
     }
+    ReaException advised = error == null ? null : advice(error);
     byte[] line =
         ScanLine.render(
-            unit.kind(),
-            unit.path().toString(),
-            status,
-            identity,
-            evidenceId,
-            summary,
-            error == null ? null : advice(error));
+            unit.kind(), unit.path().toString(), status, identity, evidenceId, summary, advised);
     sink.write(line);
     tally.count(status, warnings);
+    listener.finished(
+        unit.path().toString(), status, record == null ? List.of() : record.warnings(), advised);
   }
 
   private ReaException advice(ReaException e) {

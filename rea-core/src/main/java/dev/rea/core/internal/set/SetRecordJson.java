@@ -65,17 +65,25 @@ public final class SetRecordJson {
    */
   public static void writeBundle(OutputStream out, ModelSetRecord set, List<EvidenceRecord> members) {
     try (JsonGenerator g = EvidenceJson.generator(nonClosing(out))) {
-      g.writeStartObject();
-      g.writeStringProperty("schema", EvidenceJson.BUNDLE_SCHEMA);
-      g.writeName("records");
-      g.writeStartArray();
-      write(g, set, true);
-      for (EvidenceRecord r : members) {
-        EvidenceJson.writeRecord(g, r, true);
-      }
-      g.writeEndArray();
-      g.writeEndObject();
+      writeBundle(g, set, members);
     }
+  }
+
+  /**
+   * Writes the bundle object of {@link #writeBundle(OutputStream, ModelSetRecord, List)} as one
+   * value of {@code g} (the predicate of a set's in-toto Statement, say).
+   */
+  public static void writeBundle(JsonGenerator g, ModelSetRecord set, List<EvidenceRecord> members) {
+    g.writeStartObject();
+    g.writeStringProperty("schema", EvidenceJson.BUNDLE_SCHEMA);
+    g.writeName("records");
+    g.writeStartArray();
+    write(g, set, true);
+    for (EvidenceRecord r : members) {
+      EvidenceJson.writeRecord(g, r, true);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
   }
 
   /** @return the bundle as bytes ({@link #writeBundle}) */
