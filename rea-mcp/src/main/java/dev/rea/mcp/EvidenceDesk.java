@@ -175,12 +175,44 @@ final class EvidenceDesk {
    *     a bundle or any record fails; {@code resource_exhausted} / {@code retained_budget}
    */
   List<String> importBundle(byte[] json) throws ReaException {
+    if (Rea.isSetBundle(json)) {
+      return retainSetBundle(rea.readSetEvidence(json));
+    }
     return retainBundle(load(json), null);
   }
 
   /** Same, from a bundle file; also {@code target_unavailable} when it cannot be read. */
   List<String> importBundleFile(Path path) throws ReaException {
+    if (startsAsSetBundle(path)) {
+      return retainSetBundle(rea.readSetEvidence(path));
+    }
     return retainBundle(loadFile(path), path);
+  }
+
+  /**
+   * A set bundle (what {@code inspect_model_set} and {@code inspect-model-set --json} write,
+   * CONTRACT section 9) is retained as a set: its members in the session, the set beside them.
+   *
+   * @return the set record's evidence ID, then the members' in member order
+   */
+  private List<String> retainSetBundle(dev.rea.core.SetEvidence read) throws ReaException {
+    dev.rea.core.SetEvidence held = retainSet(read.set(), read.memberRecords());
+    List<String> ids = new ArrayList<>(1 + held.members().size());
+    ids.add(held.evidenceId());
+    for (Evidence m : held.members()) {
+      ids.add(m.evidenceId());
+    }
+    return ids;
+  }
+
+  /** @return whether the file's first bytes show a set bundle; false when they cannot be read */
+  private static boolean startsAsSetBundle(Path path) {
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(path)) {
+      return Rea.isSetBundle(in.readNBytes(256));
+    } catch (java.io.IOException | RuntimeException e) {
+      // The Evidence reader that follows reports an unreadable file in its own terms.
+      return false;
+    }
   }
 
   private List<String> retainBundle(LoadedEvidence loaded, @Nullable Path path)

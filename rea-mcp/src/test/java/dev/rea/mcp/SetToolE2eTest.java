@@ -104,6 +104,28 @@ class SetToolE2eTest {
   }
 
   @Test
+  void aSavedSetBundleIsImportedAsASet() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "imp", 3, 1, 1);
+    McpSyncClient mcp = client();
+    JsonNode b = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(SetTool.NAME,
+        Map.of("path", m.get(0).toString(), "detail", "complete"))));
+    String setId = b.path("records").get(0).path("evidence_id").asString();
+    mcp.callTool(new CallToolRequest(ReaTools.RELEASE, Map.of("evidence_id", setId)));
+    Path saved = java.nio.file.Files.writeString(dir.resolve("set.json"), b.toString());
+
+    CallToolResult imported = mcp.callTool(new CallToolRequest(ReaTools.IMPORT,
+        Map.of("path", saved.toString())));
+
+    assertThat(imported.isError()).as(String.valueOf(imported.content())).isFalse();
+    JsonNode ids = McpClientE2eTest.structured(imported);
+    assertThat(ids.toString()).contains(setId);
+    JsonNode members = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(
+        ReaTools.VIEW, Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", setId),
+            "view", Map.of("kind", "model-artifact", "collection", "members")))));
+    assertThat(members.path("total_matches").asInt()).isEqualTo(3);
+  }
+
+  @Test
   void aCancelDuringASetsFullHashReturnsThePartialSetRecord() throws Exception {
     // 3 members of 8 MiB of tensor data each, hashed at 100 ms per read.
     List<Path> m = SetFixtures.ggufSplit(dir, "big", 3, 1, 1,
