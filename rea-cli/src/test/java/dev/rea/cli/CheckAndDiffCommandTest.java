@@ -155,4 +155,31 @@ class CheckAndDiffCommandTest {
     CliRunner.Result unchanged = CliRunner.run("diff", a.toString(), same.toString());
     assertThat(unchanged.status()).as(unchanged.out()).isZero();
   }
+
+  @Test
+  void analysisViewPagesAnArrayFromTheModelFileTheEvidenceNames() throws Exception {
+    Path a = write("a.gguf", withVocabulary("tok500").tensor("w", F32, 8, 4));
+    Path saved = dir.resolve("a-evidence.json");
+    assertThat(
+            CliRunner.run("inspect-model-artifact", a.toString(), "--evidence_output", saved.toString())
+                .status())
+        .isZero();
+    String view =
+        "{\"kind\":\"model-artifact\",\"collection\":\"array\",\"key\":\"tokenizer.ggml.tokens\","
+            + "\"offset\":499,\"limit\":2}";
+    CliRunner.Result r =
+        CliRunner.run("inspect-analysis-view", "--source", saved.toString(), "--view", view, "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.json().get("elements").get(1).asText()).isEqualTo("tok500");
+    assertThat(r.json().get("next_offset").asText()).isEqualTo("501");
+    CliRunner.Result readable =
+        CliRunner.run("inspect-analysis-view", "--source", saved.toString(), "--view", view);
+    assertThat(readable.out()).contains("  500  tok500");
+    // Rewritten since the Evidence was saved: execution_failure (exit 4), target_changed.
+    Files.write(a, withVocabulary("TOK500").tensor("w", F32, 8, 4).bytes());
+    CliRunner.Result changed =
+        CliRunner.run("inspect-analysis-view", "--source", saved.toString(), "--view", view, "--json");
+    assertThat(changed.status()).isEqualTo(4);
+    assertThat(changed.out()).contains("target_changed");
+  }
 }
