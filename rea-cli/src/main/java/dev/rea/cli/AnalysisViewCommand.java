@@ -3,17 +3,22 @@ package dev.rea.cli;
 import dev.rea.core.Evidence;
 import dev.rea.core.Rea;
 import dev.rea.core.SelectedPath;
+import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.view.SourceKind;
+import dev.rea.core.view.ArrayView;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code rea inspect-analysis-view --source FILE --view JSON}: answers one page of a view from a
@@ -110,6 +115,11 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
+      ArrayView arrayView =
+          view == null ? null : ArrayView.parseIfArray(view.getBytes(StandardCharsets.UTF_8));
+      if (arrayView != null) {
+        return arrayPage(arrayView, out, err);
+      }
       ViewRequest selection =
           TensorsOption.view(
               view == null ? null : ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS), tensors);
@@ -135,5 +145,42 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     } catch (OutOfMemoryError e) {
       return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
     }
+  }
+
+  /**
+   * An array view (docs/evidence.md, "Array element pages"): one page of an array's elements,
+   * read again from the model file the saved Evidence names. Readable output: one element a line,
+   * after its index.
+   */
+  private int arrayPage(ArrayView arrayView, PrintWriter out, PrintWriter err) throws ReaException {
+    if (tensors != null) {
+      throw ReaException.builder(
+              Constraint.CONFLICTING_CHOICES,
+              "--tensors selects tensors; it does not combine with an array view")
+          .field("--tensors")
+          .build();
+    }
+    Path file = Arguments.resolve(source, "--source");
+    SelectedPath.checkTrailingSlash("--source", source, file);
+    Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
+    Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
+    byte[] page = ev.arrayPage(arrayView);
+    if (json) {
+      Output.printJson(out, page);
+      return 0;
+    }
+    JsonNode p = JsonMapper.builder().build().readTree(page);
+    PrintWriter w = TerminalText.wrap(out);
+    w.println(TerminalText.printable(p.get("key").asText()) + ": " + p.get("element_type").asText()
+        + "[" + p.get("count").asText() + "] sha256 " + p.get("value_sha256").asText());
+    long index = arrayView.offset();
+    for (JsonNode e : p.get("elements")) {
+      w.println("  " + index++ + "  " + TerminalText.printable(e.isString() ? e.asText() : e.toString()));
+    }
+    if (!p.get("next_offset").isNull()) {
+      w.println("next page: \"offset\": " + p.get("next_offset").asText());
+    }
+    w.flush();
+    return 0;
   }
 }

@@ -132,12 +132,18 @@ final class DiffReport {
     return TerminalText.printable(row.get("key").asText());
   }
 
-  /** A row's value: the scalar, or an array's element type and count. */
+  /**
+   * A row's value: the scalar, or an array's element type and count, and the first 12 digits of
+   * its {@code value_sha256} when it has one (arrays of the same type and count that differ past
+   * their preview differ there).
+   */
   private static String value(JsonNode row) {
     if (row.has("value")) {
       return text(row.get("value"));
     }
-    return row.get("element_type").asText() + "[" + row.get("count").asText() + "]";
+    String shape = row.get("element_type").asText() + "[" + row.get("count").asText() + "]";
+    JsonNode digest = row.get("value_sha256");
+    return digest == null ? shape : shape + " sha256 " + digest.asText().substring(0, 12) + "...";
   }
 
   /** A JSON value for a line: strings quoted and cut, others as written. */

@@ -8,10 +8,10 @@ import java.util.Map;
  * terminal ({@link FittedTable}). On an unlimited screen a column is titled with its field name
  * in capitals, as always. On a limited one: names, keys, values and previews may be cut; numbers,
  * shapes, type labels and states never are; {@code index}, {@code name}, {@code key} and {@code
- * type} are never dropped; the other columns are dropped when they do not fit, positions and IDs
- * first ({@code offset}, {@code type_id}, {@code file_offset}, {@code parameter_count}, {@code
- * preview_complete}, {@code element_type}, {@code storage_validation}, {@code count}, {@code
- * shape}, {@code tensor_count}, {@code preview}, {@code byte_length}, {@code value}); long field
+ * type} are never dropped; the other columns are dropped when they do not fit, digests, positions
+ * and IDs first ({@code value_sha256}, {@code offset}, {@code type_id}, {@code file_offset}, {@code
+ * parameter_count}, {@code preview_complete}, {@code element_type}, {@code
+ * storage_validation}, {@code count}, {@code shape}, {@code tensor_count}, {@code preview}, {@code byte_length}, {@code value}); long field
  * names get shorter headings ({@code STORAGE}, {@code PARAMETERS}, {@code BYTES}, ...).
  */
 final class PageColumns {
@@ -20,6 +20,7 @@ final class PageColumns {
   /** Drop order of droppable fields: higher is dropped first. */
   private static final Map<String, Integer> DROP =
       Map.ofEntries(
+          Map.entry("value_sha256", 14),
           Map.entry("offset", 13),
           Map.entry("type_id", 12),
           Map.entry("file_offset", 11),

@@ -127,4 +127,59 @@ class CheckAndDiffCommandTest {
     assertThat(fields.get("shape").get(0).get(1).asText()).isEqualTo("4");
     assertThat(fields.get("shape").get(1).get(1).asText()).isEqualTo("8");
   }
+
+  /** A 1,000-token vocabulary whose token 500 is {@code token500}. */
+  private static GgufBuilder withVocabulary(String token500) {
+    java.util.List<GgufBuilder.Value> tokens = new java.util.ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      tokens.add(str(i == 500 ? token500 : "tok" + i));
+    }
+    return llama().kv("tokenizer.ggml.tokens", GgufBuilder.array(GgufBuilder.STRING, tokens));
+  }
+
+  @Test
+  void diffSeesAVocabularyChangedOnlyAtElement500() throws Exception {
+    Path a = write("a.gguf", withVocabulary("tok500").tensor("w", F32, 8, 4));
+    Path b = write("b.gguf", withVocabulary("TOK500").tensor("w", F32, 8, 4));
+    Path same = write("same.gguf", withVocabulary("tok500").tensor("w", F32, 8, 4));
+    CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString(), "--json");
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    JsonNode m = r.json().get("metadata");
+    assertThat(m.get("changed")).hasSize(1);
+    assertThat(m.get("changed").get(0).get("key").asText()).isEqualTo("tokenizer.ggml.tokens");
+    assertThat(m.get("changed").get(0).get("a").get("count").asText()).isEqualTo("1000");
+    assertThat(m.get("arrays_compared_by_preview")).isEmpty();
+    CliRunner.Result readable = CliRunner.run("diff", a.toString(), b.toString());
+    assertThat(readable.status()).isEqualTo(1);
+    assertThat(readable.out()).contains("~ metadata tokenizer.ggml.tokens: STRING[1000] sha256 ");
+    CliRunner.Result unchanged = CliRunner.run("diff", a.toString(), same.toString());
+    assertThat(unchanged.status()).as(unchanged.out()).isZero();
+  }
+
+  @Test
+  void analysisViewPagesAnArrayFromTheModelFileTheEvidenceNames() throws Exception {
+    Path a = write("a.gguf", withVocabulary("tok500").tensor("w", F32, 8, 4));
+    Path saved = dir.resolve("a-evidence.json");
+    assertThat(
+            CliRunner.run("inspect-model-artifact", a.toString(), "--evidence_output", saved.toString())
+                .status())
+        .isZero();
+    String view =
+        "{\"kind\":\"model-artifact\",\"collection\":\"array\",\"key\":\"tokenizer.ggml.tokens\","
+            + "\"offset\":499,\"limit\":2}";
+    CliRunner.Result r =
+        CliRunner.run("inspect-analysis-view", "--source", saved.toString(), "--view", view, "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.json().get("elements").get(1).asText()).isEqualTo("tok500");
+    assertThat(r.json().get("next_offset").asText()).isEqualTo("501");
+    CliRunner.Result readable =
+        CliRunner.run("inspect-analysis-view", "--source", saved.toString(), "--view", view);
+    assertThat(readable.out()).contains("  500  tok500");
+    // Rewritten since the Evidence was saved: execution_failure (exit 4), target_changed.
+    Files.write(a, withVocabulary("TOK500").tensor("w", F32, 8, 4).bytes());
+    CliRunner.Result changed =
+        CliRunner.run("inspect-analysis-view", "--source", saved.toString(), "--view", view, "--json");
+    assertThat(changed.status()).isEqualTo(4);
+    assertThat(changed.out()).contains("target_changed");
+  }
 }

@@ -1,7 +1,12 @@
 package dev.rea.core;
 
+import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.internal.view.ArrayElementPages;
 import dev.rea.core.internal.view.IndexedEvidence;
+import dev.rea.core.options.Cancellation;
+import dev.rea.core.view.ArrayView;
 import java.util.Objects;
 
 /**
@@ -32,6 +37,23 @@ public final class Evidence {
   /** @return the memory the index holds, as charged against a session's retained budget (bytes) */
   public long retainedBytes() {
     return indexed.retainedBytes();
+  }
+
+  /**
+   * One page of an array's elements, read again from the model file this Evidence names
+   * ({@link ArrayView}; docs/evidence.md, "Array element pages"): the file must still have the
+   * size, modification time and (where recorded) device and inode of {@code artifact.identity},
+   * and the bytes read must have the record's {@code header_sha256} and the row's {@code
+   * value_sha256}.
+   *
+   * @param view the array and the page wanted
+   * @return the page ({@code kind: "model-artifact-array-page"}), UTF-8 JSON of at most 64 KiB
+   * @throws ReaException {@code invalid_input} / {@code bad_view} (no such ARRAY key, not GGUF,
+   *     Evidence saved without the row's {@code value_sha256}); {@code execution_failure} /
+   *     {@code target_changed} when the file is not the one described; {@code io_error}
+   */
+  public byte[] arrayPage(ArrayView view) throws ReaException {
+    return ArrayElementPages.answer(record(), view, FileAccess.system(), Cancellation.none());
   }
 
   IndexedEvidence indexed() {

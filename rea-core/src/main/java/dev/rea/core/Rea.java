@@ -6,7 +6,6 @@ import dev.rea.core.evidence.Inspection;
 import dev.rea.core.evidence.ModelSetRecord;
 import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.evidence.MetadataRow;
-import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.internal.auth.EvidenceSigner;
 import dev.rea.core.internal.auth.EvidenceVerifier;
 import dev.rea.core.internal.auth.KeyRing;
@@ -42,8 +41,6 @@ import dev.rea.core.source.SetSource;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -51,7 +48,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JsonGenerator;
 
 /**
  * REA's front door (CONTRACT section 14): inspect a model file, sign and save its Evidence, read
@@ -688,24 +684,15 @@ public final class Rea {
    * One metadata row's value as JSON text, as the record spells it (CONTRACT sections 2 and 3):
    * for a scalar, its {@code value} ({@code 32}, {@code "4096"} for 64-bit integers, {@code
    * "llama"}, {@code "NaN"}); for an array, the object {@code {"element_type", "count",
-   * "preview", "preview_complete"}}. For tables that keep one column for every value type (the
-   * Spark job's {@code metadata} table, CONTRACT section 10).
+   * "preview", "preview_complete", "value_sha256"?}} ({@code value_sha256} when the row has it,
+   * CONTRACT section 11). For tables that keep one column for every value type (the Spark job's
+   * {@code metadata} table, CONTRACT section 10).
    *
    * @param row the row
    * @return UTF-8 JSON text
    */
   public static String metadataValueJson(MetadataRow row) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (JsonGenerator g = EvidenceJson.generator(out)) {
-      if (row.value() instanceof MetadataValue.ArrayValue) {
-        g.writeStartObject();
-        EvidenceJson.writeMetadataValueFields(g, row.type(), row.value());
-        g.writeEndObject();
-      } else {
-        EvidenceJson.writeScalar(g, row.type(), row.value());
-      }
-    }
-    return out.toString(StandardCharsets.UTF_8);
+    return EvidenceJson.metadataValueJson(row);
   }
 
   /**

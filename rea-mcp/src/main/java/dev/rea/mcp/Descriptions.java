@@ -44,7 +44,8 @@ final class Descriptions {
       """
       Call to answer questions about rows of Evidence without reopening the model: tensors (by \
       names, name_glob such as "blk.0.*", types, indices, storage_validation), metadata (keys, \
-      key_glob) or per-type totals. source: retained-evidence with a summary's \
+      key_glob), per-type totals, or all elements of one array re-read from the unchanged \
+      model file (collection array, key, offset, limit). source: retained-evidence with a summary's \
       parent_evidence_id (or an imported id), evidence-file with one signed record, or inline. \
       Returns a page of at most limit rows under 64 KiB; pass next_offset as the next offset. \
       unknowns lists values the header could not establish.""";

@@ -11,6 +11,7 @@ import dev.rea.core.options.InspectOptions;
 import dev.rea.core.options.ProgressListener;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
+import dev.rea.core.view.ArrayView;
 import dev.rea.core.view.ViewRequest;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -168,7 +169,11 @@ final class ReaTools {
       if (view == null) {
         throw Failures.badArgument("view", "the argument \"view\" is required");
       }
-      ViewRequest selection = ViewRequest.parse(viewBytes(view), ViewRequest.Mode.ANALYSIS);
+      byte[] viewJson = viewBytes(view);
+      // An array view pages one array's elements from the model file (ArrayView).
+      ArrayView arrayView = ArrayView.parseIfArray(viewJson);
+      ViewRequest selection =
+          arrayView != null ? null : ViewRequest.parse(viewJson, ViewRequest.Mode.ANALYSIS);
       Object kind = source.get("kind");
       if (!(kind instanceof String k)) {
         throw Failures.badArgument(
@@ -181,6 +186,10 @@ final class ReaTools {
           Args s = Args.of("source.", source, Set.of("kind", "evidence_id"));
           dev.rea.core.SetEvidence set = desk.set(s.requiredString("evidence_id"));
           if (set != null) {
+            if (arrayView != null) {
+              throw Failures.badArgument(
+                  "view.collection", "array views page one model file's Evidence, not a set's");
+            }
             return results.success(
                 rea.view(set, selection, SourceKind.RETAINED_EVIDENCE).json());
           }
@@ -208,7 +217,8 @@ final class ReaTools {
                 "source.kind must be \"retained-evidence\", \"evidence-file\" or \"inline\", not "
                     + Args.quote(k));
       }
-      return results.success(rea.view(ev, selection, sourceKind).json());
+      return results.success(
+          arrayView != null ? ev.arrayPage(arrayView) : rea.view(ev, selection, sourceKind).json());
     } catch (ReaException e) {
       return results.failure(e);
     }

@@ -186,6 +186,37 @@ class EvidenceToolsE2eTest {
   }
 
   @Test
+  void anArrayViewPagesEveryElementFromTheUnchangedModelFile() throws Exception {
+    java.util.List<dev.rea.core.internal.format.gguf.GgufBuilder.Value> tokens =
+        new java.util.ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      tokens.add(dev.rea.core.internal.format.gguf.GgufBuilder.str("tok" + i));
+    }
+    Path p = dir.resolve("v.gguf");
+    java.nio.file.Files.write(p, dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+        .kv("tokenizer.ggml.tokens", dev.rea.core.internal.format.gguf.GgufBuilder.array(
+            dev.rea.core.internal.format.gguf.GgufBuilder.STRING, tokens))
+        .bytes());
+    McpSyncClient c = client();
+    String id = ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString())))
+        .path("parent_evidence_id").asString();
+    JsonNode page = ok(call(c, ReaTools.VIEW, Map.of("source", retained(id), "view",
+        view("collection", "array", "key", "tokenizer.ggml.tokens", "offset", 500, "limit", 50))));
+    assertThat(page.path("kind").asString()).isEqualTo("model-artifact-array-page");
+    assertThat(page.path("count").asString()).isEqualTo("600");
+    assertThat(page.path("elements").size()).isEqualTo(50);
+    assertThat(page.path("elements").get(0).asString()).isEqualTo("tok500");
+    assertThat(page.path("next_offset").asString()).isEqualTo("550");
+    // The file changed since: refused, typed.
+    java.nio.file.Files.setLastModifiedTime(
+        p, java.nio.file.attribute.FileTime.fromMillis(1_800_000_000_000L));
+    CallToolResult refused = call(c, ReaTools.VIEW, Map.of("source", retained(id), "view",
+        view("collection", "array", "key", "tokenizer.ggml.tokens")));
+    assertThat(refused.isError()).isTrue();
+    assertThat(McpClientE2eTest.structured(refused).toString()).contains("target_changed");
+  }
+
+  @Test
   void badViewIsRefusedBeforeTheFileIsRead() {
     JsonNode e =
         McpClientE2eTest.error(

@@ -39,7 +39,8 @@ public enum ViewCollection {
           "element_type",
           "count",
           "preview",
-          "preview_complete")),
+          "preview_complete",
+          "value_sha256")),
   /** Type rows (one per type label); a row's index is its position in the record's types. */
   TYPES(
       "types",

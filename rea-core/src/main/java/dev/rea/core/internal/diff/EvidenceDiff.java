@@ -38,9 +38,11 @@ import tools.jackson.core.JsonGenerator;
  * and order aside; {@code order_changed} says whether the tensors both sides declare come in
  * another order). Each list of added, removed and changed entries holds at most {@value
  * #MAX_LISTED}, and {@code <list>_omitted} counts the rest. Arrays compare by element type,
- * count and their previews; when both previews are incomplete, equal previews are all that can
- * be compared, and the key is listed in {@code arrays_compared_by_preview} so that nobody takes
- * such an array for proven equal. {@code types} lists the type labels whose counts differ;
+ * count and {@code value_sha256}, the digest of every stored element, so a vocabulary changed
+ * past its preview is changed. When a side lacks the digest (a record saved before it existed)
+ * arrays compare by their previews; when a preview is then incomplete, equal previews are all
+ * that can be compared, and the key is listed in {@code arrays_compared_by_preview} so that
+ * nobody takes such an array for proven equal. {@code types} lists the type labels whose counts differ;
  * {@code totals} are always both given.
  */
 public final class EvidenceDiff {
@@ -241,7 +243,7 @@ public final class EvidenceDiff {
           addedRows.add(r);
         } else if (!sameValue(ra, r)) {
           changedRows.add(new MetadataRow[] {ra, r});
-        } else if (ra.value() instanceof MetadataValue.ArrayValue arr && !arr.previewComplete()) {
+        } else if (comparedByPreview(ra, r)) {
           byPreview.add(r.key());
         }
       }
@@ -252,9 +254,39 @@ public final class EvidenceDiff {
       }
     }
 
-    /** Type and value equal; an array by element type, count, preview and preview_complete. */
+    /**
+     * Type and value equal. Arrays with {@code value_sha256} on both sides compare by element
+     * type, count and digest (the digest covers every element, so a change past the preview is
+     * seen); otherwise (a record saved before the field) by element type, count, preview and
+     * preview_complete.
+     */
     private static boolean sameValue(MetadataRow x, MetadataRow y) {
-      return x.type() == y.type() && x.value().equals(y.value());
+      if (x.type() != y.type()) {
+        return false;
+      }
+      if (x.valueSha256() != null
+          && y.valueSha256() != null
+          && x.value() instanceof MetadataValue.ArrayValue ax
+          && y.value() instanceof MetadataValue.ArrayValue ay) {
+        return ax.elementType() == ay.elementType()
+            && ax.count() == ay.count()
+            && x.valueSha256().equals(y.valueSha256());
+      }
+      return x.value().equals(y.value());
+    }
+
+    /**
+     * Whether two equal-looking array rows were compared by their previews alone: a side lacks
+     * {@code value_sha256} and a preview (at any depth) is incomplete.
+     */
+    private static boolean comparedByPreview(MetadataRow x, MetadataRow y) {
+      if (!(x.value() instanceof MetadataValue.ArrayValue)) {
+        return false;
+      }
+      if (x.valueSha256() != null && y.valueSha256() != null) {
+        return false;
+      }
+      return x.value().anyNested(v -> v instanceof MetadataValue.ArrayValue a && !a.previewComplete());
     }
 
     void writeMetadata(JsonGenerator g) {
@@ -279,11 +311,14 @@ public final class EvidenceDiff {
       g.writeEndObject();
     }
 
-    /** A row's type and value fields, without its index and key. */
+    /** A row's type and value fields (and {@code value_sha256}), without its index and key. */
     private static void writeRowValue(JsonGenerator g, MetadataRow r) {
       g.writeStartObject();
       g.writeStringProperty("type", r.type().name());
       EvidenceJson.writeMetadataValueFields(g, r.type(), r.value());
+      if (r.valueSha256() != null) {
+        g.writeStringProperty("value_sha256", r.valueSha256());
+      }
       g.writeEndObject();
     }
 

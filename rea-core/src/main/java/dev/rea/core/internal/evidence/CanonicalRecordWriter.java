@@ -98,6 +98,7 @@ final class CanonicalRecordWriter {
   private static final byte[] SHA256 = name("sha256");
   private static final byte[] SHAPE = name("shape");
   private static final byte[] SIZE = name("size");
+  private static final byte[] VALUE_SHA256 = name("value_sha256");
   private static final byte[] STATUS = name("status");
   private static final byte[] STORAGE_SIZES = name("storage_sizes");
   private static final byte[] STORAGE_VALIDATION = name("storage_validation");
@@ -321,7 +322,7 @@ final class CanonicalRecordWriter {
 
   /**
    * A scalar row: index, key, type, value. An array row: count, element_type, index, key,
-   * preview, preview_complete, type.
+   * preview, preview_complete, type, value_sha256 (when present).
    */
   private static void metadataRow(CanonicalSink out, MetadataRow row) {
     if (row.value() instanceof MetadataValue.ArrayValue a) {
@@ -339,6 +340,10 @@ final class CanonicalRecordWriter {
       out.bool(a.previewComplete());
       out.raw(TYPE);
       out.string(row.type().name());
+      if (row.valueSha256() != null) {
+        out.raw(VALUE_SHA256);
+        out.string(row.valueSha256());
+      }
     } else {
       first(out, INDEX);
       out.integer(row.index());

@@ -1079,13 +1079,31 @@ public final class EvidenceImport {
       ValueType type = valueType(p.get("type"), row, base + ".type");
       if (type == ValueType.ARRAY) {
         allowOnly(row, base, "index", "key", "type", "element_type", "count", "preview",
-            "preview_complete");
-        return new MetadataRow(position, key, type, arrayValue(row, base, 1));
+            "preview_complete", "value_sha256");
+        MetadataValue.ArrayValue value = arrayValue(row, base, 1);
+        return new MetadataRow(position, key, type, value, valueSha256(row, base));
       }
       allowOnly(row, base, "index", "key", "type", "value");
       Value v = p.get("value");
       requirePresent(v, row, base + ".value");
       return new MetadataRow(position, key, type, scalar(type, v, base + ".value"));
+    }
+
+    /**
+     * An ARRAY row's optional {@code value_sha256} (CONTRACT section 11): absent in records saved
+     * before the field existed; when present, 64 lowercase hex digits.
+     */
+    private @Nullable String valueSha256(ObjectValue row, String base) throws ReaException {
+      Value v = row.properties().get("value_sha256");
+      if (v == null) {
+        return null;
+      }
+      String field = base + ".value_sha256";
+      String hex = stringScalar(v, row, field, false);
+      if (!MetadataRow.isSha256Hex(hex)) {
+        throw j.errorAt(v.offset(), field, "expected 64 lowercase hex digits");
+      }
+      return hex;
     }
 
     private ValueType valueType(@Nullable Value v, Value parent, String field)

@@ -17,6 +17,7 @@ import dev.rea.core.evidence.Warning;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -267,14 +268,41 @@ public final class EvidenceJson {
     g.writeEndObject();
   }
 
-  /** Writes one complete metadata row object. */
+  /**
+   * Writes one complete metadata row object; an ARRAY row ends with {@code value_sha256} when it
+   * has one (CONTRACT section 11).
+   */
   public static void writeMetadataRow(JsonGenerator g, MetadataRow row) {
     g.writeStartObject();
     g.writeNumberProperty("index", row.index());
     g.writeStringProperty("key", row.key());
     g.writeStringProperty("type", row.type().name());
     writeMetadataValueFields(g, row.type(), row.value());
+    if (row.valueSha256() != null) {
+      g.writeStringProperty("value_sha256", row.valueSha256());
+    }
     g.writeEndObject();
+  }
+
+  /**
+   * A row's value as JSON text ({@code Rea.metadataValueJson}): a scalar's {@code value}, or an
+   * array row's object of its value fields and {@code value_sha256} (when it has one).
+   */
+  public static String metadataValueJson(MetadataRow row) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = generator(out)) {
+      if (row.value() instanceof MetadataValue.ArrayValue) {
+        g.writeStartObject();
+        writeMetadataValueFields(g, row.type(), row.value());
+        if (row.valueSha256() != null) {
+          g.writeStringProperty("value_sha256", row.valueSha256());
+        }
+        g.writeEndObject();
+      } else {
+        writeScalar(g, row.type(), row.value());
+      }
+    }
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   /**

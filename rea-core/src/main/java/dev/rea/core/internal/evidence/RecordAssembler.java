@@ -93,6 +93,16 @@ public final class RecordAssembler<D extends DeclaredTensor> implements StringAl
   }
 
   /**
+   * Charges an ARRAY row's {@code value_sha256} ({@link RecordSize#VALUE_SHA256_BYTES}), before
+   * its array value is read.
+   *
+   * @param at offset of the array value (its element type field)
+   */
+  public void chargeValueDigest(long at) throws ReaException {
+    budget.charge(RecordSize.VALUE_SHA256_BYTES, path, at);
+  }
+
+  /**
    * Charges the floor of a tensor entry whose dimensions are few (GGUF, at most {@code
    * maxDims}), before its name is read: two retained objects (the declaration and its row) and 8
    * bytes per dimension. The name is charged on its own ({@link #beforeString}); {@link
@@ -410,7 +420,7 @@ public final class RecordAssembler<D extends DeclaredTensor> implements StringAl
     List<MetadataRow> rows = new ArrayList<>(sorted.size());
     for (int i = 0; i < sorted.size(); i++) {
       MetadataRow r = sorted.get(i);
-      rows.add(r.index() == i ? r : new MetadataRow(i, r.key(), r.type(), r.value()));
+      rows.add(r.index() == i ? r : r.withIndex(i));
     }
     return rows;
   }

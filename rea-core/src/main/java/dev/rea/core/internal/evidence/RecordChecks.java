@@ -254,6 +254,9 @@ public final class RecordChecks {
           "safetensors metadata values are STRING");
       if (row.value() instanceof MetadataValue.ArrayValue a) {
         checkArray(a, f, limits, 1);
+        // Optional (records saved before CONTRACT section 11 lack it); a digest when present.
+        require(row.valueSha256() == null || SHA256_HEX.matcher(row.valueSha256()).matches(),
+            f + ".value_sha256", "value_sha256 must be 64 lowercase hex digits");
       } else {
         checkScalar(row.type(), row.value(), f + ".value");
       }

@@ -48,6 +48,12 @@ public final class RecordSize {
   /** The comma before an array element, charged with every row or element. */
   public static final long SEPARATOR = 1;
 
+  /**
+   * Exact bytes an ARRAY metadata row's {@code value_sha256} adds to the row's JSON: {@code
+   * ,"value_sha256":"<64 hex digits>"}.
+   */
+  public static final long VALUE_SHA256_BYTES = ",\"value_sha256\":\"\"".length() + 64;
+
   /** Decimal digits of the widest {@code int} index or count (2147483647). */
   public static final int INT_DIGITS = 10;
 

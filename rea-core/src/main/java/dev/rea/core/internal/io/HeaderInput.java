@@ -83,6 +83,12 @@ public final class HeaderInput {
   /** Index in {@code buf} up to which bytes have been fed to the digest. */
   private int hashMark;
 
+  /**
+   * A second digest fed the same consumed bytes while a window is open ({@link #openWindow}), or
+   * null: the GGUF reader hashes each array value with it in the same pass as the header digest.
+   */
+  private @Nullable MessageDigest window;
+
   private long fetched;
   private long headerCeiling = Long.MAX_VALUE;
 
@@ -452,6 +458,9 @@ public final class HeaderInput {
             "the file ended at byte " + bufStart + " but was " + fileSize + " bytes when it was opened");
       }
       digest.update(dst, off + done, n);
+      if (window != null) {
+        window.update(dst, off + done, n);
+      }
       fetched += n;
       done += n;
       bufStart += n;
@@ -694,8 +703,45 @@ public final class HeaderInput {
   private void flushDigest() {
     if (pos > hashMark) {
       digest.update(buf, hashMark, pos - hashMark);
+      if (window != null) {
+        window.update(buf, hashMark, pos - hashMark);
+      }
       hashMark = pos;
     }
+  }
+
+  /**
+   * Opens a digest window at {@link #position()}: from now until {@link #closeWindow}, every
+   * consumed byte is also fed, exactly once and in order, into {@code windowDigest}. The bytes
+   * reach it when the header digest gets them (in runs of buffered bytes, never per field), so
+   * the window costs one more digest update per run and no allocation.
+   *
+   * @param windowDigest a fresh digest (typically SHA-256), owned by the caller
+   * @throws IllegalStateException when a window is already open
+   */
+  public void openWindow(MessageDigest windowDigest) {
+    if (window != null) {
+      throw new IllegalStateException("a digest window is already open");
+    }
+    flushDigest();
+    window = windowDigest;
+  }
+
+  /**
+   * Closes the window {@link #openWindow} opened and completes its digest: the digest of the
+   * bytes consumed between the two calls.
+   *
+   * @return the digest's result (32 bytes for SHA-256)
+   * @throws IllegalStateException when no window is open
+   */
+  public byte[] closeWindow() {
+    MessageDigest w = window;
+    if (w == null) {
+      throw new IllegalStateException("no digest window is open");
+    }
+    flushDigest();
+    window = null;
+    return w.digest();
   }
 
   /**

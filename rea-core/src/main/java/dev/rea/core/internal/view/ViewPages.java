@@ -503,6 +503,9 @@ public final class ViewPages {
       if (in.test("preview_complete")) {
         g.writeBooleanProperty("preview_complete", a.previewComplete());
       }
+      if (in.test("value_sha256") && row.valueSha256() != null) {
+        g.writeStringProperty("value_sha256", row.valueSha256());
+      }
     } else if (in.test("value")) {
       g.writeName("value");
       EvidenceJson.writeScalar(g, row.type(), row.value());

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rea.core.Comparison;
 import dev.rea.core.Rea;
 import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.internal.evidence.EvidenceImport;
+import dev.rea.core.internal.evidence.EvidenceJson;
 import dev.rea.core.internal.format.gguf.GgufBuilder;
 import dev.rea.core.options.InspectOptions;
 import java.nio.charset.StandardCharsets;
@@ -132,14 +134,54 @@ class EvidenceDiffTest {
   }
 
   @Test
-  void aVocabularyChangedPastItsPreviewIsSaidToBeComparedByPreview() throws Exception {
+  void aVocabularyChangedPastItsPreviewIsChangedByItsDigest() throws Exception {
     EvidenceRecord a = model("a.gguf", b -> tensors(vocabulary(b, "end"), F32));
     EvidenceRecord b = model("b.gguf", b2 -> tensors(vocabulary(b2, "END"), F32));
-    JsonNode j = json(Rea.compare(a, b));
-    // Records without value digests can only compare the first 8 tokens, and say so.
-    assertThat(j.get("metadata").get("arrays_compared_by_preview"))
-        .extracting(JsonNode::asText)
-        .containsExactly("tokenizer.ggml.tokens");
+    Comparison c = Rea.compare(a, b);
+    assertThat(c.sameDeclarations()).isFalse();
+    JsonNode j = json(c);
+    JsonNode changed = j.get("metadata").get("changed");
+    assertThat(changed).hasSize(1);
+    assertThat(changed.get(0).get("key").asText()).isEqualTo("tokenizer.ggml.tokens");
+    assertThat(changed.get(0).get("a").get("value_sha256").asText())
+        .isEqualTo(a.metadata().get(3).valueSha256())
+        .isNotEqualTo(changed.get(0).get("b").get("value_sha256").asText());
+    // The previews (first 8 tokens) are equal: only the digest saw the change.
+    assertThat(changed.get(0).get("a").get("preview")).isEqualTo(changed.get(0).get("b").get("preview"));
+    assertThat(j.get("metadata").get("arrays_compared_by_preview")).isEmpty();
+    // The same vocabulary on both sides, each with its digest, is the same.
+    EvidenceRecord a2 = model("a2.gguf", b2 -> tensors(vocabulary(b2, "end"), F32));
+    assertThat(Rea.compare(a, a2).sameDeclarations()).isTrue();
+    assertThat(json(Rea.compare(a, a2)).get("metadata").get("arrays_compared_by_preview")).isEmpty();
+  }
+
+  @Test
+  void recordsSavedBeforeDigestsCompareArraysByPreviewAndSaySo() throws Exception {
+    EvidenceRecord a = withoutDigests(model("a.gguf", b -> tensors(vocabulary(b, "end"), F32)));
+    EvidenceRecord withDigest = model("b.gguf", b2 -> tensors(vocabulary(b2, "END"), F32));
+    assertThat(a.metadata().get(3).valueSha256()).isNull();
+    for (EvidenceRecord b : List.of(withoutDigests(withDigest), withDigest)) {
+      Comparison c = Rea.compare(a, b);
+      JsonNode j = json(c);
+      // Only the first 8 tokens can be compared, and the comparison says so.
+      assertThat(c.sameDeclarations()).isTrue();
+      assertThat(j.get("metadata").get("changed")).isEmpty();
+      assertThat(j.get("metadata").get("arrays_compared_by_preview"))
+          .extracting(JsonNode::asText)
+          .containsExactly("tokenizer.ggml.tokens");
+    }
+  }
+
+  /** {@code r} as a record saved before {@code value_sha256} existed (re-imported without it). */
+  private static EvidenceRecord withoutDigests(EvidenceRecord r) throws Exception {
+    String text = new String(EvidenceJson.recordBytes(r, true), StandardCharsets.UTF_8);
+    String old = text.replaceAll(",\"value_sha256\":\"[0-9a-f]{64}\"", "");
+    assertThat(old).isNotEqualTo(text);
+    return EvidenceImport.standard()
+        .read(old.getBytes(StandardCharsets.UTF_8))
+        .records()
+        .get(0)
+        .record();
   }
 
   @Test

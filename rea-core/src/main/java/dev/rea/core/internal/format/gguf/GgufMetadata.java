@@ -5,11 +5,14 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.ValueType;
+import dev.rea.core.internal.evidence.EvidenceIds;
 import dev.rea.core.internal.evidence.RecordAssembler;
 import dev.rea.core.internal.io.FieldPath;
 import dev.rea.core.internal.io.HeaderInput;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +24,9 @@ import java.util.Map;
  * and skipped without creating objects. Before anything is retained the assembler is asked
  * (strings through {@link HeaderInput#string}); the field path names every failure: {@code
  * metadata[3].key}, {@code metadata[3].type}, {@code metadata[3].value[7]}, {@code
- * metadata[3].value.count}. One instance per read.
+ * metadata[3].value.count}. Each top-level array is hashed in the same pass as the header
+ * (its row's {@code value_sha256}: the bytes from its element type field to its last element).
+ * One instance per read.
  */
 final class GgufMetadata {
   /** Fewest bytes one KV pair can take: u64 key length, a 1-byte key, u32 type, 1-byte value. */
@@ -36,6 +41,12 @@ final class GgufMetadata {
   /** The alignment, and whether {@code general.alignment} set it. */
   private long alignment = GgufReader.DEFAULT_ALIGNMENT;
   private boolean alignmentFromMetadata;
+
+  /**
+   * Hashes each top-level array value as it is read ({@link HeaderInput#openWindow}): the row's
+   * {@code value_sha256} (CONTRACT section 11). Reused; {@code digest()} resets it.
+   */
+  private final MessageDigest arrayDigest = EvidenceIds.sha256();
 
   /** The count of the array whose head {@link #readArrayHead} read last. */
   private long headCount;
@@ -103,7 +114,15 @@ final class GgufMetadata {
 
       path.truncate(2).name("value");
       long valueAt = in.position();
-      MetadataValue value = type == ValueType.ARRAY ? readArray(1) : readScalar(type);
+      if (type == ValueType.ARRAY) {
+        asm.chargeValueDigest(valueAt);
+        in.openWindow(arrayDigest);
+        MetadataValue value = readArray(1);
+        String sha256 = HexFormat.of().formatHex(in.closeWindow());
+        asm.metadata(new MetadataRow((int) i, key, type, value, sha256), in.position());
+        continue;
+      }
+      MetadataValue value = readScalar(type);
       if (alignmentKey) {
         setAlignment(((MetadataValue.IntegerValue) value).bits(), valueAt);
         facts.run();
