@@ -64,6 +64,12 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
       description = "How model files are read: header (default) or full (also hash every byte).")
   String hash;
 
+  @Option(
+      names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
+      paramLabel = "ggml-modern",
+      description = Arguments.ASSUME_LAYOUT_HELP)
+  String assumeLayout;
+
   @Option(names = "--json", description = "Print the comparison as JSON (or the error object).")
   boolean json;
 
@@ -81,8 +87,10 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
     try {
       HashMode mode = Arguments.hashMode(hash);
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      EvidenceRecord a = side(rea, first, "A", mode);
-      EvidenceRecord b = side(rea, second, "B", mode);
+      InspectOptions options =
+          InspectOptions.builder().hash(mode).layout(Arguments.layout(assumeLayout)).build();
+      EvidenceRecord a = side(rea, first, "A", options);
+      EvidenceRecord b = side(rea, second, "B", options);
       Comparison c = Rea.compare(a, b);
       if (json) {
         Output.printJson(out, c.json());
@@ -103,7 +111,7 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
    * @throws ReaException as inspection or Evidence reading do; {@code bad_argument} for a
    *     bundle of several records
    */
-  private static EvidenceRecord side(Rea rea, String text, String field, HashMode mode)
+  private static EvidenceRecord side(Rea rea, String text, String field, InspectOptions options)
       throws ReaException {
     Path path = Arguments.resolve(text, field);
     SelectedPath.checkTrailingSlash(field, text, path);
@@ -111,7 +119,7 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
       LoadedEvidence loaded = rea.readEvidence(path);
       return loaded.select(null, "(rea diff compares one record per side)").record();
     }
-    Inspection result = rea.inspect(path, InspectOptions.builder().hash(mode).build());
+    Inspection result = rea.inspect(path, options);
     if (result instanceof Inspection.Failed failed) {
       throw failed.error();
     }
