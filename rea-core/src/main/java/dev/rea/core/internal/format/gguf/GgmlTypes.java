@@ -154,34 +154,7 @@ public final class GgmlTypes {
                       new GgmlType.Layout("K64", 64, K64_BYTES[k])));
     }
     for (int id = 16; id <= 25; id++) {
-      List<String> names = new ArrayList<>();
-      StringBuilder history = new StringBuilder();
-      Map<String, List<String>> bySnapshot = new LinkedHashMap<>();
-      for (int s = 0; s < SNAPSHOTS.length; s++) {
-        String name = meaningIn(id, SNAPSHOT_I8[s]);
-        if (name == null) {
-          continue;
-        }
-        bySnapshot.computeIfAbsent(name, n -> new ArrayList<>()).add(SNAPSHOTS[s]);
-      }
-      bySnapshot.computeIfAbsent(MODERN_16_25[id - 16], n -> new ArrayList<>()).add("modern");
-      for (Map.Entry<String, List<String>> e : bySnapshot.entrySet()) {
-        names.add(e.getKey());
-        if (history.length() > 0) {
-          history.append(", ");
-        }
-        history.append(e.getKey()).append(" (").append(String.join(", ", e.getValue())).append(')');
-      }
-      long[] bound = smallestLayout(names);
-      List<GgmlType.Layout> layouts = new ArrayList<>();
-      for (String n : names) {
-        long[] l = CANDIDATE_LAYOUTS.get(n);
-        layouts.add(new GgmlType.Layout(n, l[0], l[1]));
-      }
-      TABLE[id] =
-          new GgmlType(id, "AMBIGUOUS_" + id, Kind.AMBIGUOUS, 0, 0, 0, names, bound[0], bound[1])
-              .withLayouts(layouts);
-      AMBIGUOUS_HISTORY.put((long) id, history.toString());
+      ambiguous(id);
     }
     for (int id = 9; id <= 25; id++) {
       MODERN[id - 9] = modern(TABLE[id], id);
@@ -206,6 +179,38 @@ public final class GgmlTypes {
   }
 
   private GgmlTypes() {}
+
+  /** Adds ID {@code id} (16-25): its released meanings, their layouts and history. */
+  private static void ambiguous(int id) {
+    List<String> names = new ArrayList<>();
+    StringBuilder history = new StringBuilder();
+    Map<String, List<String>> bySnapshot = new LinkedHashMap<>();
+    for (int s = 0; s < SNAPSHOTS.length; s++) {
+      String name = meaningIn(id, SNAPSHOT_I8[s]);
+      if (name == null) {
+        continue;
+      }
+      bySnapshot.computeIfAbsent(name, n -> new ArrayList<>()).add(SNAPSHOTS[s]);
+    }
+    bySnapshot.computeIfAbsent(MODERN_16_25[id - 16], n -> new ArrayList<>()).add("modern");
+    for (Map.Entry<String, List<String>> e : bySnapshot.entrySet()) {
+      names.add(e.getKey());
+      if (history.length() > 0) {
+        history.append(", ");
+      }
+      history.append(e.getKey()).append(" (").append(String.join(", ", e.getValue())).append(')');
+    }
+    long[] bound = smallestLayout(names);
+    List<GgmlType.Layout> layouts = new ArrayList<>();
+    for (String n : names) {
+      long[] l = CANDIDATE_LAYOUTS.get(n);
+      layouts.add(new GgmlType.Layout(n, l[0], l[1]));
+    }
+    TABLE[id] =
+        new GgmlType(id, "AMBIGUOUS_" + id, Kind.AMBIGUOUS, 0, 0, 0, names, bound[0], bound[1])
+            .withLayouts(layouts);
+    AMBIGUOUS_HISTORY.put((long) id, history.toString());
+  }
 
   /**
    * The type of ID 9-25 under modern ggml's layout: Q8_1 in 36-byte blocks of 32, the K types in
