@@ -4,8 +4,10 @@ import dev.rea.core.FileProbe;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.LayoutAssumption;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /** Validation of CLI arguments into core types, as typed {@code invalid_input} failures. */
 final class Arguments {
@@ -21,6 +23,34 @@ final class Arguments {
           .build();
     }
     return mode;
+  }
+
+  /** The {@code --assume-layout} option's name. */
+  static final String ASSUME_LAYOUT = "--assume-layout";
+
+  /** Its description, shared by every command that inspects files. */
+  static final String ASSUME_LAYOUT_HELP =
+      "ggml-modern: read GGUF Q8_1, K-quant and ID 16-25 tensors under modern ggml's layouts"
+          + " (say so only when you know the writer); the record says its byte lengths rest on"
+          + " this assumption.";
+
+  /**
+   * @param text the {@code --assume-layout} value, or null when the option was not given
+   * @return the layout assumption ({@code none} when not given)
+   * @throws ReaException {@code bad_argument} naming the option
+   */
+  static LayoutAssumption layout(@Nullable String text) throws ReaException {
+    if (text == null) {
+      return LayoutAssumption.NONE;
+    }
+    try {
+      return LayoutAssumption.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT, ASSUME_LAYOUT + ": " + e.getMessage())
+          .field(ASSUME_LAYOUT)
+          .build();
+    }
   }
 
   /** U+FFFD REPLACEMENT CHARACTER. */

@@ -78,6 +78,12 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
       description = "Also fail on limitations (what REA could not establish).")
   String failOn;
 
+  @Option(
+      names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
+      paramLabel = "ggml-modern",
+      description = Arguments.ASSUME_LAYOUT_HELP)
+  String assumeLayout;
+
   @Option(names = "--json", description = "Print one JSON object with every verdict.")
   boolean json;
 
@@ -108,6 +114,7 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
       InspectOptions options =
           InspectOptions.builder()
               .hash(policy.expectSha256() != null ? HashMode.FULL : HashMode.HEADER)
+              .layout(Arguments.layout(assumeLayout))
               .build();
       List<Verdict> verdicts = new ArrayList<>(paths.size());
       for (String text : paths) {

@@ -72,6 +72,12 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
       description = "How model files are read: header (default) or full (also hash every byte).")
   String hash;
 
+  @Option(
+      names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
+      paramLabel = "ggml-modern",
+      description = Arguments.ASSUME_LAYOUT_HELP)
+  String assumeLayout;
+
   @Option(names = "--json", description = "Print the comparison as JSON (or the error object).")
   boolean json;
 
@@ -89,8 +95,10 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
     try {
       HashMode mode = Arguments.hashMode(hash);
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      Side a = side(rea, first, "A", mode);
-      Side b = side(rea, second, "B", mode);
+      InspectOptions options =
+          InspectOptions.builder().hash(mode).layout(Arguments.layout(assumeLayout)).build();
+      Side a = side(rea, first, "A", options);
+      Side b = side(rea, second, "B", options);
       Comparison c = compare(rea, a, b);
       if (json) {
         Output.printJson(out, c.json());
@@ -136,7 +144,7 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
    * @throws ReaException as inspection or Evidence reading do; {@code bad_argument} for a
    *     bundle of several records that is not a set
    */
-  private static Side side(Rea rea, String text, String field, HashMode mode)
+  private static Side side(Rea rea, String text, String field, InspectOptions options)
       throws ReaException {
     Path path = Arguments.resolve(text, field);
     SelectedPath.checkTrailingSlash(field, text, path);
@@ -147,7 +155,6 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
       LoadedEvidence loaded = rea.readEvidence(path);
       return new Side(loaded.select(null, "(rea diff compares one record per side)").record(), null);
     }
-    InspectOptions options = InspectOptions.builder().hash(mode).build();
     if (SetFiles.namesASet(path)) {
       SetInspection.Complete set = rea.inspectSet(path, options).orThrow();
       return new Side(null, rea.setEvidence(set.set(), set.members()));

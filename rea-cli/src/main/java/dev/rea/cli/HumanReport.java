@@ -164,6 +164,9 @@ final class HumanReport {
                   : "")
               + SplitMember.note(r)
         });
+    if (r.request().assumeLayout() != null) {
+      facts.add(new String[] {"layout", assumedLayout(r)});
+    }
     if (!r.warnings().isEmpty()) {
       // Warnings are printed last, after tables that can be long: a reader who stops at the top
       // (an audit of a download) still sees that there are some, e.g. a file that may be cut.
@@ -204,6 +207,15 @@ final class HumanReport {
       if (l.candidates() != null && !l.candidates().isEmpty()) {
         screen.println(
             out, "    candidates: " + TerminalText.printable(String.join(", ", l.candidates())), 6);
+      }
+      if (l.candidatesFittingRanges() != null) {
+        screen.println(
+            out,
+            "    candidates fitting the declared ranges: "
+                + (l.candidatesFittingRanges().isEmpty()
+                    ? "none"
+                    : TerminalText.printable(String.join(", ", l.candidatesFittingRanges()))),
+            6);
       }
       if (l.tensorIndices() != null && !l.tensorIndices().isEmpty()) {
         screen.println(out, "    tensor indices: " + indices(l.tensorIndices()), 6);
@@ -570,6 +582,27 @@ final class HumanReport {
       j.add(Long.toUnsignedString(d));
     }
     return j.toString();
+  }
+
+  /**
+   * The {@code layout} fact of a record read under {@code --assume-layout} (CONTRACT section 12):
+   * how many byte lengths rest on the statement rather than on the header.
+   */
+  static String assumedLayout(EvidenceRecord r) {
+    int tensors = 0;
+    for (Limitation l : r.limitations()) {
+      if ("layout_assumed".equals(l.code()) && l.tensorIndices() != null) {
+        tensors = l.tensorIndices().size();
+      }
+    }
+    String layout = TerminalText.printable(r.request().assumeLayout());
+    return tensors == 0
+        ? layout + " assumed (--assume-layout); no tensor here needed it"
+        : "ASSUMED "
+            + layout
+            + " (--assume-layout): the byte lengths of "
+            + Sizes.count(tensors, "tensor")
+            + " rest on this assumption, not on the header";
   }
 
   private static String indices(List<Integer> idx) {

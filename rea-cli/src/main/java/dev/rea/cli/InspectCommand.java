@@ -89,6 +89,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   String path;
   boolean json;
   String hash;
+  String assumeLayout;
   int maxTensorRows;
   List<String> detail;
   String evidenceOutput;
@@ -135,6 +136,12 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
             .description(
                 "header (default): read and hash only the header.",
                 "full: also stream the rest of the file through SHA-256 (reads the whole file).")
+            .build());
+    spec.addOption(
+        OptionSpec.builder(Arguments.ASSUME_LAYOUT, "--assume_layout")
+            .paramLabel("ggml-modern")
+            .type(String.class)
+            .description(Arguments.ASSUME_LAYOUT_HELP)
             .build());
     spec.addOption(
         OptionSpec.builder("--max_tensor_rows", "--max-tensor-rows")
@@ -210,6 +217,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     path = spec.positionalParameters().get(0).getValue();
     json = Boolean.TRUE.equals(spec.findOption("--json").getValue());
     hash = spec.findOption("--hash").getValue();
+    assumeLayout = spec.findOption(Arguments.ASSUME_LAYOUT).getValue();
     maxTensorRows = spec.findOption("--max_tensor_rows").<Integer>getValue();
     detail = spec.findOption("--detail").getValue();
     evidenceOutput = spec.findOption("--evidence_output").getValue();
@@ -281,7 +289,10 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       try (Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
         InspectOptions.Builder options =
-            InspectOptions.builder().hash(mode).cancellation(cancellation);
+            InspectOptions.builder()
+                .hash(mode)
+                .cancellation(cancellation)
+                .layout(Arguments.layout(assumeLayout));
         if (bar != null) {
           options.progress(bar::update);
         }

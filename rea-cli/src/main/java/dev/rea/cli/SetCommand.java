@@ -87,6 +87,12 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
           "full: also hash every member whole, with one progress bar over the set."})
   String hash;
 
+  @Option(
+      names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
+      paramLabel = "ggml-modern",
+      description = Arguments.ASSUME_LAYOUT_HELP)
+  String assumeLayout;
+
   @Option(names = "--detail", paramLabel = "complete|summary",
       description = {"complete (default): every record (a signed bundle with --json).",
           "summary: the set summary, pointing at the complete Evidence by "
@@ -162,7 +168,10 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
           Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
         InspectOptions.Builder options =
-            InspectOptions.builder().hash(mode).cancellation(cancellation);
+            InspectOptions.builder()
+                .hash(mode)
+                .cancellation(cancellation)
+                .layout(Arguments.layout(assumeLayout));
         if (bar != null) {
           options.progress(bar::update);
         }

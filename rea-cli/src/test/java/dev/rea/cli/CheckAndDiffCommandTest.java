@@ -60,6 +60,66 @@ class CheckAndDiffCommandTest {
   }
 
   @Test
+  void aTypeIdNoGgmlDefinesFailsUnlessAllowed() throws Exception {
+    // Q4_K's ID 12 with its third byte flipped: 0x00FF000C = 16711692, which no ggml defines.
+    Path flipped =
+        write(
+            "flipped.gguf",
+            llama().tensor(new GgufBuilder.Tensor("blk.0.ffn_down.weight", 16711692L, 256).dataBytes(144)));
+    CliRunner.Result r = CliRunner.run("check", flipped.toString(), "--json");
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    JsonNode reason = r.json().get("units").get(0).get("reasons").get(0);
+    assertThat(reason.get("code").asText()).isEqualTo("unknown_type_id");
+    assertThat(reason.get("message").asText()).contains("16711692", "damaged header");
+
+    CliRunner.Result allowed = CliRunner.run("check", flipped.toString(), "--allow", "unknown_type_id");
+    assertThat(allowed.status()).as(allowed.out()).isZero();
+    assertThat(allowed.out().strip()).isEqualTo("OK " + flipped);
+
+    // ID 4 was released (and removed before GGUF): a limitation, no warning.
+    Path removed =
+        write("removed.gguf", llama().tensor(new GgufBuilder.Tensor("w", 4L, 32).dataBytes(20)));
+    assertThat(CliRunner.run("check", removed.toString()).status()).isZero();
+  }
+
+  @Test
+  void theLayoutAssumptionIsRecordedAndSaidPlainly() throws Exception {
+    Path k = write("k.gguf", llama().tensor("blk.0.ffn_down.weight", Q4_K, 256, 4));
+    CliRunner.Result json =
+        CliRunner.run(
+            "inspect-model-artifact", k.toString(), "--assume-layout", "ggml-modern", "--json",
+            "--detail", "complete");
+    assertThat(json.status()).as(json.err()).isZero();
+    JsonNode record = json.json().get("records").get(0);
+    assertThat(record.get("request").get("assume_layout").asText()).isEqualTo("ggml-modern");
+    assertThat(record.get("coverage").get("storage_sizes").asText()).isEqualTo("assumed");
+    assertThat(record.get("tensors").get(0).get("byte_length").asText()).isEqualTo("576");
+    assertThat(record.get("limitations").get(0).get("code").asText()).isEqualTo("layout_assumed");
+
+    CliRunner.Result text =
+        CliRunner.run("inspect-model-artifact", k.toString(), "--assume-layout", "ggml-modern");
+    assertThat(text.status()).as(text.err()).isZero();
+    assertThat(text.out()).contains("ASSUMED ggml-modern", "rest on this assumption");
+    assertThat(CliRunner.run("inspect-model-artifact", k.toString()).out())
+        .doesNotContain("ASSUMED")
+        .contains("candidates fitting the declared ranges: K256");
+
+    // A K64-shaped row is refused under the assumption, by check and diff too.
+    Path k64 =
+        write("k64.gguf", llama().tensor(new GgufBuilder.Tensor("w", Q4_K, 64, 4).dataBytes(152)));
+    assertThat(CliRunner.run("check", k64.toString()).status()).isZero();
+    CliRunner.Result refused = CliRunner.run("check", k64.toString(), "--assume-layout", "ggml-modern");
+    assertThat(refused.status()).isEqualTo(1);
+    assertThat(refused.out()).contains("file_format_rejected", "assumed ggml-modern layout");
+    assertThat(
+            CliRunner.run("diff", k.toString(), k.toString(), "--assume-layout", "ggml-modern")
+                .status())
+        .isZero();
+    assertThat(CliRunner.run("check", k.toString(), "--assume-layout", "ggml-ancient").status())
+        .isEqualTo(2);
+  }
+
+  @Test
   void aRejectedFileFailsWithItsConstraintAndOffset() throws Exception {
     Path bad = write("bad.gguf", llama().tensor("w", F32, 8, 4).truncate(1));
     CliRunner.Result r = CliRunner.run("check", bad.toString(), "--json");

@@ -141,7 +141,7 @@ public final class Rea {
   }
 
   private ModelInspector inspectorFor(InspectOptions options) {
-    return options.limits().map(inspector::withLimits).orElse(inspector);
+    return options.limits().map(inspector::withLimits).orElse(inspector).withLayout(options.layout());
   }
 
   private static ModelInspector.Listener listener(InspectOptions options) {

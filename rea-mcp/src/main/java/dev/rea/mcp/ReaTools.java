@@ -8,6 +8,7 @@ import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Inspection;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
+import dev.rea.core.options.LayoutAssumption;
 import dev.rea.core.options.ProgressListener;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
@@ -119,10 +120,14 @@ final class ReaTools {
 
   CallToolResult inspect(McpSyncServerExchange exchange, CallToolRequest request) {
     try {
-      Args a = Args.of(request.arguments(), Set.of("path", "hash", "detail", "view", FormatArg.NAME));
+      Args a =
+          Args.of(
+              request.arguments(),
+              Set.of("path", "hash", "assume_layout", "detail", "view", FormatArg.NAME));
       Path path = a.absolutePath("path");
       HashMode hash =
           Objects.requireNonNull(HashMode.fromWire(a.choice("hash", "header", List.of("header", "full"))));
+      LayoutAssumption layout = layout(a);
       Map<String, Object> view = a.optionalObject("view");
       FormatArg format = FormatArg.of(a);
       String detail = format.detail(a, hash, view != null);
@@ -135,7 +140,7 @@ final class ReaTools {
       // A bad view is refused before the file is opened.
       ViewRequest selection =
           view == null ? null : ViewRequest.parse(viewBytes(view), ViewRequest.Mode.INLINE);
-      Inspection result = runInspection(exchange, request, path, hash);
+      Inspection result = runInspection(exchange, request, path, hash, layout);
       if (result instanceof Inspection.Failed failed) {
         return results.failure(failed.error(), desk.signPartial(failed.partial()));
       }
@@ -320,12 +325,23 @@ final class ReaTools {
   }
 
   /**
+   * @return the {@code assume_layout} argument (CONTRACT section 12): {@code ggml-modern}, or
+   *     none when absent
+   * @throws ReaException {@code bad_argument} for any other value
+   */
+  static LayoutAssumption layout(Args a) throws ReaException {
+    String v = a.choice("assume_layout", "none", List.of("ggml-modern"));
+    return LayoutAssumption.parse(v);
+  }
+
+  /**
    * Runs an inspection in the server's one slot, with the request's cancellation and progress.
    *
    * @throws ReaException {@code provider_busy} when another inspection runs
    */
   <T> T inSlot(McpSyncServerExchange exchange, CallToolRequest request, HashMode hash,
-      java.util.function.Function<InspectOptions, T> work) throws ReaException {
+      LayoutAssumption layout, java.util.function.Function<InspectOptions, T> work)
+      throws ReaException {
     Inspections.Ticket ticket = inspections.tryStart(requestKey(request));
     if (ticket == null) {
       throw Failures.busy();
@@ -333,6 +349,7 @@ final class ReaTools {
     try {
       return work.apply(InspectOptions.builder()
           .hash(hash)
+          .layout(layout)
           .cancellation(ticket.cancellation)
           .progress(new Progress(exchange, request.progressToken()))
           .build());
@@ -342,7 +359,11 @@ final class ReaTools {
   }
 
   private Inspection runInspection(
-      McpSyncServerExchange exchange, CallToolRequest request, Path path, HashMode hash)
+      McpSyncServerExchange exchange,
+      CallToolRequest request,
+      Path path,
+      HashMode hash,
+      LayoutAssumption layout)
       throws ReaException {
     String requestKey = requestKey(request);
     Inspections.Ticket ticket = inspections.tryStart(requestKey);
@@ -353,6 +374,7 @@ final class ReaTools {
       InspectOptions options =
           InspectOptions.builder()
               .hash(hash)
+              .layout(layout)
               .cancellation(ticket.cancellation)
               .progress(new Progress(exchange, request.progressToken()))
               .build();

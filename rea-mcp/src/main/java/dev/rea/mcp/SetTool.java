@@ -45,7 +45,10 @@ final class SetTool {
   CallToolResult inspect(McpSyncServerExchange exchange, CallToolRequest request) {
     Results results = tools.results();
     try {
-      Args a = Args.of(request.arguments(), Set.of("path", "hash", "detail", "view", FormatArg.NAME));
+      Args a =
+          Args.of(
+              request.arguments(),
+              Set.of("path", "hash", "assume_layout", "detail", "view", FormatArg.NAME));
       Path path = a.absolutePath("path");
       HashMode hash = Objects.requireNonNull(
           HashMode.fromWire(a.choice("hash", "header", List.of("header", "full"))));
@@ -60,7 +63,8 @@ final class SetTool {
       ViewRequest selection = view == null
           ? null : ViewRequest.parse(tools.viewBytes(view), ViewRequest.Mode.INLINE);
       SetInspection result =
-          tools.inSlot(exchange, request, hash, options -> rea.inspectSet(path, options));
+          tools.inSlot(
+              exchange, request, hash, ReaTools.layout(a), options -> rea.inspectSet(path, options));
       if (result instanceof SetInspection.Failed f) {
         return failure(results, f);
       }

@@ -124,6 +124,31 @@ class EvidenceToolsE2eTest {
   }
 
   @Test
+  void assumeLayoutIsRecordedAndSummarised() throws Exception {
+    Path p = dir.resolve("k.gguf");
+    java.nio.file.Files.write(
+        p,
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3().tensor("w", 12, 256, 2).bytes());
+    McpSyncClient c = client();
+    JsonNode rec =
+        ok(call(c, ReaTools.INSPECT,
+            Map.of("path", p.toString(), "assume_layout", "ggml-modern", "detail", "complete")));
+    assertThat(rec.path("request").path("assume_layout").asString()).isEqualTo("ggml-modern");
+    assertThat(rec.path("tensors").get(0).path("byte_length").asString()).isEqualTo("288");
+    JsonNode s =
+        ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString(), "assume_layout", "ggml-modern")));
+    assertThat(s.path("assume_layout").asString()).isEqualTo("ggml-modern");
+    assertThat(s.path("totals").path("byte_length").asString()).isEqualTo("288");
+    JsonNode plain = ok(call(c, ReaTools.INSPECT, Map.of("path", p.toString())));
+    assertThat(plain.has("assume_layout")).isFalse();
+    assertThat(plain.path("totals").path("byte_length").isNull()).isTrue();
+    JsonNode bad =
+        McpClientE2eTest.error(
+            call(c, ReaTools.INSPECT, Map.of("path", p.toString(), "assume_layout", "k64")));
+    assertThat(bad.toString()).contains("assume_layout");
+  }
+
+  @Test
   void inlineViewReturnsOnePageWithTheSummary() throws Exception {
     Path p = TinyGguf.write(dir.resolve("v.gguf"), 1, 5, 0);
     JsonNode s =

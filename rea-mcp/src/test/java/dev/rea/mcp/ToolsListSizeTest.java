@@ -18,17 +18,14 @@ import org.junit.jupiter.api.Test;
 /**
  * What {@code tools/list} costs an agent's context (issue 19: about 41 KB, output schemas 21 KB,
  * some 10,000 tokens before the first call). Budget: at most {@value #BUDGET_BYTES} bytes for
- * every tool REA serves, and at most {@value #FOUR_TOOLS_BYTES} for the four tools served today,
- * which leaves room for one more ({@code inspect_model_set}). Sizes are the UTF-8 bytes of the
+ * every tool REA serves (issue 19); the four tools served before {@code inspect_model_set} are
+ * printed apart, for comparison with the 41 KB they took then. Sizes are the UTF-8 bytes of the
  * result as the SDK client received it, serialized compactly with the SDK's JSON mapper; the test
  * prints them.
  */
 class ToolsListSizeTest {
   /** Every tool REA serves, in bytes. */
   static final int BUDGET_BYTES = 16 * 1024;
-
-  /** The four tools served before {@code inspect_model_set}, in bytes. */
-  static final int FOUR_TOOLS_BYTES = 12 * 1024;
 
   @Test
   void toolsListStaysWithinItsBudget() throws Exception {
@@ -59,11 +56,10 @@ class ToolsListSizeTest {
         }
       }
       System.out.printf(
-          "tools/list: %d tools, %d bytes in all (budget %d); the four of today %d bytes (%d)%n",
-          result.tools().size(), total, BUDGET_BYTES, four, FOUR_TOOLS_BYTES);
+          "tools/list: %d tools, %d bytes in all (budget %d); the four first tools %d bytes%n",
+          result.tools().size(), total, BUDGET_BYTES, four);
       assertThat(result.tools()).extracting(Tool::name).containsAll(today);
       assertThat(total).isLessThanOrEqualTo(BUDGET_BYTES);
-      assertThat(four).isLessThanOrEqualTo(FOUR_TOOLS_BYTES);
       // Still a description that says when to call each tool, and schemas for both directions.
       for (Tool t : result.tools()) {
         assertThat(t.description()).startsWith("Call ");

@@ -6,8 +6,9 @@ import java.util.Objects;
  * What the record covers (CONTRACT section 3, {@code coverage}); each field is the JSON spelling.
  *
  * @param header {@code "complete"} or {@code "partial"}
- * @param storageSizes {@code "complete"} or {@code "partial"} (partial when any byte length or
- *     storage check is unknown)
+ * @param storageSizes {@code "complete"}, {@code "partial"} (when any byte length or storage
+ *     check is unknown) or {@code "assumed"} (all known, some resting on the request's layout
+ *     assumption: CONTRACT section 12)
  * @param ranges {@code "complete"} or {@code "partial"} (partial when any range end is unknown)
  * @param digest {@code "none"} (header hash only), {@code "complete"} or {@code "unknown"}
  * @param finalIdentity {@code "verified"} or {@code "unverified"}
@@ -19,6 +20,13 @@ public record Coverage(
 
   /** Some of it was not read, or some value of it is unknown. */
   public static final String PARTIAL = "partial";
+
+  /**
+   * {@code storage_sizes}: every byte length and storage check is known, some only under the
+   * layout the request assumed ({@code request.assume_layout}; the {@code layout_assumed}
+   * limitation lists them).
+   */
+  public static final String ASSUMED = "assumed";
 
   /** {@code digest}: only the header was hashed (the default, {@code --hash header}). */
   public static final String NONE = "none";

@@ -5,7 +5,8 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How to inspect: hash mode, limits, cancellation and progress (CONTRACT section 14). Immutable;
+ * How to inspect: hash mode, limits, cancellation, progress and layout assumption (CONTRACT
+ * sections 12 and 14). Immutable;
  * build with {@link #builder()}, or take {@link #defaults()}: header hash, the front door's
  * limits (the specification's unless it was built with others), never cancelled, no progress.
  */
@@ -16,8 +17,10 @@ public final class InspectOptions {
   private final @Nullable Limits limits;
   private final Cancellation cancellation;
   private final ProgressListener progress;
+  private final LayoutAssumption layout;
 
   private InspectOptions(Builder b) {
+    this.layout = b.layout;
     this.hash = b.hash;
     this.limits = b.limits;
     this.cancellation = b.cancellation;
@@ -36,7 +39,8 @@ public final class InspectOptions {
 
   /** @return a builder starting from these options */
   public Builder toBuilder() {
-    Builder b = new Builder().hash(hash).cancellation(cancellation).progress(progress);
+    Builder b =
+        new Builder().hash(hash).cancellation(cancellation).progress(progress).layout(layout);
     b.limits = limits;
     return b;
   }
@@ -64,14 +68,29 @@ public final class InspectOptions {
     return progress;
   }
 
+  /**
+   * @return the layout the caller states for GGUF tensor types whose layout the header does not
+   *     establish ({@link LayoutAssumption#NONE} by default; CONTRACT section 12)
+   */
+  public LayoutAssumption layout() {
+    return layout;
+  }
+
   /** Builder of {@link InspectOptions}; not thread-safe. */
   public static final class Builder {
     private HashMode hash = HashMode.HEADER;
     private @Nullable Limits limits;
     private Cancellation cancellation = Cancellation.none();
     private ProgressListener progress = ProgressListener.NONE;
+    private LayoutAssumption layout = LayoutAssumption.NONE;
 
     private Builder() {}
+
+    /** Sets the layout assumption (default {@link LayoutAssumption#NONE}). */
+    public Builder layout(LayoutAssumption value) {
+      this.layout = Objects.requireNonNull(value, "layout");
+      return this;
+    }
 
     /** Sets the hash mode (default {@link HashMode#HEADER}). */
     public Builder hash(HashMode value) {

@@ -71,7 +71,7 @@ public final class RandomRecords {
         text(r),
         text(r),
         text(r),
-        new Request(text(r), text(r)),
+        new Request(text(r), text(r), r.nextBoolean() ? null : text(r)),
         r.nextBoolean() ? null : new Subject(text(r), text(r)),
         artifact(r),
         formatFacts(r),
@@ -131,8 +131,15 @@ public final class RandomRecords {
         candidates.add(text(r));
       }
     }
+    List<String> fitting = null;
+    if (r.nextBoolean()) {
+      fitting = new ArrayList<>();
+      for (int i = r.nextInt(3); i > 0; i--) {
+        fitting.add(text(r));
+      }
+    }
     return new Limitation(text(r), text(r), indices, r.nextBoolean() ? null : longValue(r),
-        candidates);
+        candidates, fitting);
   }
 
   private static MetadataRow metadataRow(Random r) {

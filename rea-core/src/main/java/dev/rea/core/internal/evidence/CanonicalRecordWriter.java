@@ -53,10 +53,12 @@ final class CanonicalRecordWriter {
   private static final byte[] ALIGNMENT = name("alignment");
   private static final byte[] ALIGNMENT_SOURCE = name("alignment_source");
   private static final byte[] ARTIFACT = name("artifact");
+  private static final byte[] ASSUME_LAYOUT = name("assume_layout");
   private static final byte[] BYTE_LENGTH = name("byte_length");
   private static final byte[] BYTE_ORDER = name("byte_order");
   private static final byte[] BYTES_READ = name("bytes_read");
   private static final byte[] CANDIDATES = name("candidates");
+  private static final byte[] CANDIDATES_FITTING = name("candidates_fitting_ranges");
   private static final byte[] CODE = name("code");
   private static final byte[] COUNT = name("count");
   private static final byte[] COVERAGE = name("coverage");
@@ -159,7 +161,13 @@ final class CanonicalRecordWriter {
     out.raw(OPERATION);
     out.string(r.operation());
     out.raw(REQUEST);
-    first(out, HASH);
+    if (r.request().assumeLayout() != null) {
+      first(out, ASSUME_LAYOUT);
+      out.string(r.request().assumeLayout());
+      out.raw(HASH);
+    } else {
+      first(out, HASH);
+    }
     out.string(r.request().hash());
     out.raw(PATH);
     out.string(r.request().path());
@@ -282,22 +290,46 @@ final class CanonicalRecordWriter {
 
   private static final byte[] EMPTY_OBJECT = {'{', '}'};
 
-  /** Members in order: candidates, code, message, tensor_indices, type_id (some optional). */
+  /**
+   * Writes an optional array of strings as a member (its comma only when it is not the object's
+   * first member).
+   *
+   * @return whether the object still has no member
+   */
+  private static boolean strings(
+      CanonicalSink out, byte[] name, @Nullable List<String> values, boolean first) {
+    if (values == null) {
+      return first;
+    }
+    if (first) {
+      out.raw(name, 1, name.length);
+    } else {
+      out.raw(name);
+    }
+    out.ascii('[');
+    for (int i = 0; i < values.size(); i++) {
+      if (i > 0) {
+        out.ascii(',');
+      }
+      out.string(values.get(i));
+    }
+    out.ascii(']');
+    return false;
+  }
+
+  /**
+   * Members in order: candidates, candidates_fitting_ranges, code, message, tensor_indices,
+   * type_id (some optional).
+   */
   private static void limitation(CanonicalSink out, Limitation l) {
     out.ascii('{');
-    if (l.candidates() != null) {
-      out.raw(CANDIDATES, 1, CANDIDATES.length);
-      out.ascii('[');
-      for (int i = 0; i < l.candidates().size(); i++) {
-        if (i > 0) {
-          out.ascii(',');
-        }
-        out.string(l.candidates().get(i));
-      }
-      out.ascii(']');
-      out.raw(CODE);
-    } else {
+    boolean first = true;
+    first = strings(out, CANDIDATES, l.candidates(), first);
+    first = strings(out, CANDIDATES_FITTING, l.candidatesFittingRanges(), first);
+    if (first) {
       out.raw(CODE, 1, CODE.length);
+    } else {
+      out.raw(CODE);
     }
     out.string(l.code());
     out.raw(MESSAGE);

@@ -1,5 +1,7 @@
 package dev.rea.core.internal.evidence;
 
+import dev.rea.core.evidence.Coverage;
+import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.StorageValidation;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.Totals;
@@ -86,6 +88,25 @@ public final class Derivations {
       }
     }
     return true;
+  }
+
+  /**
+   * {@code coverage.storage_sizes} (CONTRACT sections 3 and 12): {@code partial} when the header
+   * was read in part or any storage check is unknown, else {@code assumed} when some length rests
+   * on the request's layout assumption (a {@value TypeNotes#LAYOUT_ASSUMED} limitation), else
+   * {@code complete}.
+   */
+  public static String storageCoverage(
+      boolean headerComplete, List<TensorRow> tensors, List<Limitation> limitations) {
+    if (!headerComplete || !storageComplete(tensors)) {
+      return Coverage.PARTIAL;
+    }
+    for (Limitation l : limitations) {
+      if (TypeNotes.LAYOUT_ASSUMED.equals(l.code())) {
+        return Coverage.ASSUMED;
+      }
+    }
+    return Coverage.COMPLETE;
   }
 
   /** @return true when every tensor's byte length (and so its range end) is known */

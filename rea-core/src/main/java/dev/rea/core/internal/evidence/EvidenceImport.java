@@ -83,6 +83,9 @@ public final class EvidenceImport {
    */
   static final int MAX_NAME_CHARS = 256;
 
+  /** The one defined {@code request.assume_layout} (CONTRACT section 12). */
+  private static final String GGML_MODERN = "ggml-modern";
+
   private final Limits limits;
   private final long maxInputBytes;
   private final int maxDepth;
@@ -802,6 +805,7 @@ public final class EvidenceImport {
       j.startObject(f("request"));
       String path = null;
       String hash = null;
+      String assumeLayout = null;
       String name;
       while ((name = j.nextName()) != null) {
         switch (name) {
@@ -811,13 +815,16 @@ public final class EvidenceImport {
           case "hash":
             hash = wire(f("request.hash"), "header", "full");
             break;
+          case "assume_layout":
+            assumeLayout = wire(f("request.assume_layout"), GGML_MODERN);
+            break;
           default:
             throw unknown(j, prefix + "request.", name);
         }
       }
       missing(start, path, "request.path");
       missing(start, hash, "request.hash");
-      return new Request(path, hash);
+      return new Request(path, hash, assumeLayout);
     }
 
     private @Nullable Subject readSubject() throws ReaException {
@@ -1468,7 +1475,12 @@ public final class EvidenceImport {
             header = wire(f("coverage.header"), Coverage.COMPLETE, Coverage.PARTIAL);
             break;
           case "storage_sizes":
-            storage = wire(f("coverage.storage_sizes"), Coverage.COMPLETE, Coverage.PARTIAL);
+            storage =
+                wire(
+                    f("coverage.storage_sizes"),
+                    Coverage.COMPLETE,
+                    Coverage.PARTIAL,
+                    Coverage.ASSUMED);
             break;
           case "ranges":
             ranges = wire(f("coverage.ranges"), Coverage.COMPLETE, Coverage.PARTIAL);
@@ -1504,6 +1516,7 @@ public final class EvidenceImport {
         List<Integer> indices = null;
         Long typeId = null;
         List<String> candidates = null;
+        List<String> fitting = null;
         String prop;
         while ((prop = j.nextName()) != null) {
           switch (prop) {
@@ -1526,12 +1539,10 @@ public final class EvidenceImport {
               typeId = j.integer(() -> base + ".type_id", 0, 0xFFFF_FFFFL);
               break;
             case "candidates":
-              j.startArray(() -> base + ".candidates");
-              candidates = new ArrayList<>();
-              while (j.nextElement()) {
-                int k = candidates.size();
-                candidates.add(j.currentString(() -> base + ".candidates[" + k + "]"));
-              }
+              candidates = strings(base + ".candidates");
+              break;
+            case "candidates_fitting_ranges":
+              fitting = strings(base + ".candidates_fitting_ranges");
               break;
             default:
               throw unknown(j, base + ".", prop);
@@ -1539,7 +1550,18 @@ public final class EvidenceImport {
         }
         missing(start, code, "limitations[" + i + "].code");
         missing(start, message, "limitations[" + i + "].message");
-        out.add(new Limitation(code, message, indices, typeId, candidates));
+        out.add(new Limitation(code, message, indices, typeId, candidates, fitting));
+      }
+      return out;
+    }
+
+    /** Reads an array of strings at {@code field}. */
+    private List<String> strings(String field) throws ReaException {
+      j.startArray(() -> field);
+      List<String> out = new ArrayList<>();
+      while (j.nextElement()) {
+        int k = out.size();
+        out.add(j.currentString(() -> field + "[" + k + "]"));
       }
       return out;
     }

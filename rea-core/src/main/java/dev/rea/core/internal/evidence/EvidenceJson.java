@@ -127,6 +127,9 @@ public final class EvidenceJson {
     g.writeStartObject();
     g.writeStringProperty("path", r.request().path());
     g.writeStringProperty("hash", r.request().hash());
+    if (r.request().assumeLayout() != null) {
+      g.writeStringProperty("assume_layout", r.request().assumeLayout());
+    }
     g.writeEndObject();
 
     g.writeName("subject");
@@ -444,6 +447,14 @@ public final class EvidenceJson {
       g.writeName("candidates");
       g.writeStartArray();
       for (String c : l.candidates()) {
+        g.writeString(c);
+      }
+      g.writeEndArray();
+    }
+    if (l.candidatesFittingRanges() != null) {
+      g.writeName("candidates_fitting_ranges");
+      g.writeStartArray();
+      for (String c : l.candidatesFittingRanges()) {
         g.writeString(c);
       }
       g.writeEndArray();

@@ -364,7 +364,8 @@ public final class RecordAssembler<D extends DeclaredTensor> implements StringAl
     }
     List<Limitation> limitations = new ArrayList<>();
     List<Warning> warnings = new ArrayList<>();
-    TypeNotes.notes(rowOrder, limitations, warnings);
+    TypeNotes.notes(
+        rowOrder, new CandidateFit(rowOrder, fileSize - dataOffset), limitations, warnings);
     LayoutBounds.warnings(rowOrder, fileSize - dataOffset, dataOffset, warnings);
     return new AssembledHeader(
         headerLength, factsOrFail(), metadataRows(metadataOrder), rows, limitations, warnings);
@@ -391,7 +392,7 @@ public final class RecordAssembler<D extends DeclaredTensor> implements StringAl
     }
     List<Limitation> limitations = new ArrayList<>();
     List<Warning> warnings = new ArrayList<>();
-    TypeNotes.notes(tensors, limitations, warnings);
+    TypeNotes.notes(tensors, null, limitations, warnings);
     Limitation stopped =
         partialHeaderLimitation(metadata.size(), declaredKvs, tensors.size(), declaredTensors);
     // Charged like every other part of the record; with the budget spent, the record still says

@@ -66,6 +66,8 @@ public final class RecordChecks {
         prefix + "status", "status must be complete or partial");
     require(oneOf(r.request().hash(), "header", "full"), prefix + "request.hash",
         "hash must be header or full");
+    require(r.request().assumeLayout() == null || "ggml-modern".equals(r.request().assumeLayout()),
+        prefix + "request.assume_layout", "assume_layout must be ggml-modern when present");
     if (r.subject() != null) {
       require("file".equals(r.subject().kind()), prefix + "subject.kind", "kind must be file");
       require(SHA256_HEX.matcher(r.subject().sha256()).matches(), prefix + "subject.sha256",
@@ -133,8 +135,8 @@ public final class RecordChecks {
     Coverage c = r.coverage();
     require(oneOf(c.header(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + "coverage.header",
         "header must be complete or partial");
-    require(oneOf(c.storageSizes(), Coverage.COMPLETE, Coverage.PARTIAL),
-        prefix + "coverage.storage_sizes", "storage_sizes must be complete or partial");
+    require(oneOf(c.storageSizes(), Coverage.COMPLETE, Coverage.PARTIAL, Coverage.ASSUMED),
+        prefix + "coverage.storage_sizes", "storage_sizes must be complete, partial or assumed");
     require(oneOf(c.ranges(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + "coverage.ranges",
         "ranges must be complete or partial");
     require(oneOf(c.digest(), Coverage.NONE, Coverage.COMPLETE, Coverage.UNKNOWN),
@@ -142,6 +144,7 @@ public final class RecordChecks {
     require(oneOf(c.finalIdentity(), Coverage.VERIFIED, Coverage.UNVERIFIED),
         prefix + "coverage.final_identity", "final_identity must be verified or unverified");
 
+    boolean headerComplete = Coverage.COMPLETE.equals(c.header());
     for (int i = 0; i < r.limitations().size(); i++) {
       Limitation l = r.limitations().get(i);
       if (l.tensorIndices() != null) {
@@ -154,6 +157,7 @@ public final class RecordChecks {
       }
       require(l.typeId() == null || (l.typeId() >= 0 && l.typeId() <= 0xFFFF_FFFFL),
           prefix + "limitations[" + i + "].type_id", "type id out of unsigned 32-bit range");
+      checkFitting(l, prefix + "limitations[" + i + "].candidates_fitting_ranges", headerComplete);
     }
     checkConsistency(r, prefix);
     if (r.authentication() != null) {
@@ -224,12 +228,53 @@ public final class RecordChecks {
     require(r.subject() == null || r.subject().sha256().equals(a.sha256()), prefix + "subject.sha256",
         "subject.sha256 must equal artifact.sha256");
     // With the header read in part, tensors may be missing: neither can be complete.
-    require(c.storageSizes().equals(!headerPartial && Derivations.storageComplete(r.tensors())
-            ? Coverage.COMPLETE : Coverage.PARTIAL),
-        prefix + "coverage.storage_sizes", "storage_sizes does not match the tensor rows");
+    checkAssumption(r, prefix, headerPartial);
     require(c.ranges().equals(!headerPartial && Derivations.rangesComplete(r.tensors())
             ? Coverage.COMPLETE : Coverage.PARTIAL),
         prefix + "coverage.ranges", "ranges does not match the tensor rows");
+  }
+
+  /**
+   * {@code candidates_fitting_ranges} only on a layout limitation of a complete header, naming
+   * each candidate layout at most once.
+   */
+  private static void checkFitting(Limitation l, String field, boolean headerComplete)
+      throws ReaException {
+    List<String> fitting = l.candidatesFittingRanges();
+    if (fitting == null) {
+      return;
+    }
+    require(headerComplete, field, "a header read in part has no candidates_fitting_ranges");
+    require(LAYOUT_LIMITATIONS.contains(l.code()), field,
+        "only layout limitations carry candidates_fitting_ranges");
+    require(new HashSet<>(fitting).size() == fitting.size(), field, "a candidate is listed twice");
+  }
+
+  /** Limitation codes that carry {@code candidates_fitting_ranges} (CONTRACT section 12). */
+  private static final Set<String> LAYOUT_LIMITATIONS =
+      Set.of("q8_1_layout_ambiguous", "k_quant_layout_ambiguous", "ambiguous_type_id");
+
+  /**
+   * A layout assumption (CONTRACT section 12) is recorded consistently: a {@code layout_assumed}
+   * limitation only when the request stated one, and {@code storage_sizes} as derived from the
+   * tensor rows and that limitation ({@link Derivations#storageCoverage}), so that a record
+   * claiming {@code "assumed"} without {@code request.assume_layout} is refused.
+   */
+  private static void checkAssumption(EvidenceRecord r, String prefix, boolean headerPartial)
+      throws ReaException {
+    Coverage c = r.coverage();
+    boolean stated = r.request().assumeLayout() != null;
+    for (int i = 0; i < r.limitations().size(); i++) {
+      require(stated || !TypeNotes.LAYOUT_ASSUMED.equals(r.limitations().get(i).code()),
+          prefix + "limitations[" + i + "].code",
+          "a layout_assumed limitation needs request.assume_layout");
+    }
+    require(stated || !Coverage.ASSUMED.equals(c.storageSizes()),
+        prefix + "coverage.storage_sizes",
+        "storage_sizes is assumed only when the request states assume_layout");
+    require(c.storageSizes().equals(
+            Derivations.storageCoverage(!headerPartial, r.tensors(), r.limitations())),
+        prefix + "coverage.storage_sizes", "storage_sizes does not match the tensor rows");
   }
 
   private static boolean absolute(String path) {

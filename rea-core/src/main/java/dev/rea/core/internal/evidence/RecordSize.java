@@ -313,7 +313,7 @@ public final class RecordSize {
               EvidenceRecord.OPERATION,
               EvidenceRecord.STATUS_COMPLETE,
               "",
-              new Request("", "header"),
+              new Request("", "header", "ggml-modern"),
               new Subject("file", hex),
               artifact,
               f,

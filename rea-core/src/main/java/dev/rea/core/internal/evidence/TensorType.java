@@ -3,6 +3,7 @@ package dev.rea.core.internal.evidence;
 import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.Warning;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tensor's declared type as its Evidence record reports it: the label and ID of its rows and
@@ -29,7 +30,19 @@ public interface TensorType {
     /** One limitation per type listing the tensors ({@link #limitation}). */
     LIMITATION,
     /** One warning per type naming the tensors ({@link #warning}). */
-    WARNING
+    WARNING,
+    /** Both: a limitation listing the tensors and a warning naming them. */
+    LIMITATION_AND_WARNING;
+
+    /** @return true when the tensors carry a limitation */
+    public boolean limits() {
+      return this == LIMITATION || this == LIMITATION_AND_WARNING;
+    }
+
+    /** @return true when the tensors carry a warning */
+    public boolean warns() {
+      return this == WARNING || this == LIMITATION_AND_WARNING;
+    }
   }
 
   /** @return the row's {@code type}: a ggml type name, {@code UNKNOWN_<id>}, a dtype */
@@ -57,6 +70,39 @@ public interface TensorType {
   }
 
   /**
+   * The limitation of this type with the names of the candidate layouts its tensors' ranges fit
+   * ({@link #layoutNames}); types without candidate layouts ignore {@code fitting}.
+   *
+   * @param fitting the fitting names, in {@link #layoutNames} order, or null when not known (a
+   *     header read in part)
+   */
+  default Limitation limitation(int count, List<Integer> indices, @Nullable List<String> fitting) {
+    return limitation(count, indices);
+  }
+
+  /**
+   * @return the names of the released layouts a tensor of this type may be stored in, when its
+   *     layout is not established (GGUF Q8_1, K types, IDs 16-25); empty otherwise
+   */
+  default List<String> layoutNames() {
+    return List.of();
+  }
+
+  /**
+   * The byte length of a tensor under one of {@link #layoutNames}.
+   *
+   * @param layout the position in {@link #layoutNames}
+   * @param shape the dimensions, first (fastest) first, unsigned
+   * @param elements their product, unsigned
+   * @return the length; {@link DeclaredTensor#UNKNOWN_LENGTH} when the layout cannot store the
+   *     shape (its first dimension is not a whole number of blocks); {@link
+   *     DeclaredTensor#LENGTH_OVERFLOW} past 2^64-1
+   */
+  default long lengthUnder(int layout, long[] shape, long elements) {
+    return DeclaredTensor.UNKNOWN_LENGTH;
+  }
+
+  /**
    * The warning of this type, when {@link #note} says {@link Note#WARNING}.
    *
    * @param indices the row indices of the tensors carrying it (a list as long as the widest
@@ -66,6 +112,15 @@ public interface TensorType {
    */
   default Warning warning(List<Integer> indices) {
     throw new UnsupportedOperationException(label() + " carries no warning");
+  }
+
+  /**
+   * @param elements the tensor's element count (unsigned)
+   * @return the wire name of the caller's layout assumption ({@code ggml-modern}) when this
+   *     tensor's byte length or type name rests on it ({@code layout_assumed}), else null
+   */
+  default @Nullable String assumedLayout(long elements) {
+    return null;
   }
 
   /**

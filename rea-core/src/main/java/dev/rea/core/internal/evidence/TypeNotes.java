@@ -34,11 +34,15 @@ public final class TypeNotes {
         }
       };
 
+  /** Limitation code listing the tensors whose length rests on the request's layout assumption. */
+  public static final String LAYOUT_ASSUMED = "layout_assumed";
+
   /** Types whose type row, limitation or warning was sized; whether the layout warnings were. */
   private final Set<TensorType> typeRows = new HashSet<>();
   private final Set<TensorType> limitations = new HashSet<>();
   private final Set<TensorType> warnings = new HashSet<>();
   private boolean layoutWarnings;
+  private boolean assumedSized;
   private @Nullable TensorType lastType;
 
   /**
@@ -61,14 +65,26 @@ public final class TypeNotes {
     }
     lastType = type;
     TensorType.Note note = type.note(d.elements());
-    if (note == TensorType.Note.LIMITATION) {
+    if (note.limits()) {
       if (limitations.add(type)) {
         bytes +=
-            RecordSize.limitationBytes(type.limitation(Integer.MAX_VALUE, List.of()))
+            RecordSize.limitationBytes(
+                    type.limitation(Integer.MAX_VALUE, List.of(), widestFitting(type)))
                 + RecordSize.SEPARATOR;
       }
       bytes += RecordSize.indexBytes(rowIndex);
-    } else if (note == TensorType.Note.WARNING && warnings.add(type)) {
+    }
+    String assumed = type.assumedLayout(d.elements());
+    if (assumed != null) {
+      if (!assumedSized) {
+        assumedSized = true;
+        bytes +=
+            RecordSize.limitationBytes(assumedLimitation(assumed, Integer.MAX_VALUE, List.of()))
+                + RecordSize.SEPARATOR;
+      }
+      bytes += RecordSize.indexBytes(rowIndex);
+    }
+    if (note.warns() && warnings.add(type)) {
       bytes += RecordSize.warningBytes(type.warning(WIDEST_INDICES)) + RecordSize.SEPARATOR;
     }
     if (!layoutWarnings
@@ -81,6 +97,35 @@ public final class TypeNotes {
     return bytes;
   }
 
+  /** @return every layout name (the widest {@code candidates_fitting_ranges}), or null */
+  private static @Nullable List<String> widestFitting(TensorType type) {
+    List<String> names = type.layoutNames();
+    return names.isEmpty() ? null : names;
+  }
+
+  /**
+   * The {@value #LAYOUT_ASSUMED} limitation (CONTRACT section 12): the tensors whose byte length,
+   * storage validation or type name rests on the layout the request assumed, not on the header.
+   *
+   * @param assumption the assumption's wire name ({@code ggml-modern})
+   * @param count how many tensors it lists ({@link Integer#MAX_VALUE} to size it at its widest)
+   * @param indices their row indices
+   */
+  static Limitation assumedLimitation(String assumption, int count, List<Integer> indices) {
+    return new Limitation(
+        LAYOUT_ASSUMED,
+        "the byte lengths and storage validation of "
+            + (count == 1 ? "1 tensor" : count + " tensors")
+            + " (and the type names of IDs 16-25) rest on the layout the request assumed"
+            + " (request.assume_layout \""
+            + assumption
+            + "\": Q8_1 36 bytes per 32 elements, K types in 256-element blocks, IDs 16-25"
+            + " their modern names), not on the header, which does not establish them",
+        indices,
+        null,
+        null);
+  }
+
   /** @return the label's length as a JSON string, quotes included */
   static long quotedLabel(TensorType type) {
     return JsonText.quotedLength(type.label());
@@ -88,23 +133,43 @@ public final class TypeNotes {
 
   /**
    * Writes the notes of tensors in row order: per type in {@link TensorType#ORDER}, its
-   * limitation listing the row indices of its tensors, or its warning naming them.
+   * limitation listing the row indices of its tensors, or its warning naming them (or both).
+   *
+   * @param fit the candidate layouts' fit to the ranges, or null when the ranges are not known
+   *     (a header read in part): limitations then carry no {@code candidates_fitting_ranges}
    */
   static void notes(
-      List<? extends DeclaredTensor> rows, List<Limitation> limitationsOut, List<Warning> out) {
+      List<? extends DeclaredTensor> rows,
+      @Nullable CandidateFit fit,
+      List<Limitation> limitationsOut,
+      List<Warning> out) {
     Map<TensorType, List<Integer>> limited = new TreeMap<>(TensorType.ORDER);
     Map<TensorType, List<Integer>> warned = new TreeMap<>(TensorType.ORDER);
+    List<Integer> assumed = new ArrayList<>();
+    String assumption = null;
     for (int i = 0; i < rows.size(); i++) {
       DeclaredTensor d = rows.get(i);
+      String a = d.type().assumedLayout(d.elements());
+      if (a != null) {
+        assumed.add(i);
+        assumption = a;
+      }
       TensorType.Note note = d.type().note(d.elements());
-      if (note == TensorType.Note.LIMITATION) {
+      if (note.limits()) {
         limited.computeIfAbsent(d.type(), k -> new ArrayList<>()).add(i);
-      } else if (note == TensorType.Note.WARNING) {
+      }
+      if (note.warns()) {
         warned.computeIfAbsent(d.type(), k -> new ArrayList<>()).add(i);
       }
     }
     for (Map.Entry<TensorType, List<Integer>> e : limited.entrySet()) {
-      limitationsOut.add(e.getKey().limitation(e.getValue().size(), e.getValue()));
+      TensorType type = e.getKey();
+      List<String> fitting =
+          fit != null && !type.layoutNames().isEmpty() ? fit.fitting(type, e.getValue()) : null;
+      limitationsOut.add(type.limitation(e.getValue().size(), e.getValue(), fitting));
+    }
+    if (assumption != null) {
+      limitationsOut.add(assumedLimitation(assumption, assumed.size(), assumed));
     }
     for (Map.Entry<TensorType, List<Integer>> e : warned.entrySet()) {
       out.add(e.getKey().warning(e.getValue()));

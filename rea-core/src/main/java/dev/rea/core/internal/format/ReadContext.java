@@ -1,6 +1,7 @@
 package dev.rea.core.internal.format;
 
 import dev.rea.core.internal.io.RetainedBudget;
+import dev.rea.core.options.LayoutAssumption;
 import dev.rea.core.options.Limits;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -12,18 +13,32 @@ import org.jspecify.annotations.Nullable;
  * @param budget the retained representation budget of this inspection
  * @param partial where a reader whose header is cancelled before it ends leaves the declarations
  *     it completed ({@link PartialHeader})
+ * @param layout the layout the caller states for GGUF types whose layout the header does not
+ *     establish (CONTRACT section 12)
  */
-public record ReadContext(Limits limits, RetainedBudget budget, PartialHeader partial) {
+public record ReadContext(
+    Limits limits, RetainedBudget budget, PartialHeader partial, LayoutAssumption layout) {
   public ReadContext {
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(partial, "partial");
+    Objects.requireNonNull(layout, "layout");
   }
 
-  /** @return a context with fresh budget for the given limits */
+  /** A context without a layout assumption. */
+  public ReadContext(Limits limits, RetainedBudget budget, PartialHeader partial) {
+    this(limits, budget, partial, LayoutAssumption.NONE);
+  }
+
+  /** @return a context with fresh budget for the given limits, without a layout assumption */
   public static ReadContext of(Limits limits) {
+    return of(limits, LayoutAssumption.NONE);
+  }
+
+  /** @return a context with fresh budget for the given limits and layout assumption */
+  public static ReadContext of(Limits limits, LayoutAssumption layout) {
     return new ReadContext(
-        limits, new RetainedBudget(limits.retainedBudgetBytes()), new PartialHeader());
+        limits, new RetainedBudget(limits.retainedBudgetBytes()), new PartialHeader(), layout);
   }
 
   /**

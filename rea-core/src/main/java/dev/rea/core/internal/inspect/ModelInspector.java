@@ -26,6 +26,7 @@ import dev.rea.core.internal.io.MissingPaths;
 import dev.rea.core.internal.io.PipelinedDigest;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.LayoutAssumption;
 import dev.rea.core.options.Limits;
 import dev.rea.core.source.SeekableSource;
 import dev.rea.core.source.SourceIdentity;
@@ -76,6 +77,7 @@ public final class ModelInspector {
       DIGEST_THREAD && !"rest".equals(System.getProperty("rea.digest.thread"));
 
   private final Limits limits;
+  private LayoutAssumption layout = LayoutAssumption.NONE;
   private final FileAccess access;
   private final Clock clock;
   private final Map<DetectedFormat, FormatReader> readers;
@@ -118,6 +120,19 @@ public final class ModelInspector {
     return value.equals(limits) ? this : copy(value, clock, hook);
   }
 
+  /**
+   * @return this inspector with a layout assumption for GGUF types whose layout the header does
+   *     not establish (CONTRACT section 12)
+   */
+  public ModelInspector withLayout(LayoutAssumption value) {
+    if (value == layout) {
+      return this;
+    }
+    ModelInspector m = copy(limits, clock, hook);
+    m.layout = value;
+    return m;
+  }
+
   /** @return this inspector with another clock */
   public ModelInspector withClock(Clock value) {
     return copy(limits, value, hook);
@@ -135,6 +150,7 @@ public final class ModelInspector {
   private ModelInspector copy(Limits l, Clock c, Listener h) {
     ModelInspector m = new ModelInspector(l, access, c, readers, h);
     m.openTimeoutMillis = openTimeoutMillis;
+    m.layout = layout;
     return m;
   }
 
@@ -149,6 +165,11 @@ public final class ModelInspector {
     readers.put(DetectedFormat.GGUF, new GgufReader());
     readers.put(DetectedFormat.SAFETENSORS, new SafetensorsReader());
     return new ModelInspector(limits, access, Clock.systemUTC(), readers);
+  }
+
+  /** @return the layout assumption in force ({@link LayoutAssumption#NONE} by default) */
+  public LayoutAssumption layout() {
+    return layout;
   }
 
   /** @return the limits in force */
@@ -208,7 +229,7 @@ public final class ModelInspector {
           null);
     }
     String pathText = path.toString();
-    Read read = new Read(pathText, hash, afterHook(listener), cancellation, now());
+    Read read = new Read(pathText, hash, afterHook(listener), cancellation, now(), layout);
     try {
       return finish(openAndRead(path, read), pathText);
     } catch (ReaException e) {
@@ -232,7 +253,7 @@ public final class ModelInspector {
       SeekableSource source, HashMode hash, Listener listener, Cancellation cancellation) {
     Objects.requireNonNull(hash, "hash");
     String name = Objects.requireNonNull(source.name(), "source.name()");
-    Read read = new Read(name, hash, afterHook(listener), cancellation, now());
+    Read read = new Read(name, hash, afterHook(listener), cancellation, now(), layout);
     try {
       if (name.isEmpty()) {
         throw ReaException.builder(Constraint.BAD_ARGUMENT, "the source's name is empty")
@@ -296,9 +317,10 @@ public final class ModelInspector {
       HashMode hash,
       Listener listener,
       Cancellation cancellation,
-      String observedAt) {
+      String observedAt,
+      LayoutAssumption layout) {
     Request request() {
-      return new Request(pathText, hash.wire());
+      return new Request(pathText, hash.wire(), layout.wire());
     }
   }
 
@@ -413,7 +435,7 @@ public final class ModelInspector {
     DetectedFormat format = FormatDetector.detect(head, head.length, fileSize);
     // The record's fixed part and the strings the inspector adds are charged before any row, so
     // that the whole signed bundle stays within the budget (RecordSize, docs/evidence.md).
-    ReadContext ctx = ReadContext.of(limits);
+    ReadContext ctx = ReadContext.of(limits, read.layout());
     ctx.budget()
         .chargeUnplaced(
             RecordSize.shellBytes(read.pathText(), read.observedAt(), before.modifiedText()),
@@ -517,9 +539,7 @@ public final class ModelInspector {
     Coverage coverage =
         new Coverage(
             headerComplete ? Coverage.COMPLETE : Coverage.PARTIAL,
-            headerComplete && Derivations.storageComplete(h.tensors())
-                ? Coverage.COMPLETE
-                : Coverage.PARTIAL,
+            Derivations.storageCoverage(headerComplete, h.tensors(), h.limitations()),
             headerComplete && Derivations.rangesComplete(h.tensors())
                 ? Coverage.COMPLETE
                 : Coverage.PARTIAL,

@@ -107,7 +107,7 @@ public final class SetInspector {
       HashMode hash, ProgressListener progress, Cancellation cancellation,
       SetInspection.@Nullable MemberSink sink) {
     String observedAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant());
-    Request request = new Request(requested, hash.wire());
+    Request request = new Request(requested, hash.wire(), inspector.layout().wire());
     SetUnit unit;
     try {
       cancellation.check();

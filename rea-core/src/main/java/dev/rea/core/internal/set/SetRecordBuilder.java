@@ -36,6 +36,7 @@ public final class SetRecordBuilder {
   private @Nullable BigInteger bytes = BigInteger.ZERO;
   private boolean headerPartial;
   private boolean storagePartial;
+  private boolean storageAssumed;
   private boolean rangesPartial;
   private boolean digestUnknown;
   private boolean digestNone;
@@ -87,14 +88,15 @@ public final class SetRecordBuilder {
         ? null : bytes.add(r.totals().byteLength());
     for (Limitation l : r.limitations()) {
       limitations.add(new Limitation(l.code(), who + l.message(), l.tensorIndices(), l.typeId(),
-          l.candidates()));
+          l.candidates(), l.candidatesFittingRanges()));
     }
     for (Warning w : r.warnings()) {
       memberWarnings.add(new Warning(w.code(), who + w.message()));
     }
     Coverage c = r.coverage();
     headerPartial |= !Coverage.COMPLETE.equals(c.header());
-    storagePartial |= !Coverage.COMPLETE.equals(c.storageSizes());
+    storagePartial |= Coverage.PARTIAL.equals(c.storageSizes());
+    storageAssumed |= Coverage.ASSUMED.equals(c.storageSizes());
     rangesPartial |= !Coverage.COMPLETE.equals(c.ranges());
     digestUnknown |= Coverage.UNKNOWN.equals(c.digest());
     digestNone |= Coverage.NONE.equals(c.digest());
@@ -115,7 +117,7 @@ public final class SetRecordBuilder {
   public ModelSetRecord complete(List<Warning> setWarnings) {
     Coverage c = new Coverage(
         headerPartial ? Coverage.PARTIAL : Coverage.COMPLETE,
-        storagePartial ? Coverage.PARTIAL : Coverage.COMPLETE,
+        storagePartial ? Coverage.PARTIAL : storageAssumed ? Coverage.ASSUMED : Coverage.COMPLETE,
         rangesPartial ? Coverage.PARTIAL : Coverage.COMPLETE,
         digestUnknown ? Coverage.UNKNOWN : digestNone ? Coverage.NONE : Coverage.COMPLETE,
         unverified ? Coverage.UNVERIFIED : Coverage.VERIFIED);
@@ -133,7 +135,7 @@ public final class SetRecordBuilder {
   public ModelSetRecord partial(List<Warning> setWarnings) {
     Coverage c = new Coverage(
         Coverage.PARTIAL,
-        storagePartial ? Coverage.PARTIAL : Coverage.COMPLETE,
+        storagePartial ? Coverage.PARTIAL : storageAssumed ? Coverage.ASSUMED : Coverage.COMPLETE,
         rangesPartial ? Coverage.PARTIAL : Coverage.COMPLETE,
         Coverage.UNKNOWN,
         Coverage.UNVERIFIED);

@@ -130,6 +130,9 @@ public final class SetRecordJson {
     g.writeStartObject();
     g.writeStringProperty("path", r.request().path());
     g.writeStringProperty("hash", r.request().hash());
+    if (r.request().assumeLayout() != null) {
+      g.writeStringProperty("assume_layout", r.request().assumeLayout());
+    }
     g.writeEndObject();
     writeSet(g, r.set());
     g.writeName("members");

@@ -51,8 +51,10 @@ final class SetRecordParser {
     if (!status.equals(ModelSetRecord.STATUS_COMPLETE) && !status.equals(ModelSetRecord.STATUS_PARTIAL)) {
       throw reject("status", "status must be complete or partial", o.get("status"));
     }
-    Map<String, StrictJson.Value> req = object(o.get("request"), "request", Set.of("path", "hash"));
-    Request request = new Request(string(req, "path", "request."), string(req, "hash", "request."));
+    Map<String, StrictJson.Value> req =
+        object(o.get("request"), "request", Set.of("path", "hash", "assume_layout"));
+    Request request = new Request(string(req, "path", "request."), string(req, "hash", "request."),
+        req.containsKey("assume_layout") ? string(req, "assume_layout", "request.") : null);
     List<ModelSetRecord.Member> members = new ArrayList<>();
     List<StrictJson.Value> ms = array(o.get("members"), "members");
     for (int i = 0; i < ms.size(); i++) {
@@ -164,7 +166,8 @@ final class SetRecordParser {
 
   private Limitation limitation(StrictJson.Value v, String p) throws ReaException {
     Map<String, StrictJson.Value> l = object(v, p,
-        Set.of("code", "message", "tensor_indices", "type_id", "candidates"));
+        Set.of("code", "message", "tensor_indices", "type_id", "candidates",
+            "candidates_fitting_ranges"));
     List<Integer> indices = null;
     if (l.containsKey("tensor_indices")) {
       indices = new ArrayList<>();
@@ -172,16 +175,24 @@ final class SetRecordParser {
         indices.add(intOf(x, p + "tensor_indices"));
       }
     }
-    List<String> candidates = null;
-    if (l.containsKey("candidates")) {
-      candidates = new ArrayList<>();
-      for (StrictJson.Value x : array(l.get("candidates"), p + "candidates")) {
-        candidates.add(stringOf(x, p + "candidates"));
-      }
-    }
+    List<String> candidates = strings(l, "candidates", p);
+    List<String> fitting = strings(l, "candidates_fitting_ranges", p);
     Long typeId = l.containsKey("type_id") ? (long) integer(l, "type_id", p) : null;
     return new Limitation(string(l, "code", p), string(l, "message", p), indices, typeId,
-        candidates);
+        candidates, fitting);
+  }
+
+  /** @return the optional array of strings {@code name} of {@code o}, or null when absent */
+  private @Nullable List<String> strings(Map<String, StrictJson.Value> o, String name, String p)
+      throws ReaException {
+    if (!o.containsKey(name)) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (StrictJson.Value x : array(o.get(name), p + name)) {
+      out.add(stringOf(x, p + name));
+    }
+    return out;
   }
 
   // ------------------------------------------------------------------ value helpers

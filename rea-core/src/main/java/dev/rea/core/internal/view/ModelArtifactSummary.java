@@ -244,6 +244,10 @@ public final class ModelArtifactSummary {
       g.writeStringProperty("kind", KIND);
       g.writeStringProperty("parent_evidence_id", evidenceId);
       g.writeStringProperty("status", r.status());
+      if (r.request().assumeLayout() != null) {
+        // Byte lengths and totals below rest on the caller's statement (CONTRACT section 12).
+        g.writeStringProperty("assume_layout", r.request().assumeLayout());
+      }
       g.writeName("artifact");
       g.writeStartObject();
       EvidenceJson.writeArtifactSummaryFields(g, a);

@@ -33,8 +33,23 @@ public final class GgmlType implements TensorType {
     /** IDs 31-33 and 36-38: removed from ggml with one released meaning (32 elements, 18 bytes). */
     REMOVED,
     /** IDs 4, 5 and every ID ggml never defined: {@code UNKNOWN_<id>}, no layout. */
-    UNKNOWN
+    UNKNOWN,
+    /**
+     * IDs 9-25 read under a layout assumption the caller stated ({@code --assume-layout
+     * ggml-modern}; CONTRACT section 12): modern ggml's name and block layout.
+     */
+    ASSUMED
   }
+
+  /**
+   * One released storage layout of a type whose layout is not established, as {@code
+   * candidates_fitting_ranges} names it (docs/gguf.md, "Candidate layouts").
+   *
+   * @param name the candidate's name: {@code Q8_1_36}, {@code K256}, {@code IQ2_XXS}, ...
+   * @param elements elements per block (the first dimension must be a whole number of blocks)
+   * @param bytes bytes per block
+   */
+  public record Layout(String name, long elements, long bytes) {}
 
   private final long id;
   private final String label;
@@ -45,6 +60,8 @@ public final class GgmlType implements TensorType {
   private final List<String> candidates;
   private final long boundElements;
   private final long boundBytes;
+  private List<Layout> layouts = List.of();
+  private @Nullable String assumption;
 
   GgmlType(
       long id,
@@ -80,6 +97,31 @@ public final class GgmlType implements TensorType {
     this.blockElements = blockElements;
     this.blockBytes = blockBytes;
     this.candidates = List.copyOf(candidates);
+  }
+
+  /** Sets the candidate layouts (table construction only). */
+  GgmlType withLayouts(List<Layout> value) {
+    this.layouts = List.copyOf(value);
+    return this;
+  }
+
+  /** Marks a type as read under the named layout assumption (table construction only). */
+  GgmlType assumedUnder(String value) {
+    this.assumption = value;
+    return this;
+  }
+
+  /** @return the candidate layouts of a type whose layout is not established, else empty */
+  public List<Layout> layouts() {
+    return layouts;
+  }
+
+  /**
+   * @return the wire name of the layout assumption this type was read under ({@code
+   *     ggml-modern}), or null when its layout does not rest on one
+   */
+  public @Nullable String assumption() {
+    return assumption;
   }
 
   /** @return the numeric type ID as declared (an unsigned 32-bit value) */
@@ -197,6 +239,41 @@ public final class GgmlType implements TensorType {
   }
 
 
+  @Override
+  public List<String> layoutNames() {
+    List<String> names = new java.util.ArrayList<>(layouts.size());
+    for (Layout l : layouts) {
+      names.add(l.name());
+    }
+    return names;
+  }
+
+  @Override
+  public long lengthUnder(int layout, long[] shape, long elements) {
+    Layout l = layouts.get(layout);
+    long first = shape.length == 0 ? 1 : shape[0];
+    if (Long.remainderUnsigned(first, l.elements()) != 0) {
+      return UNKNOWN_LENGTH;
+    }
+    long blocks = Long.divideUnsigned(elements, l.elements());
+    if (Long.compareUnsigned(blocks, Long.divideUnsigned(-1L, l.bytes())) > 0) {
+      return LENGTH_OVERFLOW;
+    }
+    return blocks * l.bytes();
+  }
+
+  /**
+   * A tensor's length rests on the assumption when its type was read under one and the layout
+   * matters: every tensor of IDs 16-25 (whose name rests on it too), nonempty Q8_1 and K tensors.
+   */
+  @Override
+  public @Nullable String assumedLayout(long elements) {
+    if (assumption == null || (elements == 0 && id < 16)) {
+      return null;
+    }
+    return assumption;
+  }
+
   /**
    * Returned by {@link #byteLength(long)} when the layout is unknown. It is -1 (2^64-1 unsigned),
    * a value no real length within a file can take, as files are at most 2^63-1 bytes.
@@ -208,14 +285,17 @@ public final class GgmlType implements TensorType {
 
   /**
    * Ambiguous and unknown IDs always carry a limitation, Q8_1 and the K types when nonempty (an
-   * empty tensor has no layout to be ambiguous about); removed IDs carry a warning.
+   * empty tensor has no layout to be ambiguous about); removed IDs carry a warning. An ID no
+   * released ggml defines (unknown, other than 4 and 5) carries the {@code unknown_type_id}
+   * warning too (CONTRACT section 12): such IDs usually mean a damaged header.
    */
   @Override
   public Note note(long elements) {
     switch (kind) {
       case AMBIGUOUS:
-      case UNKNOWN:
         return Note.LIMITATION;
+      case UNKNOWN:
+        return GgmlTypes.neverDefined(id) ? Note.LIMITATION_AND_WARNING : Note.LIMITATION;
       case Q8_1:
       case K_QUANT:
         return elements != 0 ? Note.LIMITATION : Note.NONE;
@@ -232,17 +312,28 @@ public final class GgmlType implements TensorType {
    */
   @Override
   public Limitation limitation(int count, List<Integer> indices) {
+    return limitation(count, indices, null);
+  }
+
+  /**
+   * @param fitting the names of the candidate layouts the ranges fit ({@code
+   *     candidates_fitting_ranges}), or null when not known
+   */
+  @Override
+  public Limitation limitation(int count, List<Integer> indices, @Nullable List<String> fitting) {
     return new Limitation(
         GgmlTypes.limitationCode(this),
         GgmlTypes.limitationMessage(this, count),
         indices,
         id,
-        candidates.isEmpty() ? null : candidates);
+        candidates.isEmpty() ? null : candidates,
+        layouts.isEmpty() ? null : fitting);
   }
 
   /**
-   * @return the {@code removed_type} warning of this removed type carried by the tensors {@code
-   *     indices} (the first 8 are named, the rest counted)
+   * @return the warning of this type carried by the tensors {@code indices} (the first 8 are
+   *     named, the rest counted): {@code removed_type} for a removed ID, {@code unknown_type_id}
+   *     for an ID no released ggml defines
    */
   @Override
   public Warning warning(List<Integer> indices) {
@@ -252,6 +343,18 @@ public final class GgmlType implements TensorType {
     }
     if (indices.size() > 8) {
       list.append(" and ").append(indices.size() - 8).append(" more");
+    }
+    if (kind == Kind.UNKNOWN) {
+      return new Warning(
+          GgmlTypes.WARNING_UNKNOWN,
+          "type ID "
+              + Long.toUnsignedString(id)
+              + " is defined by no released ggml, which usually means a damaged header; tensor"
+              + (indices.size() == 1 ? " " : "s ")
+              + list
+              + " declare"
+              + (indices.size() == 1 ? "s" : "")
+              + " it");
     }
     return new Warning(
         GgmlTypes.WARNING_REMOVED,
@@ -273,7 +376,7 @@ public final class GgmlType implements TensorType {
 
   @Override
   public boolean equals(@Nullable Object o) {
-    return o instanceof GgmlType t && t.id == id;
+    return o instanceof GgmlType t && t.id == id && t.kind == kind;
   }
 
   @Override

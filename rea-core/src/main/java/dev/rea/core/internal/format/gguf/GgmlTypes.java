@@ -31,6 +31,12 @@ public final class GgmlTypes {
   /** Limitation code for IDs with no known meaning (4, 5, undefined IDs). */
   public static final String LIMITATION_UNKNOWN = "unknown_type_id";
 
+  /**
+   * Warning code for IDs no released ggml defines (not 4 or 5, which ggml removed before GGUF):
+   * CONTRACT section 12. Same spelling as the limitation, which the tensors carry too.
+   */
+  public static final String WARNING_UNKNOWN = "unknown_type_id";
+
   /** Warning code for removed IDs 31-33 and 36-38. */
   public static final String WARNING_REMOVED = "removed_type";
 
@@ -64,6 +70,18 @@ public final class GgmlTypes {
   private static final int[] K256_BYTES = {84, 110, 144, 176, 210, 292};
 
   private static final GgmlType[] TABLE = new GgmlType[(int) FIRST_UNDEFINED_ID];
+
+  /** Candidate name of Q8_1's modern layout (36 bytes per 32 elements). */
+  static final String Q8_1_MODERN = "Q8_1_36";
+
+  /** Candidate name of the K types' modern layout (256-element blocks). */
+  static final String K_MODERN = "K256";
+
+  /** Wire name of the modern ggml layout assumption ({@code request.assume_layout}). */
+  public static final String GGML_MODERN = "ggml-modern";
+
+  /** IDs 9-25 under the {@value #GGML_MODERN} assumption, indexed by {@code id - 9}. */
+  private static final GgmlType[] MODERN = new GgmlType[17];
 
   /** Released meanings of IDs 16-25, each with the snapshots that declare it. */
   private static final Map<Long, String> AMBIGUOUS_HISTORY = new LinkedHashMap<>();
@@ -109,7 +127,11 @@ public final class GgmlTypes {
                 "36 bytes per 32 elements (ggml da8e2a5, modern)",
                 "40 bytes per 32 elements (llama.cpp b1500)"),
             32,
-            36);
+            36)
+            .withLayouts(
+                List.of(
+                    new GgmlType.Layout(Q8_1_MODERN, 32, 36),
+                    new GgmlType.Layout("Q8_1_40", 32, 40)));
     for (int k = 0; k < K_NAMES.length; k++) {
       int id = 10 + k;
       TABLE[id] =
@@ -125,31 +147,17 @@ public final class GgmlTypes {
                   "K64: " + K64_BYTES[k] + " bytes per 64 elements (LLAMA_QKK_64 builds)"),
               // K256 takes fewer bytes per element than K64 for every K type.
               256,
-              K256_BYTES[k]);
+              K256_BYTES[k])
+              .withLayouts(
+                  List.of(
+                      new GgmlType.Layout(K_MODERN, 256, K256_BYTES[k]),
+                      new GgmlType.Layout("K64", 64, K64_BYTES[k])));
     }
     for (int id = 16; id <= 25; id++) {
-      List<String> names = new ArrayList<>();
-      StringBuilder history = new StringBuilder();
-      Map<String, List<String>> bySnapshot = new LinkedHashMap<>();
-      for (int s = 0; s < SNAPSHOTS.length; s++) {
-        String name = meaningIn(id, SNAPSHOT_I8[s]);
-        if (name == null) {
-          continue;
-        }
-        bySnapshot.computeIfAbsent(name, n -> new ArrayList<>()).add(SNAPSHOTS[s]);
-      }
-      bySnapshot.computeIfAbsent(MODERN_16_25[id - 16], n -> new ArrayList<>()).add("modern");
-      for (Map.Entry<String, List<String>> e : bySnapshot.entrySet()) {
-        names.add(e.getKey());
-        if (history.length() > 0) {
-          history.append(", ");
-        }
-        history.append(e.getKey()).append(" (").append(String.join(", ", e.getValue())).append(')');
-      }
-      long[] bound = smallestLayout(names);
-      TABLE[id] =
-          new GgmlType(id, "AMBIGUOUS_" + id, Kind.AMBIGUOUS, 0, 0, 0, names, bound[0], bound[1]);
-      AMBIGUOUS_HISTORY.put((long) id, history.toString());
+      ambiguous(id);
+    }
+    for (int id = 9; id <= 25; id++) {
+      MODERN[id - 9] = modern(TABLE[id], id);
     }
     standard(26, "I32", 1, 4);
     standard(27, "I64", 1, 8);
@@ -171,6 +179,60 @@ public final class GgmlTypes {
   }
 
   private GgmlTypes() {}
+
+  /** Adds ID {@code id} (16-25): its released meanings, their layouts and history. */
+  private static void ambiguous(int id) {
+    List<String> names = new ArrayList<>();
+    StringBuilder history = new StringBuilder();
+    Map<String, List<String>> bySnapshot = new LinkedHashMap<>();
+    for (int s = 0; s < SNAPSHOTS.length; s++) {
+      String name = meaningIn(id, SNAPSHOT_I8[s]);
+      if (name == null) {
+        continue;
+      }
+      bySnapshot.computeIfAbsent(name, n -> new ArrayList<>()).add(SNAPSHOTS[s]);
+    }
+    bySnapshot.computeIfAbsent(MODERN_16_25[id - 16], n -> new ArrayList<>()).add("modern");
+    for (Map.Entry<String, List<String>> e : bySnapshot.entrySet()) {
+      names.add(e.getKey());
+      if (history.length() > 0) {
+        history.append(", ");
+      }
+      history.append(e.getKey()).append(" (").append(String.join(", ", e.getValue())).append(')');
+    }
+    long[] bound = smallestLayout(names);
+    List<GgmlType.Layout> layouts = new ArrayList<>();
+    for (String n : names) {
+      long[] l = CANDIDATE_LAYOUTS.get(n);
+      layouts.add(new GgmlType.Layout(n, l[0], l[1]));
+    }
+    TABLE[id] =
+        new GgmlType(id, "AMBIGUOUS_" + id, Kind.AMBIGUOUS, 0, 0, 0, names, bound[0], bound[1])
+            .withLayouts(layouts);
+    AMBIGUOUS_HISTORY.put((long) id, history.toString());
+  }
+
+  /**
+   * The type of ID 9-25 under modern ggml's layout: Q8_1 in 36-byte blocks of 32, the K types in
+   * 256-element blocks, IDs 16-25 their modern names (upstream PR 6050); the row multiple is the
+   * block size, as ggml requires of the first dimension.
+   */
+  private static GgmlType modern(GgmlType t, int id) {
+    String name = id >= 16 ? MODERN_16_25[id - 16] : t.label();
+    GgmlType.Layout layout = null;
+    for (GgmlType.Layout l : t.layouts()) {
+      if (l.name().equals(name) || l.name().equals(Q8_1_MODERN) || l.name().equals(K_MODERN)) {
+        layout = l;
+        break;
+      }
+    }
+    if (layout == null) {
+      throw new IllegalStateException("no modern layout for type ID " + id);
+    }
+    return new GgmlType(
+            id, name, Kind.ASSUMED, layout.elements(), layout.elements(), layout.bytes(), List.of())
+        .assumedUnder(GGML_MODERN);
+  }
 
   /** @return {elements, bytes} of the candidate with the fewest bytes per element */
   private static long[] smallestLayout(List<String> names) {
@@ -226,6 +288,22 @@ public final class GgmlTypes {
     TABLE[id] = new GgmlType(id, "UNKNOWN_" + id, Kind.UNKNOWN, 0, 0, 0, List.of());
   }
 
+  /** @return true when no released ggml defines {@code id}: unknown, and neither 4 nor 5 */
+  static boolean neverDefined(long id) {
+    return id != 4 && id != 5 && (id < 0 || id >= FIRST_UNDEFINED_ID);
+  }
+
+  /**
+   * What every layout limitation says about {@code candidates_fitting_ranges} (the same for every
+   * outcome, so that the message's size does not depend on the fit).
+   */
+  private static final String FIT_NOTE =
+      " candidates_fitting_ranges lists the candidates under which the declared ranges of these"
+          + " tensors end before the next tensor and within the file: one missing from it cannot"
+          + " have written them; one listed fits them, which does not show that the writer used"
+          + " it (padding can hide the difference), so no length is derived from the fit."
+          + " --assume-layout ggml-modern states the modern layout when the writer is known.";
+
   /**
    * Looks up a type ID.
    *
@@ -240,6 +318,21 @@ public final class GgmlTypes {
   }
 
   /**
+   * Looks up a type ID under a layout assumption.
+   *
+   * @param id the declared ID, an unsigned 32-bit value
+   * @param assumeModern true under {@code --assume-layout ggml-modern}: IDs 9-25 then take modern
+   *     ggml's names and layouts ({@link Kind#ASSUMED})
+   * @return the interpretation
+   */
+  public static GgmlType of(long id, boolean assumeModern) {
+    if (assumeModern && id >= 9 && id <= 25) {
+      return MODERN[(int) id - 9];
+    }
+    return of(id);
+  }
+
+  /**
    * The limitation message for tensors of an affected type.
    *
    * @param t a type of kind Q8_1, K_QUANT, AMBIGUOUS or UNKNOWN
@@ -251,21 +344,23 @@ public final class GgmlTypes {
     String which = tensors == 1 ? "1 tensor" : tensors + " tensors";
     switch (t.kind()) {
       case Q8_1:
-        return "Q8_1 (type ID 9) has two released layouts, 36 bytes per 32 elements (modern ggml)"
-            + " and 40 bytes (llama.cpp b1500), and the header does not select one: the byte"
-            + " length and storage of "
+        return "Q8_1 (type ID 9) has two released layouts, 36 bytes per 32 elements (Q8_1_36,"
+            + " modern ggml) and 40 bytes (Q8_1_40, llama.cpp b1500), and the header does not"
+            + " select one: the byte length and storage of "
             + which
-            + " are unknown";
+            + " are unknown."
+            + FIT_NOTE;
       case K_QUANT:
         return t.label()
             + " (type ID "
             + t.id()
             + ") has two released storage layouts: 256-element blocks (K256, the default build,"
             + " used by current writers) and 64-element blocks (K64, llama.cpp built with the"
-            + " LLAMA_QKK_64 option, e.g. b1500). The header does not say which wrote the file,"
-            + " and offsets and sizes do not prove it, so the byte length and storage of "
+            + " LLAMA_QKK_64 option, e.g. b1500). The header does not record which one wrote the"
+            + " file, so the byte length and storage of "
             + which
-            + " are unknown";
+            + " are unknown."
+            + FIT_NOTE;
       case AMBIGUOUS:
         return "type ID "
             + t.id()
@@ -273,7 +368,8 @@ public final class GgmlTypes {
             + AMBIGUOUS_HISTORY.get(t.id())
             + "; the header does not say which one applies to "
             + which
-            + ", so nonempty byte lengths are unknown";
+            + ", so nonempty byte lengths are unknown."
+            + FIT_NOTE;
       case UNKNOWN:
         return "type ID "
             + t.id()

@@ -18,6 +18,16 @@ final class GgufRanges {
       " (the file is shorter than its header declares: an incomplete download or a truncated"
           + " copy?)";
 
+  /**
+   * @return what a message says of a length or block size that rests on the request's layout
+   *     assumption ({@code " under the assumed ggml-modern layout"}), or nothing
+   */
+  static String assumedNote(GgmlType type) {
+    return type.assumption() == null
+        ? ""
+        : " under the assumed " + type.assumption() + " layout (--assume-layout)";
+  }
+
   private final FieldPath path;
   private final long fileSize;
   private final long alignment;
@@ -91,7 +101,9 @@ final class GgufRanges {
             d.type().label()
                 + " shape "
                 + GgufReader.dimsText(d.shape(), d.shape().length)
-                + " needs more than 2^64-1 bytes, which cannot lie within the file");
+                + " needs more than 2^64-1 bytes"
+                + assumedNote(d.ggmlType())
+                + ", which cannot lie within the file");
       }
       if (byteLength != GgmlType.UNKNOWN_LENGTH) {
         if (Long.compareUnsigned(offset, room) > 0
@@ -101,7 +113,9 @@ final class GgufRanges {
               d.offsetAt,
               "the range of "
                   + Long.toUnsignedString(byteLength)
-                  + " bytes at file offset "
+                  + " bytes"
+                  + assumedNote(d.ggmlType())
+                  + " at file offset "
                   + Long.toUnsignedString(dataOffset + offset)
                   + " ends past the end of the file at "
                   + fileSize
@@ -172,7 +186,9 @@ final class GgufRanges {
         + d.index()
         + "] starts at offset "
         + d.offset()
-        + ", inside the known range ["
+        + ", inside the "
+        + (furthest.ggmlType().assumption() == null ? "known" : "assumed")
+        + " range ["
         + furthest.offset()
         + ", "
         + furthestEnd

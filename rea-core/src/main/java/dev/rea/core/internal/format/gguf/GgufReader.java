@@ -11,6 +11,7 @@ import dev.rea.core.internal.format.ParsedHeader;
 import dev.rea.core.internal.format.ReadContext;
 import dev.rea.core.internal.io.FieldPath;
 import dev.rea.core.internal.io.HeaderInput;
+import dev.rea.core.options.LayoutAssumption;
 import dev.rea.core.options.Limits;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -85,7 +86,8 @@ public final class GgufReader implements FormatReader {
         new RecordAssembler<>(
             ctx.budget(), path, in.fileSize(), RecordAssembler.RowOrder.DECLARATION);
     try {
-      return ParsedHeader.of(DetectedFormat.GGUF, new Session(in, ctx.limits(), path, asm).run());
+      return ParsedHeader.of(DetectedFormat.GGUF, new Session(in, ctx.limits(), path, asm, ctx.layout() == LayoutAssumption.GGML_MODERN)
+              .run());
     } catch (ReaException e) {
       if (e.constraint() == Constraint.CANCELLED) {
         AssembledHeader completed = asm.snapshot();
@@ -126,11 +128,18 @@ public final class GgufReader implements FormatReader {
     private final FieldPath path;
     private final RecordAssembler<GgufTensor> asm;
     private final GgufMetadata metadata;
+    private final boolean assumeModern;
     private int version;
     private String byteOrder = "little";
 
-    Session(HeaderInput in, Limits limits, FieldPath path, RecordAssembler<GgufTensor> asm) {
+    Session(
+        HeaderInput in,
+        Limits limits,
+        FieldPath path,
+        RecordAssembler<GgufTensor> asm,
+        boolean assumeModern) {
       this.in = in;
+      this.assumeModern = assumeModern;
       this.limits = limits;
       this.path = path;
       this.asm = asm;
@@ -355,7 +364,7 @@ public final class GgufReader implements FormatReader {
 
       path.truncate(2).name("type");
       long typeAt = in.position();
-      GgmlType type = GgmlTypes.of(in.u32());
+      GgmlType type = GgmlTypes.of(in.u32(), assumeModern);
       checkRowMultiple(type, (int) nDims, dims, dimAt, typeAt);
 
       path.truncate(2).name("offset");
@@ -434,7 +443,9 @@ public final class GgufReader implements FormatReader {
                 + type.label()
                 + " row holds whole blocks of "
                 + rowMultiple
-                + " elements but the first dimension is "
+                + " elements"
+                + GgufRanges.assumedNote(type)
+                + " but the first dimension is "
                 + Long.toUnsignedString(first));
       }
     }

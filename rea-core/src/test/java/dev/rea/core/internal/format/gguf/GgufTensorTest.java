@@ -228,8 +228,12 @@ class GgufTensorTest {
         "K256: 144 bytes per 256 elements", "K64: 38 bytes per 64 elements (LLAMA_QKK_64 builds)");
     assertThat(l.get(0).candidates()).isNull();
 
-    assertThat(h.warnings()).extracting(Warning::code).containsExactly("removed_type");
+    // IDs 4 and 5 were released (and removed before GGUF); 4294967295 never was: a warning.
+    assertThat(h.warnings()).extracting(Warning::code)
+        .containsExactly("removed_type", "unknown_type_id");
     assertThat(h.warnings().get(0).message()).contains("IQ4_NL_4_4", "36", "tensor 10");
+    assertThat(h.warnings().get(1).message())
+        .contains("type ID 4294967295", "damaged header", "tensor 9 declares it");
   }
 
   // ---------------------------------------------------------------------------------------------
