@@ -7,6 +7,7 @@ import dev.rea.cli.scan.ScanEngine;
 import dev.rea.cli.scan.ScanLine;
 import dev.rea.cli.scan.Tally;
 import dev.rea.cli.scan.TreeWalker;
+import dev.rea.cli.scan.DirectorySets;
 import dev.rea.cli.scan.UnitGrouping;
 import dev.rea.core.Rea;
 import dev.rea.core.SelectedPath;
@@ -14,6 +15,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -139,10 +141,10 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
 
   /**
-   * How each directory's files become units. Every file is its own unit today; a grouping of
-   * model sets (CONTRACT section 9) replaces it here.
+   * How each directory's files become units: an index with its members and a GGUF split set are
+   * one unit each, every other file its own (CONTRACT sections 9 and 10).
    */
-  UnitGrouping grouping = UnitGrouping.EACH_FILE;
+  UnitGrouping grouping = new DirectorySets(Limits.defaults());
 
   /** Test seam: opens directory listings (a double that refuses one, when tests run as root). */
   TreeWalker.Lister lister = TreeWalker.Lister.SYSTEM;
