@@ -59,7 +59,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Walks each PATH (symbolic links below it are not followed), finds model files by"
           + " content (reading at most 512 bytes of any other file), inspects each as"
-          + " inspect-model-artifact does, and writes one JSON line per model as it finishes:"
+          + " inspect-model-artifact does (a safetensors index with its shards, or a GGUF split"
+          + " set, as one set, as inspect-model-set does), and writes one JSON line per model"
+          + " as it finishes:"
           + " schema, kind, path, status (complete, partial, rejected, failed, skipped),"
           + " identity, evidence_id, summary (as --detail summary) and error. Files that are"
           + " not models are counted, and listed only with --list-skipped. A directory that"
