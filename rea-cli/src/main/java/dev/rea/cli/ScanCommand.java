@@ -8,6 +8,7 @@ import dev.rea.cli.scan.ScanEngine;
 import dev.rea.cli.scan.ScanLine;
 import dev.rea.cli.scan.Tally;
 import dev.rea.cli.scan.TreeWalker;
+import dev.rea.cli.scan.DirectorySets;
 import dev.rea.cli.scan.UnitGrouping;
 import dev.rea.cli.scan.UnitListener;
 import dev.rea.core.Rea;
@@ -16,6 +17,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -66,7 +68,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Walks each PATH (symbolic links below it are not followed), finds model files by"
           + " content (reading at most 512 bytes of any other file), inspects each as"
-          + " inspect-model-artifact does, and writes one JSON line per model as it finishes:"
+          + " inspect-model-artifact does (a safetensors index with its shards, or a GGUF split"
+          + " set, as one set, as inspect-model-set does), and writes one JSON line per model"
+          + " as it finishes:"
           + " schema, kind, path, status (complete, partial, rejected, failed, skipped),"
           + " identity, evidence_id, summary (as --detail summary) and error. Files that are"
           + " not models are counted, and listed only with --list-skipped. A directory that"
@@ -163,10 +167,10 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
 
   /**
-   * How each directory's files become units. Every file is its own unit today; a grouping of
-   * model sets (CONTRACT section 9) replaces it here.
+   * How each directory's files become units: an index with its members and a GGUF split set are
+   * one unit each, every other file its own (CONTRACT sections 9 and 10).
    */
-  UnitGrouping grouping = UnitGrouping.EACH_FILE;
+  UnitGrouping grouping = new DirectorySets(Limits.defaults());
 
   /** Test seam: opens directory listings (a double that refuses one, when tests run as root). */
   TreeWalker.Lister lister = TreeWalker.Lister.SYSTEM;

@@ -115,7 +115,9 @@ class ScanKillResumeTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 1200, true);
-    int units = tree.units().size();
+    // Sets too (a complete checkpoint and split set, a failed and a rejected set, loose files).
+    ScanTrees.Sets sets = ScanTrees.writeSets(tree.root().resolve("sets"));
+    int units = tree.units().size() + sets.sets().size() + sets.loose().size();
 
     Path reference = dir.resolve("reference.jsonl");
     CliRunner.Result ref =

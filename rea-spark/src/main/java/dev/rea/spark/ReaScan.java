@@ -14,6 +14,7 @@ import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.FlatMapGroupsFunction;
 import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
@@ -44,8 +45,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Every file is read by positioned reads of its header only (unless a full hash is asked
  * for), through one REA front door per executor JVM. A file that cannot be listed, opened, read
  * or parsed is its unit's row (status {@code failed} or {@code rejected} with the error's fields),
- * never a failed task. Units today are single files; a model set (CONTRACT section 9) is a unit
- * once sets are grouped, which happens in {@link #units} (the seam).
+ * never a failed task. A model set (CONTRACT section 9: an index with its members, a GGUF split
+ * set) is one unit, planned per directory in {@link #units}; every other file is its own unit.
  */
 public final class ReaScan {
   /** Schema of listing entries: path, kind ({@link Kind}), constraint, message. */
@@ -153,37 +154,51 @@ public final class ReaScan {
   }
 
   /**
-   * The seam where files become units and units are inspected: today every file is its own unit,
-   * spread evenly over {@code ceil(files / filesPerTask)} tasks. Grouping model sets (an index
-   * with its members, a split set: CONTRACT section 9) goes here: group the paths by parent
-   * directory, plan each directory's units, then spread the units.
+   * Files become units, and units are inspected: the paths are grouped by parent directory, each
+   * directory's units planned as {@code rea scan} plans them ({@link UnitPlanner}: an index with
+   * its members and a GGUF split set are one {@code set} unit each, every other file its own
+   * unit), and the units spread evenly over {@code ceil(units / filesPerTask)} tasks. The plans
+   * are kept by the executors ({@code localCheckpoint}), so indexes are read once for planning.
+   * A directory's names are held by one task while it is planned.
    */
   static Dataset<Row> units(Dataset<String> files, ScanOptions options) {
     SparkSession spark = files.sparkSession();
-    long count = files.count();
-    int tasks = (int) Math.max(1, Math.min(Integer.MAX_VALUE, ceil(count, options.filesPerTask())));
     Broadcast<SerializableConf> shared = broadcastConf(spark);
-    return files
+    Dataset<String> plans =
+        files
+            .groupByKey((MapFunction<String, String>) UnitPlanner::parentOf, Encoders.STRING())
+            .flatMapGroups(
+                (FlatMapGroupsFunction<String, String, String>)
+                    (dir, paths) -> UnitPlanner.plan(dir, paths, shared.value().get()),
+                Encoders.STRING())
+            .localCheckpoint(true);
+    long count = plans.count();
+    int tasks = (int) Math.max(1, Math.min(Integer.MAX_VALUE, ceil(count, options.filesPerTask())));
+    return plans
         .repartition(tasks)
         .mapPartitions(
             (MapPartitionsFunction<String, Row>)
-                paths -> inspectAll(paths, shared.value(), options),
+                units -> inspectAll(units, shared.value(), options),
             Encoders.row(ScanSchema.UNITS));
   }
 
-  /** Inspects a partition's files lazily, one at a time, with one inspector for the task. */
+  /** Inspects a partition's units lazily, one at a time, with one inspector for the task. */
   private static Iterator<Row> inspectAll(
-      Iterator<String> paths, SerializableConf conf, ScanOptions options) {
-    FileInspector inspector = new FileInspector(conf.get(), options);
+      Iterator<String> plans, SerializableConf conf, ScanOptions options) {
+    FileInspector files = new FileInspector(conf.get(), options);
+    SetUnitInspector sets = new SetUnitInspector(conf.get(), options);
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
-        return paths.hasNext();
+        return plans.hasNext();
       }
 
       @Override
       public Row next() {
-        return inspector.inspect(paths.next());
+        String[] plan = UnitPlanner.fields(plans.next());
+        return plan[0].equals(UnitPlanner.SET)
+            ? sets.inspect(plan[1], plan[2])
+            : files.inspect(plan[1]);
       }
     };
   }

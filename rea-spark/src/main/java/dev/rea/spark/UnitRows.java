@@ -7,6 +7,8 @@ import dev.rea.core.evidence.Artifact;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FileIdentity;
 import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.ModelSetRecord;
+import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.source.SourceIdentity;
 import java.math.BigDecimal;
@@ -113,6 +115,60 @@ final class UnitRows {
         new String(rea.summaryJson(rea.evidence(record), null), StandardCharsets.UTF_8));
     v[UNITS.fieldIndex(ScanSchema.TENSOR_ROWS)] = seq(tensorRows(record));
     v[UNITS.fieldIndex(ScanSchema.METADATA_ROWS)] = seq(metadataRows(record));
+    return RowFactory.create(v);
+  }
+
+  /**
+   * A complete set (CONTRACT section 9): the set record's id, totals, type, warning and
+   * limitation counts and summary; {@code format} the members' ({@code mixed} when they differ),
+   * {@code file_size} their sum; {@code header_length} and the digests null (each member has its
+   * own); {@code metadata_count} and {@code tensor_count} the rows the unit gives the {@code
+   * metadata} and {@code tensors} tables: every member's own rows, in member order, each named by
+   * its member's path and {@code evidence_id} (the set record's {@code members} lists them).
+   *
+   * @param rea the front door (renders the set summary)
+   * @param set the complete set, with its members' records
+   * @param identity the identity of the set's index or first member when it was opened, or null
+   * @param bytesFetched bytes read from the file system for the whole set
+   * @return the row
+   */
+  public static Row ofSet(
+      Rea rea, SetInspection.Complete set, @Nullable SourceIdentity identity, long bytesFetched) {
+    @Nullable Object[] v = new Object[UNITS.size()];
+    ModelSetRecord r = set.set();
+    head(v, "set", r.set().path(), COMPLETE);
+    if (identity != null) {
+      set(v, "identity_size", u64(identity.size()));
+      set(v, "identity_modified", RFC3339_NANOS.format(identity.modified()));
+    }
+    set(v, "evidence_id", r.evidenceId());
+    String format = null;
+    long size = 0;
+    for (ModelSetRecord.Member m : r.members()) {
+      format = format == null || format.equals(m.format()) ? m.format() : "mixed";
+      size += m.fileSize();
+    }
+    set(v, "format", format);
+    set(v, "file_size", u64(size));
+    set(v, "bytes_read", u64(bytesFetched));
+    List<Row> tensors = new ArrayList<>();
+    List<Row> metadata = new ArrayList<>();
+    for (EvidenceRecord m : set.members()) {
+      tensors.addAll(tensorRows(m));
+      metadata.addAll(metadataRows(m));
+    }
+    set(v, "metadata_count", metadata.size());
+    set(v, "tensor_count", tensors.size());
+    set(v, "type_count", r.types().size());
+    set(v, "total_tensor_count", (long) r.totals().tensorCount());
+    set(v, "total_parameter_count", sum(r.totals().parameterCount()));
+    set(v, "total_byte_length", sum(r.totals().byteLength()));
+    set(v, "warning_count", r.warnings().size());
+    set(v, "limitation_count", r.limitations().size());
+    EvidenceRecord first = set.members().isEmpty() ? null : set.members().get(0);
+    set(v, "summary", new String(rea.setSummaryJson(r, first, null), StandardCharsets.UTF_8));
+    v[UNITS.fieldIndex(ScanSchema.TENSOR_ROWS)] = seq(tensors);
+    v[UNITS.fieldIndex(ScanSchema.METADATA_ROWS)] = seq(metadata);
     return RowFactory.create(v);
   }
 

@@ -99,7 +99,7 @@ final class TestCorpus {
     return b;
   }
 
-  private static byte[] safetensors(int seed) {
+  static byte[] safetensors(int seed) {
     SafetensorsBuilder.Builder b =
         SafetensorsBuilder.builder().metadata("format", "pt").metadata("seed", Integer.toString(seed));
     for (int i = 0; i <= seed; i++) {

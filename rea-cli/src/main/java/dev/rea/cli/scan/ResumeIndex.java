@@ -201,20 +201,35 @@ public final class ResumeIndex {
   public record Kept(UnitStatus status, boolean warnings) {}
 
   /**
-   * Keeps the earlier line of {@code path} when its identity equals {@code identity} and its
-   * status may be kept; each line is kept at most once.
+   * Keeps the earlier line of the unit's path when its identity equals the one the walk observed
+   * (for a set, also every file of the set: {@link #identityText(ScanUnit)}) and its status may
+   * be kept; each line is kept at most once.
    *
-   * @param path the unit's path, as the walk spells it
-   * @param identity the identity the walk observed
+   * @param unit the unit as the walk found it
    * @return what the kept line says, or null when the unit must be inspected
    */
+  public @Nullable Kept keep(ScanUnit unit) {
+    return keep(unit.path().toString(), identityText(unit));
+  }
+
+  /**
+   * As {@link #keep(ScanUnit)}, for an entry that is no unit (a skipped file).
+   *
+   * @param path the entry's path
+   * @param identity its identity
+   * @return as {@link #keep(ScanUnit)}
+   */
   public @Nullable Kept keep(String path, FileIdentity identity) {
+    return keep(path, identityText(identity));
+  }
+
+  private @Nullable Kept keep(String path, String identityText) {
     long key = key(path);
     int slot = slot(key);
     if (keys[slot] == 0 || (flags[slot] & (KEEPABLE | KEPT)) != KEEPABLE) {
       return null;
     }
-    if (checks[slot] != check(path, identityText(identity))) {
+    if (checks[slot] != check(path, identityText)) {
       return null;
     }
     flags[slot] |= KEPT;
@@ -352,6 +367,27 @@ public final class ResumeIndex {
   /** The identity as compared: the line's four fields, null spelled {@code -}. */
   static String identityText(FileIdentity id) {
     return identityText(id.device(), id.inode(), Long.toString(id.size()), id.modified());
+  }
+
+  /**
+   * What is compared of a unit: its identity, and for a set each file the walk found of it
+   * (path and identity), so that a changed, added or removed member makes the set's line stale.
+   */
+  static String identityText(ScanUnit unit) {
+    StringBuilder s = new StringBuilder(identityText(unit.identity()));
+    if (unit.kind() == ScanUnit.Kind.SET) {
+      for (ListedFile m : unit.members()) {
+        FileIdentity id = m.identity();
+        s.append(memberText(m.path().toString(), id.device(), id.inode(),
+            Long.toString(id.size()), id.modified()));
+      }
+    }
+    return s.toString();
+  }
+
+  static String memberText(String path, @Nullable String device, @Nullable String inode,
+      String size, String modified) {
+    return "\0\0" + path + '\0' + identityText(device, inode, size, modified);
   }
 
   static String identityText(

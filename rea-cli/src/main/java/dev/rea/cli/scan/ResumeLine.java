@@ -9,7 +9,7 @@ import tools.jackson.core.json.JsonFactory;
 
 /**
  * The fields of an earlier scan line that {@code --resume} needs ({@link ResumeIndex}): path,
- * status, identity (as compared) and whether the summary lists a warning. Read with a streaming
+ * status, identity (as compared: for a set, with its {@code member_identities}) and whether the summary lists a warning. Read with a streaming
  * parser; the summary is skipped but for its top-level {@code warnings}.
  *
  * @param path the unit's path
@@ -39,6 +39,7 @@ record ResumeLine(
       String status = null;
       @Nullable String[] identity = null;
       boolean[] summary = new boolean[2];
+      String members = "";
       while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
         JsonToken value = p.nextToken();
@@ -47,6 +48,7 @@ record ResumeLine(
           case "path" -> path = p.getValueAsString();
           case "status" -> status = p.getValueAsString();
           case "identity" -> identity = identity(p, value);
+          case "member_identities" -> members = members(p, value);
           case "summary" -> {
             if (value == JsonToken.START_OBJECT) {
               summary(p, summary);
@@ -71,8 +73,11 @@ record ResumeLine(
         throw new IllegalArgumentException("its identity lacks size or modified");
       }
       return new ResumeLine(
-          path, st, ResumeIndex.identityText(identity[0], identity[1], size, modified),
-          summary[0], summary[1]);
+          path,
+          st,
+          ResumeIndex.identityText(identity[0], identity[1], size, modified) + members,
+          summary[0],
+          summary[1]);
     } catch (JacksonException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
     }
@@ -97,6 +102,43 @@ record ResumeLine(
       }
     }
     return id;
+  }
+
+  /**
+   * @return a set line's member identities as {@link ResumeIndex#identityText(ScanUnit)} appends
+   *     them to the anchor's
+   */
+  private static String members(JsonParser p, JsonToken start) {
+    if (start != JsonToken.START_ARRAY) {
+      throw new IllegalArgumentException("its member_identities is not an array");
+    }
+    StringBuilder out = new StringBuilder();
+    JsonToken t;
+    while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+      String path = null;
+      @Nullable String[] id = new String[4];
+      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        @Nullable String text = v == JsonToken.VALUE_STRING ? p.getString() : null;
+        switch (name) {
+          case "path" -> path = text;
+          case "device" -> id[0] = text;
+          case "inode" -> id[1] = text;
+          case "size" -> id[2] = text;
+          case "modified" -> id[3] = text;
+          default -> p.skipChildren();
+        }
+      }
+      if (path == null || id[2] == null || id[3] == null) {
+        throw new IllegalArgumentException("a member identity lacks path, size or modified");
+      }
+      out.append(ResumeIndex.memberText(path, id[0], id[1], id[2], id[3]));
+    }
+    if (t != JsonToken.END_ARRAY) {
+      throw new IllegalArgumentException("its member_identities holds a non-object");
+    }
+    return out.toString();
   }
 
   /**

@@ -220,9 +220,14 @@ public final class ScanEngine {
   private final class Walked implements TreeWalker.Listener {
     @Override
     public void unit(ScanUnit unit) throws InterruptedException {
-      if (!kept(unit.path(), unit.identity())) {
-        put(new Inspect(unit));
+      if (resume != null) {
+        ResumeIndex.Kept k = resume.keep(unit);
+        if (k != null) {
+          tally.kept(k.status(), k.warnings());
+          return;
+        }
       }
+      put(new Inspect(unit));
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -22,7 +23,8 @@ import tools.jackson.core.json.JsonFactory;
  *  "evidence_id":"sha256:...","summary":{...},"error":null}
  * }</pre>
  *
- * <p>{@code identity} is {@code artifact.identity} without {@code verified} (device and inode
+ * <p>A set's line ({@code "kind":"set"}) has {@code member_identities} after {@code identity}
+ * (see the overload). {@code identity} is {@code artifact.identity} without {@code verified} (device and inode
  * decimal strings or null, size a decimal string, modified RFC 3339 UTC). {@code summary} is the
  * section 4 summary of the unit's Evidence, as {@code inspect-model-artifact --detail summary
  * --json} prints it (complete and partial units; null otherwise). {@code error} is the inner
@@ -56,6 +58,27 @@ public final class ScanLine {
       @Nullable String evidenceId,
       byte @Nullable [] summary,
       @Nullable ReaException error) {
+    return render(kind, path, status, identity, null, evidenceId, summary, error);
+  }
+
+  /**
+   * As {@link #render(ScanUnit.Kind, String, UnitStatus, FileIdentity, String, byte[],
+   * ReaException)}, for a set: after {@code identity} comes {@code member_identities}, the files
+   * of the set as the walk found them (index first, then members in member order; each {@code
+   * {"path", "device", "inode", "size", "modified"}}), which {@code --resume} compares so that a
+   * changed member has its set inspected again.
+   *
+   * @param members the set's files found by the walk, or null for a line without the field
+   */
+  public static byte[] render(
+      ScanUnit.Kind kind,
+      String path,
+      UnitStatus status,
+      FileIdentity identity,
+      @Nullable List<ListedFile> members,
+      @Nullable String evidenceId,
+      byte @Nullable [] summary,
+      @Nullable ReaException error) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(summary == null ? 512 : summary.length + 512);
     try (JsonGenerator g = JSON.createGenerator(ObjectWriteContext.empty(), out)) {
       g.writeStartObject();
@@ -65,11 +88,19 @@ public final class ScanLine {
       g.writeStringProperty("status", status.wire());
       g.writeName("identity");
       g.writeStartObject();
-      nullableString(g, "device", identity.device());
-      nullableString(g, "inode", identity.inode());
-      g.writeStringProperty("size", Long.toString(identity.size()));
-      g.writeStringProperty("modified", identity.modified());
+      identityFields(g, identity);
       g.writeEndObject();
+      if (members != null) {
+        g.writeName("member_identities");
+        g.writeStartArray();
+        for (ListedFile m : members) {
+          g.writeStartObject();
+          g.writeStringProperty("path", m.path().toString());
+          identityFields(g, m.identity());
+          g.writeEndObject();
+        }
+        g.writeEndArray();
+      }
       nullableString(g, "evidence_id", evidenceId);
       g.writeName("summary");
       if (summary == null) {
@@ -111,6 +142,13 @@ public final class ScanLine {
       }
       throw new IllegalStateException("the error JSON has no error object");
     }
+  }
+
+  private static void identityFields(JsonGenerator g, FileIdentity identity) {
+    nullableString(g, "device", identity.device());
+    nullableString(g, "inode", identity.inode());
+    g.writeStringProperty("size", Long.toString(identity.size()));
+    g.writeStringProperty("modified", identity.modified());
   }
 
   private static void nullableString(JsonGenerator g, String name, @Nullable String value) {

@@ -6,17 +6,20 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One unit of a scan: what one line of {@code rea scan}'s output describes (CONTRACT section 10).
- * Today every unit is one file ({@link Kind#FILE}); model sets (an index with its members, a
- * GGUF split set: CONTRACT section 9) become units of their own through {@link UnitGrouping}.
+ * One unit of a scan: what one line of {@code rea scan}'s output describes (CONTRACT section 10):
+ * one model file ({@link Kind#FILE}), or a model set ({@link Kind#SET}: a safetensors index with
+ * its members, a GGUF split set; CONTRACT section 9) as {@link DirectorySets} groups them.
  *
  * @param kind what the unit is
- * @param path the unit's path: the file (or, for a set, its index or first member)
- * @param identity the identity the walk observed of {@code path}: what {@code --resume}
- *     compares with the earlier line's
- * @param members the files the unit covers, {@code path} included (for a file, just itself)
+ * @param path the unit's path: the file, or for a set its index or first split member (what
+ *     {@code inspect-model-set} records as {@code set.path})
+ * @param identity the identity the walk observed of {@code path} (for a set whose first member
+ *     is missing, of its first present file): what {@code --resume} compares with the earlier
+ *     line's
+ * @param members the files of the unit the walk found, with their identities, in member order
+ *     (an index first): for a file, just itself; a set's missing members are absent
  */
-public record ScanUnit(Kind kind, Path path, FileIdentity identity, List<Path> members) {
+public record ScanUnit(Kind kind, Path path, FileIdentity identity, List<ListedFile> members) {
   public ScanUnit {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(path, "path");
@@ -26,13 +29,35 @@ public record ScanUnit(Kind kind, Path path, FileIdentity identity, List<Path> m
 
   /** @return the unit of one model file inspected alone */
   public static ScanUnit file(ListedFile file) {
-    return new ScanUnit(Kind.FILE, file.path(), file.identity(), List.of(file.path()));
+    return new ScanUnit(Kind.FILE, file.path(), file.identity(), List.of(file));
+  }
+
+  /**
+   * @param anchor the set's index or first split member (present or not)
+   * @param present the set's files that were found, in member order (an index first)
+   * @return the unit of a set, inspected as {@code inspect-model-set ANCHOR} inspects it
+   */
+  public static ScanUnit set(Path anchor, List<ListedFile> present) {
+    FileIdentity id = null;
+    for (ListedFile f : present) {
+      if (f.path().equals(anchor)) {
+        id = f.identity();
+      }
+    }
+    if (id == null) {
+      id = present.isEmpty()
+          ? FileIdentity.observed(null, null, 0, java.time.Instant.EPOCH)
+          : present.get(0).identity();
+    }
+    return new ScanUnit(Kind.SET, anchor, id, present);
   }
 
   /** What a unit is: the line's {@code kind}. */
   public enum Kind {
     /** One file, inspected as {@code inspect-model-artifact} inspects it. */
-    FILE("file");
+    FILE("file"),
+    /** A model set, inspected as {@code inspect-model-set} inspects it. */
+    SET("set");
 
     private final String wire;
 

@@ -16,7 +16,7 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a worker does with one unit: reads the file's first bytes ({@link FileProbe}: at most 512)
+ * What a worker does with one unit (a set goes to {@link SetUnitWork}): reads the file's first bytes ({@link FileProbe}: at most 512)
  * and, for a model (by content, {@link FileProbe#candidateFormat}), inspects it through the
  * front door exactly as {@code inspect-model-artifact} does, then writes the unit's line. A file
  * that is not a model is counted as skipped (and listed, with the reason, under {@code
@@ -37,6 +37,7 @@ final class UnitWork {
   private final LineSink sink;
   private final Tally tally;
   private final UnitListener listener;
+  private final SetUnitWork sets;
 
   UnitWork(
       Rea rea,
@@ -51,6 +52,7 @@ final class UnitWork {
     this.settings = settings;
     this.sink = sink;
     this.tally = tally;
+    this.sets = new SetUnitWork(rea, options, settings, sink, tally, listener);
   }
 
   /**
@@ -60,6 +62,10 @@ final class UnitWork {
    * @throws ReaException when the bundle cannot be signed (the REA home's key): the scan fails
    */
   void inspect(ScanUnit unit) throws IOException, ReaException {
+    if (unit.kind() == ScanUnit.Kind.SET) {
+      sets.inspect(unit);
+      return;
+    }
     Path path = unit.path();
     Optional<FileProbe> probe = probe(path);
     if (probe.isPresent()) {

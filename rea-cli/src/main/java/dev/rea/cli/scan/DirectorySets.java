@@ -1,0 +1,162 @@
+package dev.rea.cli.scan;
+
+import dev.rea.core.FileProbe;
+import dev.rea.core.ModelUnits;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.options.Limits;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The set grouping of {@code rea scan} (CONTRACT section 10: "groups them as section 9 would: an
+ * index with its members, a split set, each other model file alone"): holds a directory's
+ * regular files until its listing ends, then groups their names with {@link ModelUnits#group}
+ * (what {@code inspect-model-set} uses) and hands over one {@link ScanUnit.Kind#SET} unit per
+ * safetensors index or GGUF split set and one {@link ScanUnit.Kind#FILE} unit per other file. A
+ * member of a set is never a unit of its own.
+ *
+ * <p>Reads on the walking thread: each index whole (refused over the header ceiling before it
+ * is read; an index that cannot be read becomes a set unit all the same, whose inspection
+ * reports why), and the first 512 bytes of each file named like a split member (a split set is
+ * GGUF by content). Other files are read only by the workers.
+ *
+ * <p><b>Memory.</b> A directory's files are held until its listing ends: a path and an identity
+ * each, about 300 bytes. Since the walk is depth first, the directories on the current path
+ * from the root hold theirs at once. Past {@link #HELD} files in one directory, a file whose name
+ * cannot make it a set member by the usual names ({@code *.safetensors.index.json}, {@code
+ * *.safetensors}, {@code PREFIX-NNNNN-of-MMMMM.gguf}) is handed over at once as a file unit, so
+ * only such names are held beyond that (a directory of a million other files holds {@value
+ * #HELD}); an index in such a directory naming a member of another name would see that member
+ * also scanned alone.
+ */
+public final class DirectorySets implements UnitGrouping {
+  /** Files one directory holds before handing over those that cannot be set members. */
+  public static final int HELD = 65_536;
+
+  private final Limits limits;
+  private final int held;
+
+  /** @param limits the limits indexes are read with (the header ceiling bounds an index) */
+  public DirectorySets(Limits limits) {
+    this(limits, HELD);
+  }
+
+  /** Test seam: a smaller bound. */
+  DirectorySets(Limits limits, int held) {
+    this.limits = limits;
+    this.held = held;
+  }
+
+  @Override
+  public DirectoryUnits directory(Path directory) {
+    return new Held(directory);
+  }
+
+  /** One directory's held files. */
+  private final class Held implements DirectoryUnits {
+    private final Path directory;
+    private final Map<String, ListedFile> files = new HashMap<>();
+
+    Held(Path directory) {
+      this.directory = directory;
+    }
+
+    @Override
+    public void file(ListedFile file, UnitSink units) throws InterruptedException {
+      String name = file.name();
+      if (files.size() >= held && !mayBeMember(name)) {
+        units.unit(ScanUnit.file(file));
+        return;
+      }
+      files.put(name, file);
+    }
+
+    @Override
+    public void end(UnitSink units) throws InterruptedException {
+      if (files.isEmpty()) {
+        return;
+      }
+      List<ModelUnits.Unit> grouped =
+          ModelUnits.group(new ArrayList<>(files.keySet()), this::gguf, this::readIndex, limits);
+      for (ModelUnits.Unit u : grouped) {
+        if (!u.set()) {
+          ListedFile f = files.get(u.anchor());
+          if (f != null) {
+            units.unit(ScanUnit.file(f));
+          }
+          continue;
+        }
+        List<ListedFile> present = new ArrayList<>();
+        for (String n : u.names()) {
+          ListedFile f = files.containsKey(n) ? files.get(n) : examine(n);
+          if (f != null) {
+            present.add(f);
+          }
+        }
+        units.unit(ScanUnit.set(directory.resolve(u.anchor()), present));
+      }
+      files.clear();
+    }
+
+    /**
+     * A member the listing did not hand over (a PATH that is one file of a set): its own
+     * {@code lstat}, or null when it is missing or not a regular file.
+     */
+    private ListedFile examine(String name) {
+      Path p = directory.resolve(name);
+      try {
+        FileStat s = FileStat.of(p, false);
+        return s.type() == FileStat.Type.REGULAR ? new ListedFile(p, s.identity()) : null;
+      } catch (NoSuchFileException | NotDirectoryException gone) {
+        return null;
+      } catch (IOException e) {
+        return null;
+      }
+    }
+
+    private boolean gguf(String name) {
+      try {
+        return FileProbe.of(directory.resolve(name)).modelFormat().filter("gguf"::equals).isPresent();
+      } catch (IOException | SecurityException e) {
+        return false;
+      }
+    }
+
+    private byte[] readIndex(String name) throws ReaException {
+      Path p = directory.resolve(name);
+      long ceiling = limits.headerCeilingBytes();
+      try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+        byte[] b = in.readNBytes((int) Math.min(ceiling + 1, Integer.MAX_VALUE - 8));
+        if (b.length > ceiling) {
+          throw ReaException.builder(
+                  Constraint.HEADER_CEILING, "the safetensors index is over the header ceiling")
+              .path(p.toString())
+              .build();
+        }
+        return b;
+      } catch (IOException e) {
+        throw ReaException.builder(Constraint.IO_ERROR, "reading the index failed: " + p)
+            .path(p.toString())
+            .cause(e)
+            .build();
+      }
+    }
+  }
+
+  /** @return whether a name is one a set member or index usually has */
+  static boolean mayBeMember(String name) {
+    return ModelUnits.isIndexName(name)
+        || ModelUnits.isSplitName(name)
+        || name.endsWith(".safetensors");
+  }
+}

@@ -1,0 +1,136 @@
+package dev.rea.cli.scan;
+
+import dev.rea.core.Rea;
+import dev.rea.core.SetSpool;
+import dev.rea.core.error.Constraint;
+import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.ModelSetRecord;
+import dev.rea.core.evidence.SetInspection;
+import dev.rea.core.evidence.Warning;
+import dev.rea.core.options.InspectOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a worker does with a set unit ({@link ScanUnit.Kind#SET}): inspects it through the front
+ * door exactly as {@code inspect-model-set ANCHOR} does ({@link Rea#inspectSet(Path,
+ * InspectOptions, SetInspection.MemberSink)}), and writes its line: for a complete set, the set
+ * record's {@code evidence_id} and the set summary ({@code inspect-model-set --detail summary
+ * --json}); for a failed one, the error as {@code inspect-model-set --json} reports it ({@code
+ * set_rejected} for contradictions between members, a member's own failure naming the member).
+ *
+ * <p>Status: {@code complete}, or {@link UnitStatus#ofFailure} of the set's error without
+ * partial Evidence: a set's failure is the set's verdict (a member missing is {@code failed}, a
+ * contradiction or a member refused is {@code rejected}), never a {@code partial} line, since a
+ * set record that misses members describes no model. The line's identity is the walk's of the
+ * anchor, and {@code member_identities} the walk's of every file of the set (what {@code
+ * --resume} compares). Members go to a {@link SetSpool} with {@code --bundles} (the set bundle is
+ * written as {@code DIR/<evidence_id hex>.json}) and are otherwise dropped once checked: memory
+ * is that of one member.
+ *
+ * <p>Thread-safe (one instance serves every worker).
+ */
+final class SetUnitWork {
+  private final Rea rea;
+  private final InspectOptions options;
+  private final ScanEngine.Settings settings;
+  private final LineSink sink;
+  private final Tally tally;
+  private final UnitListener listener;
+
+  SetUnitWork(
+      Rea rea,
+      InspectOptions options,
+      ScanEngine.Settings settings,
+      LineSink sink,
+      Tally tally,
+      UnitListener listener) {
+    this.listener = listener;
+    this.rea = rea;
+    this.options = options;
+    this.settings = settings;
+    this.sink = sink;
+    this.tally = tally;
+  }
+
+  /**
+   * Inspects one set and writes its line.
+   *
+   * @throws IOException when the line cannot be written: the scan fails
+   * @throws ReaException when the bundle cannot be signed or written: the scan fails
+   */
+  void inspect(ScanUnit unit) throws IOException, ReaException {
+    Path bundles = settings.bundles();
+    EvidenceRecord[] first = new EvidenceRecord[1];
+    long[] read = new long[1];
+    try (SetSpool spool = bundles == null ? null : rea.newSetSpool()) {
+      SetInspection result;
+      try {
+        result =
+            rea.inspectSet(
+                unit.path(),
+                options,
+                (k, r) -> {
+                  if (k == 0) {
+                    first[0] = r;
+                  }
+                  read[0] += r.artifact().bytesRead();
+                  if (spool != null) {
+                    spool.accept(k, r);
+                  }
+                });
+      } catch (OutOfMemoryError e) {
+        write(unit, UnitStatus.FAILED, null, null, ReaException.heapExhausted(e), List.of());
+        return;
+      }
+      tally.read(read[0]);
+      if (result instanceof SetInspection.Failed f) {
+        if (f.error().constraint() == Constraint.CANCELLED) {
+          return;
+        }
+        write(unit, UnitStatus.ofFailure(f.error(), false), null, null, f.error(), List.of());
+        return;
+      }
+      ModelSetRecord set = ((SetInspection.Complete) result).set();
+      if (spool != null && bundles != null) {
+        ModelSetRecord signed = rea.sign(set);
+        String id = Objects.requireNonNull(signed.evidenceId(), "a signed record's id");
+        String hex = id.startsWith("sha256:") ? id.substring("sha256:".length()) : id;
+        spool.writeBundle(bundles.resolve(hex + ".json"), signed);
+      }
+      byte[] summary = rea.setSummaryJson(set, first[0], null);
+      write(unit, UnitStatus.COMPLETE, set.evidenceId(), summary, null, set.warnings());
+    }
+  }
+
+  private void write(
+      ScanUnit unit,
+      UnitStatus status,
+      @Nullable String evidenceId,
+      byte @Nullable [] summary,
+      @Nullable ReaException error,
+      List<Warning> warnings)
+      throws IOException {
+    ReaException advised = error == null ? null : settings.advice().apply(error);
+    byte[] line =
+        ScanLine.render(
+            ScanUnit.Kind.SET,
+            unit.path().toString(),
+            status,
+            unit.identity(),
+            unit.members(),
+            evidenceId,
+            summary,
+            advised);
+    sink.write(line);
+    tally.count(status, !warnings.isEmpty());
+    // A member's failure names the member: its offsets are in that file, not the anchor.
+    String at =
+        advised != null && advised.path() != null ? advised.path() : unit.path().toString();
+    listener.finished(at, status, warnings, advised);
+  }
+}

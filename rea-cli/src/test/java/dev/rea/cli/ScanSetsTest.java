@@ -1,0 +1,160 @@
+package dev.rea.cli;
+
+import static dev.rea.cli.ScanCommandTest.byPath;
+import static dev.rea.cli.ScanCommandTest.lastLine;
+import static dev.rea.cli.ScanCommandTest.lines;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.Rea;
+import dev.rea.core.SetEvidence;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code rea scan} groups model sets as {@code inspect-model-set} does (CONTRACT sections 9 and
+ * 10): each set is exactly one {@code kind: "set"} line, equal (evidence id aside) to what
+ * {@code inspect-model-set --detail summary --json} says of it, or carrying its error; no member
+ * is a unit of its own; loose files beside sets are file lines; {@code --bundles} writes the set
+ * bundle; {@code --resume} keeps a set only while none of its files changed.
+ */
+class ScanSetsTest {
+  @TempDir Path dir;
+
+  /**
+   * Asserts that a line says what the one-unit command says of its path: {@code
+   * inspect-model-set} for a set line, {@code inspect-model-artifact} for a file line.
+   *
+   * @return the line's status
+   */
+  static String assertAgrees(JsonNode line) {
+    String path = line.get("path").asString();
+    boolean set = line.get("kind").asString().equals("set");
+    CliRunner.Result one =
+        CliRunner.run(
+            set ? "inspect-model-set" : "inspect-model-artifact",
+            path,
+            "--detail",
+            "summary",
+            "--json");
+    JsonNode said = one.json();
+    String status = line.get("status").asString();
+    if (one.status() == 0) {
+      assertThat(status).as(path).isEqualTo("complete");
+      assertThat(line.get("error").isNull()).as(path).isTrue();
+      assertThat(line.get("evidence_id").asString())
+          .isEqualTo(line.get("summary").get("parent_evidence_id").asString());
+      assertThat(withoutParent(line.get("summary"))).as(path).isEqualTo(withoutParent(said));
+    } else {
+      assertThat(status).as(path).isIn("rejected", "failed");
+      assertThat(line.get("evidence_id").isNull()).as(path).isTrue();
+      assertThat(line.get("summary").isNull()).as(path).isTrue();
+      ObjectNode error = (ObjectNode) said.get("error").deepCopy();
+      // The line never embeds partial Evidence (CONTRACT section 10).
+      ((ObjectNode) error.get("details")).remove("partial_evidence");
+      assertThat(line.get("error")).as(path).isEqualTo(error);
+    }
+    return status;
+  }
+
+  static JsonNode withoutParent(JsonNode summary) {
+    ObjectNode copy = ((ObjectNode) summary).deepCopy();
+    copy.remove("parent_evidence_id");
+    return copy;
+  }
+
+  @Test
+  void eachSetIsOneLineEqualToInspectModelSetAndMembersNeverAppearAlone() throws Exception {
+    ScanTrees.Sets sets = ScanTrees.writeSets(dir.resolve("tree"));
+    CliRunner.Result r = CliRunner.run("scan", dir.resolve("tree").toString(), "--jobs", "2");
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    Map<String, JsonNode> lines = byPath(lines(r.out()));
+    List<String> expected = new ArrayList<>();
+    sets.sets().forEach(p -> expected.add(p.toString()));
+    sets.loose().forEach(p -> expected.add(p.toString()));
+    assertThat(lines.keySet()).containsExactlyInAnyOrderElementsOf(expected);
+    List<String> statuses = new ArrayList<>();
+    for (Path p : sets.sets()) {
+      JsonNode line = lines.get(p.toString());
+      assertThat(line.get("kind").asString()).isEqualTo("set");
+      assertThat(line.get("identity").get("size").asString())
+          .isEqualTo(Long.toString(Files.size(p)));
+      statuses.add(assertAgrees(line));
+    }
+    // st and gg complete; cut misses a shard (failed, naming it); bad disagrees (set_rejected).
+    assertThat(statuses).containsExactly("complete", "complete", "failed", "rejected");
+    JsonNode cut = lines.get(sets.sets().get(2).toString());
+    assertThat(cut.get("error").get("constraint").asString()).isEqualTo("not_found");
+    JsonNode bad = lines.get(sets.sets().get(3).toString());
+    assertThat(bad.get("error").get("constraint").asString()).isEqualTo("set_rejected");
+    for (Path p : sets.loose()) {
+      assertThat(lines.get(p.toString()).get("kind").asString()).isEqualTo("file");
+      assertThat(assertAgrees(lines.get(p.toString()))).isEqualTo("complete");
+    }
+    // The checkpoint's line lists the index and its three shards as the walk found them.
+    JsonNode st = lines.get(sets.sets().get(0).toString());
+    List<String> files = new ArrayList<>();
+    st.get("member_identities").forEach(m -> files.add(m.get("path").asString()));
+    assertThat(files).hasSize(4).first().isEqualTo(sets.sets().get(0).toString());
+    assertThat(lastLine(r.err()))
+        .startsWith("rea scan: 4 complete, 0 partial, 1 rejected, 1 failed, 0 skipped; 0 kept");
+  }
+
+  @Test
+  void bundlesHoldTheSignedSetBundle() throws Exception {
+    ScanTrees.Sets sets = ScanTrees.writeSets(dir.resolve("tree"));
+    Path bundles = Files.createDirectories(dir.resolve("bundles"));
+    CliRunner.Result r =
+        CliRunner.run("scan", dir.resolve("tree").toString(), "--bundles", bundles.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    JsonNode st = byPath(lines(r.out())).get(sets.sets().get(0).toString());
+    String hex = st.get("evidence_id").asString().substring("sha256:".length());
+    Rea rea = Rea.builder().environment(Map.of("REA_HOME", CliRunner.HOME.toString())).build();
+    SetEvidence read = rea.readSetEvidence(bundles.resolve(hex + ".json"));
+    assertThat(read.set().evidenceId()).isEqualTo(st.get("evidence_id").asString());
+    assertThat(read.members()).hasSize(3);
+    // Two complete sets and two complete loose files: four bundles.
+    try (var listing = Files.list(bundles)) {
+      assertThat(listing.count()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void resumeKeepsASetOnlyWhileNoneOfItsFilesChanged() throws Exception {
+    ScanTrees.Sets sets = ScanTrees.writeSets(dir.resolve("tree"));
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.Result first =
+        CliRunner.run("scan", dir.resolve("tree").toString(), "--output", out.toString());
+    assertThat(first.status()).isEqualTo(1);
+    String before =
+        byPath(lines(Files.readString(out))).get(sets.sets().get(0).toString())
+            .get("member_identities").get(2).get("modified").asString();
+    // A shard (not the index) changes: its set is inspected again, the others kept.
+    Path shard = sets.members().get(1);
+    Files.setLastModifiedTime(
+        shard, FileTime.fromMillis(Files.getLastModifiedTime(shard).toMillis() + 5000));
+    CliRunner.Result again =
+        CliRunner.run("scan", dir.resolve("tree").toString(), "--output", out.toString(), "--resume");
+    assertThat(again.status()).as(again.err()).isEqualTo(1);
+    // Kept: gg, bad (rejected) and the two loose files; st re-inspected; cut (failed) too.
+    assertThat(lastLine(again.err())).contains("4 kept from the earlier output");
+    Map<String, JsonNode> lines = byPath(lines(Files.readString(out)));
+    assertThat(lines).hasSize(6);
+    JsonNode st = lines.get(sets.sets().get(0).toString());
+    assertThat(st.get("status").asString()).isEqualTo("complete");
+    assertThat(st.get("member_identities").get(2).get("path").asString())
+        .isEqualTo(shard.toString());
+    assertThat(st.get("member_identities").get(2).get("modified").asString()).isNotEqualTo(before);
+    // Nothing changed: everything complete or rejected is kept.
+    CliRunner.Result third =
+        CliRunner.run("scan", dir.resolve("tree").toString(), "--output", out.toString(), "--resume");
+    assertThat(lastLine(third.err())).contains("5 kept from the earlier output");
+  }
+}

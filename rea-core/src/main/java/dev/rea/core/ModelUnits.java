@@ -1,0 +1,124 @@
+package dev.rea.core;
+
+import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.set.GgufSplitName;
+import dev.rea.core.internal.set.SafetensorsIndex;
+import dev.rea.core.internal.set.SetGrouping;
+import dev.rea.core.internal.set.SetUnit;
+import dev.rea.core.options.Limits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * Groups one directory's file names into units the way {@code inspect-model-set} groups them
+ * (CONTRACT section 9), for front ends that walk many directories ({@code rea scan}, the Spark
+ * job: CONTRACT section 10): a safetensors index with the files its {@code weight_map} names, a
+ * GGUF split set {@code PREFIX-NNNNN-of-MMMMM.gguf}, and every other name alone.
+ *
+ * <p>Pure but for the two callbacks: {@code gguf} is asked only of names shaped like a split
+ * member (the set is by content, so a file so named that is not GGUF stays alone), and {@code
+ * indexes} reads each index (bounded by {@link Limits#headerCeilingBytes()}). Names that are
+ * not models by content are still returned, each alone ({@link Unit#set()} false): the caller
+ * probes them as it probes any file. Thread-safe (no state).
+ */
+public final class ModelUnits {
+  private ModelUnits() {}
+
+  /** Reads an index file's bytes. */
+  @FunctionalInterface
+  public interface IndexReader {
+    /**
+     * @param name the index file's name in the directory
+     * @return its bytes (the caller refuses one over the header ceiling before reading it)
+     * @throws ReaException when it cannot be read: the index's unit then has no members, and
+     *     {@code inspect-model-set} of it reports the failure
+     */
+    byte[] read(String name) throws ReaException;
+  }
+
+  /**
+   * One unit of a directory.
+   *
+   * @param kind {@code "safetensors_index"}, {@code "gguf_split"} or {@code "single_file"} (the
+   *     set record's {@code set.kind})
+   * @param anchor the name the unit is known by and inspected through: the index, the first split
+   *     member ({@code PREFIX-00001-of-MMMMM.gguf}, present in the listing or not), or the file
+   * @param members the member names in member order (shards in code-point order, split members 1
+   *     to MMMMM, present or not); empty for an index that could not be read; the file itself for
+   *     a single file
+   */
+  public record Unit(String kind, String anchor, List<String> members) {
+    public Unit {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(anchor, "anchor");
+      members = List.copyOf(members);
+    }
+
+    /** @return true for an index or a split set (a {@code kind: "set"} unit of a scan) */
+    public boolean set() {
+      return !kind.equals("single_file");
+    }
+
+    /** @return the names this unit covers: the anchor (an index) and the members, no repeats */
+    public List<String> names() {
+      if (!kind.equals("safetensors_index")) {
+        return members;
+      }
+      List<String> out = new ArrayList<>(members.size() + 1);
+      out.add(anchor);
+      out.addAll(members);
+      return out;
+    }
+  }
+
+  /**
+   * @param name a file name
+   * @return whether it names a safetensors index ({@code *.safetensors.index.json})
+   */
+  public static boolean isIndexName(String name) {
+    return SafetensorsIndex.isIndexName(name);
+  }
+
+  /**
+   * @param name a file name
+   * @return whether it is shaped like a GGUF split member ({@code PREFIX-NNNNN-of-MMMMM.gguf})
+   */
+  public static boolean isSplitName(String name) {
+    return GgufSplitName.parse(name) != null;
+  }
+
+  /**
+   * Groups a directory's regular files.
+   *
+   * @param names the files' names (no directory; each once)
+   * @param gguf whether a file named like a split member is GGUF by content
+   * @param indexes reads an index
+   * @param limits the index reader's limits
+   * @return the units in code-point order of their anchors; every name is in exactly one unit's
+   *     {@link Unit#names()}, which may also name files absent from {@code names} (a set's
+   *     missing members: {@code inspect-model-set} then fails the set naming them)
+   */
+  public static List<Unit> group(
+      List<String> names, Predicate<String> gguf, IndexReader indexes, Limits limits) {
+    List<SetGrouping.Listed> listing = new ArrayList<>(names.size());
+    for (String n : names) {
+      String format;
+      if (isIndexName(n)) {
+        format = null;
+      } else if (isSplitName(n)) {
+        // Only "gguf" matters to the grouping; anything else non-null keeps the name alone.
+        format = gguf.test(n) ? "gguf" : "other";
+      } else {
+        format = "other";
+      }
+      listing.add(new SetGrouping.Listed(n, format));
+    }
+    List<Unit> out = new ArrayList<>();
+    for (SetUnit u : SetGrouping.group(listing, indexes::read, limits)) {
+      out.add(new Unit(u.kind().wire(), u.anchor(), u.members()));
+    }
+    return out;
+  }
+}
