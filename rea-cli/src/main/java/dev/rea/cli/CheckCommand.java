@@ -163,7 +163,19 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
     Set<String> allowed = new LinkedHashSet<>();
     for (String code : allow) {
       if (!code.isBlank()) {
-        allowed.add(code.strip());
+        String c = code.strip();
+        if (!CheckPolicy.warningCodes().contains(c)) {
+          // A misspelt code would let nothing through and fail silently the user's intent.
+          throw ReaException.builder(
+                  Constraint.BAD_ARGUMENT,
+                  "--allow names warning codes, and REA has no warning '"
+                      + ReaException.truncateForMessage(c)
+                      + "'; its warnings are "
+                      + String.join(", ", CheckPolicy.warningCodes()))
+              .field("--allow")
+              .build();
+        }
+        allowed.add(c);
       }
     }
     return new CheckPolicy(expectSha256, allowed, failOn != null);

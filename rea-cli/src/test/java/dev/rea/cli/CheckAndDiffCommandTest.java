@@ -51,6 +51,12 @@ class CheckAndDiffCommandTest {
         CliRunner.run("check", cut.toString(), "--allow", "short_under_every_layout");
     assertThat(allowed.status()).as("--allow lets the named warning pass").isZero();
     assertThat(allowed.out().strip()).isEqualTo("OK " + cut);
+    CliRunner.Result misspelt =
+        CliRunner.run("check", cut.toString(), "--allow", "short_under_every_layuot", "--json");
+    assertThat(misspelt.status()).as("a code REA has no warning for is refused").isEqualTo(2);
+    assertThat(misspelt.json().get("error").get("message").asString())
+        .contains("short_under_every_layuot")
+        .contains("short_under_every_layout");
 
     CliRunner.Result strict =
         CliRunner.run(

@@ -39,4 +39,14 @@ public record CheckPolicy(
   public Optional<String> expected() {
     return Optional.ofNullable(expectSha256);
   }
+
+  /**
+   * The codes of every warning a record or set record may carry (CONTRACT sections 3, 9 and 12):
+   * what {@code allowed} may name.
+   *
+   * @return the codes, in code-point order
+   */
+  public static java.util.SortedSet<String> warningCodes() {
+    return dev.rea.core.internal.formats.SarifRules.warningCodes();
+  }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
  * 3, 9 and 12). A code not listed gets a generic description naming it, so a newer warning never
  * breaks the log.
  */
-final class SarifRules {
+public final class SarifRules {
   private SarifRules() {}
 
   private static final Map<String, String> WARNINGS =
@@ -29,6 +29,11 @@ final class SarifRules {
           "A safetensors index's metadata.total_size differs from the members' tensor bytes.",
           "split_metadata_outside_first",
           "A GGUF split member after the first holds metadata that gguf-split keeps in the first.");
+
+  /** @return every warning code a record may carry, in code-point order */
+  public static java.util.SortedSet<String> warningCodes() {
+    return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(WARNINGS.keySet()));
+  }
 
   /**
    * @param ruleId a constraint's wire name or a warning code
