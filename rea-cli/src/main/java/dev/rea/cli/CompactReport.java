@@ -207,33 +207,7 @@ final class CompactReport {
   }
 
   private static void printPage(PrintWriter out, JsonNode p, Screen screen) {
-    int offset = p.get("offset").asInt();
-    int n = p.get("rows").size();
-    int total = p.get("total_matches").asInt();
-    out.println(
-        "Page of "
-            + p.get("collection").asString()
-            + ": "
-            + (total == 0
-                ? "no rows match"
-                : (n == 0 ? "no rows" : "matches " + (offset + 1) + " to " + (offset + n))
-                    + " of "
-                    + Sizes.grouped(total))
-            + (p.get("next_offset").isNull()
-                ? " (last page)"
-                : " (next page: offset " + p.get("next_offset").asInt() + ")"));
-    screen.println(
-        out,
-        "  from Evidence "
-            + p.get("parent_evidence_id").asString()
-            + " of "
-            + TerminalText.printable(p.get("source").get("path").asString())
-            + " ("
-            + p.get("source").get("format").asString()
-            + ", header "
-            + p.get("header_coverage").asString()
-            + ")",
-        4);
+    printPageHeading(out, p, screen);
     Set<String> columns = new LinkedHashSet<>();
     for (JsonNode row : p.get("rows")) {
       for (Map.Entry<String, JsonNode> f : row.properties()) {
@@ -271,6 +245,42 @@ final class CompactReport {
     } else if (fit.cut()) {
       out.println("  (cells are cut to fit: --wide or --json for whole values)");
     }
+    printPageNotes(out, p, screen);
+  }
+
+  /** The page's first two lines: which matches it holds and the Evidence it was cut from. */
+  private static void printPageHeading(PrintWriter out, JsonNode p, Screen screen) {
+    int offset = p.get("offset").asInt();
+    int n = p.get("rows").size();
+    int total = p.get("total_matches").asInt();
+    out.println(
+        "Page of "
+            + p.get("collection").asString()
+            + ": "
+            + (total == 0
+                ? "no rows match"
+                : (n == 0 ? "no rows" : "matches " + (offset + 1) + " to " + (offset + n))
+                    + " of "
+                    + Sizes.grouped(total))
+            + (p.get("next_offset").isNull()
+                ? " (last page)"
+                : " (next page: offset " + p.get("next_offset").asInt() + ")"));
+    screen.println(
+        out,
+        "  from Evidence "
+            + p.get("parent_evidence_id").asString()
+            + " of "
+            + TerminalText.printable(p.get("source").get("path").asString())
+            + " ("
+            + p.get("source").get("format").asString()
+            + ", header "
+            + p.get("header_coverage").asString()
+            + ")",
+        4);
+  }
+
+  /** The lines under the table: omitted array previews, unknown fields and warnings. */
+  private static void printPageNotes(PrintWriter out, JsonNode p, Screen screen) {
     if (p.get("array_omissions").size() > 0) {
       List<String> keys = new ArrayList<>();
       for (JsonNode k : p.get("array_omissions")) {

@@ -74,69 +74,25 @@ final class HumanReport {
     screen.println(
         out, (partial ? "PARTIAL Evidence for " : "Evidence for ") + TerminalText.printable(a.path()),
         2);
+    screen.printFacts(out, facts(r, partial));
+
+    printMetadata(r.metadata(), LlamaFtype.declared(r));
+    // Safetensors dtypes have no numeric ID: the column would always be empty.
+    printTypes(r.types(), !"safetensors".equals(a.format()));
+    printTensors(r.tensors());
+
+    printLimitations(r.limitations());
+    printWarningsAndCoverage(r);
+    out.flush();
+  }
+
+  /** The label and value rows at the top of the report, in print order. */
+  private static List<String[]> facts(EvidenceRecord r, boolean partial) {
+    Artifact a = r.artifact();
     List<String[]> facts = new ArrayList<>();
-    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
-      String align =
-          g.alignment() == null
-              ? "unknown"
-              : g.alignment() + " bytes (" + g.alignmentSource() + ")";
-      facts.add(
-          new String[] {
-            "format", "GGUF v" + g.version() + ", " + g.byteOrder() + "-endian, alignment " + align
-          });
-    } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
-      facts.add(new String[] {"format", "safetensors, JSON header " + Sizes.grouped(s.jsonLength()) + " bytes"});
-    }
-    facts.add(new String[] {"file size", Sizes.bytes(a.fileSize())});
-    if (Coverage.PARTIAL.equals(r.coverage().header())) {
-      facts.add(
-          new String[] {
-            "header",
-            "read in part (the read stopped inside it): the declarations below end at byte "
-                + Sizes.grouped(a.headerLength())
-                + "; its length and sha256 are unknown"
-          });
-    } else {
-      facts.add(
-          new String[] {
-            "header", Sizes.bytes(a.headerLength()) + ", sha256 " + nullText(a.headerSha256(), "unknown")
-          });
-    }
-    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
-      facts.add(
-          new String[] {
-            "tensor data",
-            g.tensorDataOffset() == null ? "unknown" : "starts at byte " + Sizes.grouped(g.tensorDataOffset())
-          });
-    } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
-      facts.add(new String[] {"tensor data", "starts at byte " + Sizes.grouped(s.dataOffset())});
-    }
-    String read;
-    if ("header".equals(a.readScope())) {
-      read =
-          "header only: "
-              + Sizes.bytes(a.bytesRead())
-              + " fetched; tensor data neither read, hashed nor interpreted";
-    } else if (partial) {
-      read =
-          "whole file requested: "
-              + Sizes.bytes(a.bytesRead())
-              + " of "
-              + Sizes.grouped(a.fileSize())
-              + " fetched before the read stopped";
-    } else {
-      read = "whole file: " + Sizes.bytes(a.bytesRead()) + " fetched and hashed";
-    }
-    facts.add(new String[] {"read", read});
-    String fileSha;
-    if (a.sha256() != null) {
-      fileSha = a.sha256();
-    } else if (partial && "full".equals(a.readScope())) {
-      fileSha = "unknown (the full read failed, was cancelled or saw the file change: see the error)";
-    } else {
-      fileSha = "not computed (use --hash full)";
-    }
-    facts.add(new String[] {"file sha256", fileSha});
+    addFileFacts(facts, r);
+    facts.add(new String[] {"read", readText(a, partial)});
+    facts.add(new String[] {"file sha256", fileShaText(a, partial)});
     facts.add(
         new String[] {
           "identity",
@@ -190,19 +146,91 @@ final class HumanReport {
               ? "none"
               : r.evidenceId() + " (names this report; each run has its own)"
         });
-    screen.printFacts(out, facts);
+    return facts;
+  }
 
-    printMetadata(r.metadata(), LlamaFtype.declared(r));
-    // Safetensors dtypes have no numeric ID: the column would always be empty.
-    printTypes(r.types(), !"safetensors".equals(a.format()));
-    printTensors(r.tensors());
+  /** Adds the format, file size, header and tensor data rows. */
+  private static void addFileFacts(List<String[]> facts, EvidenceRecord r) {
+    Artifact a = r.artifact();
+    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
+      String align =
+          g.alignment() == null
+              ? "unknown"
+              : g.alignment() + " bytes (" + g.alignmentSource() + ")";
+      facts.add(
+          new String[] {
+            "format", "GGUF v" + g.version() + ", " + g.byteOrder() + "-endian, alignment " + align
+          });
+    } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
+      facts.add(new String[] {"format", "safetensors, JSON header " + Sizes.grouped(s.jsonLength()) + " bytes"});
+    }
+    facts.add(new String[] {"file size", Sizes.bytes(a.fileSize())});
+    if (Coverage.PARTIAL.equals(r.coverage().header())) {
+      facts.add(
+          new String[] {
+            "header",
+            "read in part (the read stopped inside it): the declarations below end at byte "
+                + Sizes.grouped(a.headerLength())
+                + "; its length and sha256 are unknown"
+          });
+    } else {
+      facts.add(
+          new String[] {
+            "header", Sizes.bytes(a.headerLength()) + ", sha256 " + nullText(a.headerSha256(), "unknown")
+          });
+    }
+    if (r.formatFacts() instanceof FormatFacts.Gguf g) {
+      facts.add(
+          new String[] {
+            "tensor data",
+            g.tensorDataOffset() == null ? "unknown" : "starts at byte " + Sizes.grouped(g.tensorDataOffset())
+          });
+    } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
+      facts.add(new String[] {"tensor data", "starts at byte " + Sizes.grouped(s.dataOffset())});
+    }
+  }
 
+  /** What was fetched: the header only, or the whole file (all of it or up to the stop). */
+  private static String readText(Artifact a, boolean partial) {
+    String read;
+    if ("header".equals(a.readScope())) {
+      read =
+          "header only: "
+              + Sizes.bytes(a.bytesRead())
+              + " fetched; tensor data neither read, hashed nor interpreted";
+    } else if (partial) {
+      read =
+          "whole file requested: "
+              + Sizes.bytes(a.bytesRead())
+              + " of "
+              + Sizes.grouped(a.fileSize())
+              + " fetched before the read stopped";
+    } else {
+      read = "whole file: " + Sizes.bytes(a.bytesRead()) + " fetched and hashed";
+    }
+    return read;
+  }
+
+  /** The whole-file sha256, or why there is none. */
+  private static String fileShaText(Artifact a, boolean partial) {
+    String fileSha;
+    if (a.sha256() != null) {
+      fileSha = a.sha256();
+    } else if (partial && "full".equals(a.readScope())) {
+      fileSha = "unknown (the full read failed, was cancelled or saw the file change: see the error)";
+    } else {
+      fileSha = "not computed (use --hash full)";
+    }
+    return fileSha;
+  }
+
+  private void printLimitations(List<Limitation> limitations) {
     out.println();
-    out.println("Limitations (" + r.limitations().size() + ")");
-    if (r.limitations().isEmpty()) {
+    out.println("Limitations (" + limitations.size() + ")");
+    if (limitations.isEmpty()) {
       out.println("  none");
     }
-    for (Limitation l : r.limitations()) {
+    for (Limitation l : limitations) {
       screen.println(out, "  - [" + l.code() + "] " + TerminalText.printable(l.message()), 4);
       if (l.candidates() != null && !l.candidates().isEmpty()) {
         screen.println(
@@ -221,6 +249,9 @@ final class HumanReport {
         screen.println(out, "    tensor indices: " + indices(l.tensorIndices()), 6);
       }
     }
+  }
+
+  private void printWarningsAndCoverage(EvidenceRecord r) {
     out.println();
     out.println("Warnings (" + r.warnings().size() + ")");
     if (r.warnings().isEmpty()) {
@@ -243,7 +274,6 @@ final class HumanReport {
             + ", final identity "
             + r.coverage().finalIdentity(),
         2);
-    out.flush();
   }
 
   /**

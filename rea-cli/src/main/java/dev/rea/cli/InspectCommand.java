@@ -143,6 +143,13 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
             .type(String.class)
             .description(Arguments.ASSUME_LAYOUT_HELP)
             .build());
+    addReportOptions(spec);
+    command.spec = CommandModels.finish(spec);
+    return spec;
+  }
+
+  /** Adds the options that shape what is printed, in the order the help lists them. */
+  private static void addReportOptions(CommandSpec spec) {
     spec.addOption(
         OptionSpec.builder("--max_tensor_rows", "--max-tensor-rows")
             .paramLabel("N")
@@ -208,8 +215,6 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
                     + " --hash full); cyclonedx: a CycloneDX 1.6 ML-BOM. Both print JSON on"
                     + " stdout and need complete detail.")
             .build());
-    command.spec = CommandModels.finish(spec);
-    return spec;
   }
 
   /** Copies the parsed arguments (and the defaults of those not given) from the model. */
@@ -280,23 +285,11 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         Arguments.notTheInput(output, selected, "--evidence_output");
         Arguments.replacesOnlyEvidence(output, "--evidence_output");
       }
-      boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
-      ProgressBar bar =
-          showProgress
-              ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
-              : null;
+      ProgressBar bar = progressBar(mode, err);
       Inspection result;
       try (Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
-        InspectOptions.Builder options =
-            InspectOptions.builder()
-                .hash(mode)
-                .cancellation(cancellation)
-                .layout(Arguments.layout(assumeLayout));
-        if (bar != null) {
-          options.progress(bar::update);
-        }
-        result = rea.inspect(selected, options.build());
+        result = rea.inspect(selected, inspectOptions(mode, cancellation, bar));
       } finally {
         if (bar != null) {
           bar.finish();
@@ -326,26 +319,53 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
       } else if (json) {
         Output.printJson(out, Rea.bundleJson(List.of(record)));
       } else {
-        PrintWriter text = TerminalText.wrap(out);
-        Screen screen = Screen.forStdout(env, wide);
-        new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).screen(screen).print(record);
-        if (output != null) {
-          text.println();
-          screen.println(
-              text,
-              "Complete Evidence "
-                  + record.evidenceId()
-                  + " written to "
-                  + TerminalText.printable(output.toString()),
-              2);
-        }
-        text.flush();
+        printReport(record, tensorFilter, output, out);
       }
       return 0;
     } catch (ReaException e) {
       int status = Failures.report(e, json, out, err, maxTensorRows);
       return signals == null ? status : signals.exitStatus(status);
     }
+  }
+
+  /** A bar on stderr while a full hash runs on a terminal; otherwise none. */
+  private ProgressBar progressBar(HashMode mode, PrintWriter err) {
+    boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
+    return showProgress
+        ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
+        : null;
+  }
+
+  /** The options the file is inspected with. */
+  private InspectOptions inspectOptions(HashMode mode, Cancellation cancellation, ProgressBar bar)
+      throws ReaException {
+    InspectOptions.Builder options =
+        InspectOptions.builder()
+            .hash(mode)
+            .cancellation(cancellation)
+            .layout(Arguments.layout(assumeLayout));
+    if (bar != null) {
+      options.progress(bar::update);
+    }
+    return options.build();
+  }
+
+  /** The readable report on stdout, then where the complete Evidence was written, if it was. */
+  private void printReport(EvidenceRecord record, Glob tensorFilter, Path output, PrintWriter out) {
+    PrintWriter text = TerminalText.wrap(out);
+    Screen screen = Screen.forStdout(env, wide);
+    new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).screen(screen).print(record);
+    if (output != null) {
+      text.println();
+      screen.println(
+          text,
+          "Complete Evidence "
+              + record.evidenceId()
+              + " written to "
+              + TerminalText.printable(output.toString()),
+          2);
+    }
+    text.flush();
   }
 
   /**

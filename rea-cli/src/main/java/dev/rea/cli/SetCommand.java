@@ -152,10 +152,7 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
         Arguments.notTheInput(output, selected, "--evidence_output");
         Arguments.replacesOnlyEvidence(output, "--evidence_output");
       }
-      ProgressBar bar =
-          mode == HashMode.FULL && Terminal.stderrIsTerminal()
-              ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
-              : null;
+      ProgressBar bar = progressBar(mode, err);
       boolean bundle =
           output != null
               || (json && chosen == Arguments.Detail.COMPLETE && standard == StandardFormat.REA);
@@ -167,17 +164,10 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
       try (SetSpool spool = bundle ? rea.newSetSpool() : null;
           Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
-        InspectOptions.Builder options =
-            InspectOptions.builder()
-                .hash(mode)
-                .cancellation(cancellation)
-                .layout(Arguments.layout(assumeLayout));
-        if (bar != null) {
-          options.progress(bar::update);
-        }
+        InspectOptions options = memberOptions(mode, cancellation, bar);
         SetInspection result;
         try {
-          result = rea.inspectSet(selected, options.build(), (k, r) -> {
+          result = rea.inspectSet(selected, options, (k, r) -> {
             if (k == 0) {
               first[0] = r;
             }
@@ -207,10 +197,7 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
         } else if (chosen == Arguments.Detail.SUMMARY) {
           printSummary(rea, set, first[0], done.checksPassed(), selection, output, out, err);
         } else if (json) {
-          WriterStream stream = new WriterStream(out);
-          spool.writeBundle(stream, set);
-          out.print('\n');
-          out.flush();
+          printBundle(spool, set, out);
         } else {
           PrintWriter text = TerminalText.wrap(out);
           new SetReport(text).print(set, done.checksPassed(), output);
@@ -222,6 +209,36 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
       int status = Failures.report(e, json, out, err, 0);
       return signals == null ? status : signals.exitStatus(status);
     }
+  }
+
+  /** A bar on stderr while a full hash runs on a terminal; otherwise none. */
+  private ProgressBar progressBar(HashMode mode, PrintWriter err) {
+    return mode == HashMode.FULL && Terminal.stderrIsTerminal()
+        ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
+        : null;
+  }
+
+  /** The options each member is inspected with. */
+  private InspectOptions memberOptions(HashMode mode, Cancellation cancellation, ProgressBar bar)
+      throws ReaException {
+    InspectOptions.Builder options =
+        InspectOptions.builder()
+            .hash(mode)
+            .cancellation(cancellation)
+            .layout(Arguments.layout(assumeLayout));
+    if (bar != null) {
+      options.progress(bar::update);
+    }
+    return options.build();
+  }
+
+  /** Writes the signed set bundle from the spool to stdout as one JSON line. */
+  private static void printBundle(SetSpool spool, ModelSetRecord set, PrintWriter out)
+      throws ReaException {
+    WriterStream stream = new WriterStream(out);
+    spool.writeBundle(stream, set);
+    out.print('\n');
+    out.flush();
   }
 
   private int failure(Rea rea, SetInspection.Failed failed, PrintWriter out, PrintWriter err) {

@@ -332,11 +332,7 @@ public record ViewRequest(
             }
             break;
           case "collection":
-            String c = j.string(() -> "view.collection");
-            collection = ViewCollection.fromWire(c);
-            if (collection == null) {
-              throw j.error("view.collection", "collection must be tensors, metadata or types");
-            }
+            collection = collection(j);
             break;
           case "names":
             names = strings(j, "names");
@@ -354,26 +350,10 @@ public record ViewRequest(
             types = strings(j, "types");
             break;
           case "indices":
-            j.startArray(() -> "view.indices");
-            indices = new ArrayList<>();
-            while (j.nextElement()) {
-              int i = indices.size();
-              indices.add(
-                  (int) j.currentInteger(() -> "view.indices[" + i + "]", 0, Integer.MAX_VALUE));
-            }
+            indices = indices(j);
             break;
           case "storage_validation":
-            List<String> states = strings(j, "storage_validation");
-            storage = new ArrayList<>(states.size());
-            for (int i = 0; i < states.size(); i++) {
-              StorageValidation sv = StorageValidation.fromWire(states.get(i));
-              if (sv == null) {
-                throw bad(
-                    "storage_validation[" + i + "]",
-                    "storage_validation values are \"consistent\" or \"unknown\"");
-              }
-              storage.add(sv);
-            }
+            storage = storageValidation(j);
             break;
           case "fields":
             fields = strings(j, "fields");
@@ -393,15 +373,7 @@ public record ViewRequest(
                     + suggestion(name));
         }
       }
-      if (mode == Mode.ANALYSIS && kind == null) {
-        throw bad(
-            "kind",
-            "kind \""
-                + KIND
-                + "\" is required here: add \"kind\":\""
-                + KIND
-                + "\" to the view object (an inline view of inspect_model_artifact may omit it)");
-      }
+      requireKind(mode, kind);
       if (collection == null) {
         throw bad("collection", "collection is required (tensors, metadata or types)");
       }
@@ -409,6 +381,53 @@ public record ViewRequest(
               collection, names, nameGlob, keys, keyGlob, types, indices, storage, fields, offset,
               limit)
           .validate();
+    }
+  }
+
+  private static ViewCollection collection(StrictJson j) throws ReaException {
+    String c = j.string(() -> "view.collection");
+    ViewCollection collection = ViewCollection.fromWire(c);
+    if (collection == null) {
+      throw j.error("view.collection", "collection must be tensors, metadata or types");
+    }
+    return collection;
+  }
+
+  private static List<Integer> indices(StrictJson j) throws ReaException {
+    j.startArray(() -> "view.indices");
+    List<Integer> indices = new ArrayList<>();
+    while (j.nextElement()) {
+      int i = indices.size();
+      indices.add((int) j.currentInteger(() -> "view.indices[" + i + "]", 0, Integer.MAX_VALUE));
+    }
+    return indices;
+  }
+
+  private static List<StorageValidation> storageValidation(StrictJson j) throws ReaException {
+    List<String> states = strings(j, "storage_validation");
+    List<StorageValidation> storage = new ArrayList<>(states.size());
+    for (int i = 0; i < states.size(); i++) {
+      StorageValidation sv = StorageValidation.fromWire(states.get(i));
+      if (sv == null) {
+        throw bad(
+            "storage_validation[" + i + "]",
+            "storage_validation values are \"consistent\" or \"unknown\"");
+      }
+      storage.add(sv);
+    }
+    return storage;
+  }
+
+  /** An analysis view must name its kind; an inline view of inspect_model_artifact may omit it. */
+  private static void requireKind(Mode mode, String kind) throws ReaException {
+    if (mode == Mode.ANALYSIS && kind == null) {
+      throw bad(
+          "kind",
+          "kind \""
+              + KIND
+              + "\" is required here: add \"kind\":\""
+              + KIND
+              + "\" to the view object (an inline view of inspect_model_artifact may omit it)");
     }
   }
 

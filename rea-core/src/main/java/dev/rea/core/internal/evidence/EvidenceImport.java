@@ -642,115 +642,125 @@ public final class EvidenceImport {
 
     EvidenceRecord read() throws ReaException {
       long start = j.offset();
-      String schema = null;
-      String evidenceId = null;
-      String operation = null;
-      String status = null;
-      String observedAt = null;
-      Request request = null;
-      Subject subject = null;
-      boolean sawSubject = false;
-      Artifact artifact = null;
-      ObjectValue facts = null;
-      List<MetadataRow> metadata = null;
-      List<TensorRow> tensors = null;
-      List<TypeRow> types = null;
-      Totals totals = null;
-      Coverage coverage = null;
-      List<Limitation> limitations = null;
-      List<Warning> warnings = null;
-      Authentication auth = null;
+      Parts p = new Parts();
       String name;
       while ((name = j.nextName()) != null) {
-        switch (name) {
-          case "schema":
-            schema = j.string(f("schema"));
-            if (!EvidenceRecord.SCHEMA.equals(schema)) {
-              throw j.error(f("schema"), "schema must be " + EvidenceRecord.SCHEMA);
-            }
-            break;
-          case "evidence_id":
-            evidenceId = j.string(f("evidence_id"));
-            if (!RecordChecks.EVIDENCE_ID.matcher(evidenceId).matches()) {
-              throw j.error(f("evidence_id"),
-                  "evidence_id must be sha256: and 64 lowercase hex digits");
-            }
-            break;
-          case "operation":
-            operation = j.string(f("operation"));
-            if (!EvidenceRecord.OPERATION.equals(operation)) {
-              throw j.error(f("operation"), "operation must be " + EvidenceRecord.OPERATION);
-            }
-            break;
-          case "status":
-            status = wire(f("status"), EvidenceRecord.STATUS_COMPLETE, EvidenceRecord.STATUS_PARTIAL);
-            break;
-          case "observed_at":
-            observedAt = j.string(f("observed_at"));
-            checkInstant(observedAt);
-            break;
-          case "request":
-            request = readRequest();
-            break;
-          case "subject":
-            sawSubject = true;
-            subject = readSubject();
-            break;
-          case "artifact":
-            artifact = readArtifact();
-            break;
-          case "format_facts":
-            j.startObject(f("format_facts"));
-            facts = (ObjectValue) j.readValue(f("format_facts"));
-            break;
-          case "metadata":
-            metadata = readMetadata();
-            break;
-          case "tensors":
-            tensors = readTensors();
-            break;
-          case "types":
-            types = readTypes();
-            break;
-          case "totals":
-            totals = readTotals();
-            break;
-          case "coverage":
-            coverage = readCoverage();
-            break;
-          case "limitations":
-            limitations = readLimitations();
-            break;
-          case "warnings":
-            warnings = readWarnings();
-            break;
-          case "authentication":
-            auth = readAuthentication();
-            break;
-          default:
-            throw unknown(j, prefix, name);
-        }
+        readProperty(name, p);
       }
-      missing(start, schema, "schema");
-      missing(start, evidenceId, "evidence_id");
-      missing(start, operation, "operation");
-      missing(start, status, "status");
-      missing(start, observedAt, "observed_at");
-      missing(start, request, "request");
-      missing(start, sawSubject ? "" : null, "subject");
-      missing(start, artifact, "artifact");
-      missing(start, facts, "format_facts");
-      missing(start, metadata, "metadata");
-      missing(start, tensors, "tensors");
-      missing(start, types, "types");
-      missing(start, totals, "totals");
-      missing(start, coverage, "coverage");
-      missing(start, limitations, "limitations");
-      missing(start, warnings, "warnings");
-      FormatFacts formatFacts = interpretFacts(facts, artifact.format());
-      return new EvidenceRecord(schema, evidenceId, operation, status, observedAt, request,
-          subject, artifact, formatFacts, metadata, tensors, types, totals, coverage, limitations,
-          warnings, auth);
+      missing(start, p.schema, "schema");
+      missing(start, p.evidenceId, "evidence_id");
+      missing(start, p.operation, "operation");
+      missing(start, p.status, "status");
+      missing(start, p.observedAt, "observed_at");
+      missing(start, p.request, "request");
+      missing(start, p.sawSubject ? "" : null, "subject");
+      missing(start, p.artifact, "artifact");
+      missing(start, p.facts, "format_facts");
+      missing(start, p.metadata, "metadata");
+      missing(start, p.tensors, "tensors");
+      missing(start, p.types, "types");
+      missing(start, p.totals, "totals");
+      missing(start, p.coverage, "coverage");
+      missing(start, p.limitations, "limitations");
+      missing(start, p.warnings, "warnings");
+      FormatFacts formatFacts = interpretFacts(p.facts, p.artifact.format());
+      return new EvidenceRecord(p.schema, p.evidenceId, p.operation, p.status, p.observedAt,
+          p.request, p.subject, p.artifact, formatFacts, p.metadata, p.tensors, p.types, p.totals,
+          p.coverage, p.limitations, p.warnings, p.auth);
+    }
+
+    /** Reads one property of the record into {@code p}, checking its value. */
+    private void readProperty(String name, Parts p) throws ReaException {
+      switch (name) {
+        case "schema":
+          p.schema = j.string(f("schema"));
+          if (!EvidenceRecord.SCHEMA.equals(p.schema)) {
+            throw j.error(f("schema"), "schema must be " + EvidenceRecord.SCHEMA);
+          }
+          break;
+        case "evidence_id":
+          p.evidenceId = j.string(f("evidence_id"));
+          if (!RecordChecks.EVIDENCE_ID.matcher(p.evidenceId).matches()) {
+            throw j.error(f("evidence_id"),
+                "evidence_id must be sha256: and 64 lowercase hex digits");
+          }
+          break;
+        case "operation":
+          p.operation = j.string(f("operation"));
+          if (!EvidenceRecord.OPERATION.equals(p.operation)) {
+            throw j.error(f("operation"), "operation must be " + EvidenceRecord.OPERATION);
+          }
+          break;
+        case "status":
+          p.status = wire(f("status"), EvidenceRecord.STATUS_COMPLETE, EvidenceRecord.STATUS_PARTIAL);
+          break;
+        case "observed_at":
+          p.observedAt = j.string(f("observed_at"));
+          checkInstant(p.observedAt);
+          break;
+        case "request":
+          p.request = readRequest();
+          break;
+        case "subject":
+          p.sawSubject = true;
+          p.subject = readSubject();
+          break;
+        case "artifact":
+          p.artifact = readArtifact();
+          break;
+        case "format_facts":
+          j.startObject(f("format_facts"));
+          p.facts = (ObjectValue) j.readValue(f("format_facts"));
+          break;
+        case "metadata":
+          p.metadata = readMetadata();
+          break;
+        case "tensors":
+          p.tensors = readTensors();
+          break;
+        case "types":
+          p.types = readTypes();
+          break;
+        case "totals":
+          p.totals = readTotals();
+          break;
+        case "coverage":
+          p.coverage = readCoverage();
+          break;
+        case "limitations":
+          p.limitations = readLimitations();
+          break;
+        case "warnings":
+          p.warnings = readWarnings();
+          break;
+        case "authentication":
+          p.auth = readAuthentication();
+          break;
+        default:
+          throw unknown(j, prefix, name);
+      }
+    }
+
+    /** The record's properties as read so far: null (false) until seen. */
+    private final class Parts {
+      String schema;
+      String evidenceId;
+      String operation;
+      String status;
+      String observedAt;
+      Request request;
+      Subject subject;
+      boolean sawSubject;
+      Artifact artifact;
+      ObjectValue facts;
+      List<MetadataRow> metadata;
+      List<TensorRow> tensors;
+      List<TypeRow> types;
+      Totals totals;
+      Coverage coverage;
+      List<Limitation> limitations;
+      List<Warning> warnings;
+      Authentication auth;
     }
 
     private void missing(long start, @Nullable Object value, String name) throws ReaException {
@@ -1321,14 +1331,7 @@ public final class EvidenceImport {
             typeId = j.integer(() -> base + ".type_id", 0, 0xFFFF_FFFFL);
             break;
           case "shape":
-            j.startArray(() -> base + ".shape");
-            List<Long> dims = new ArrayList<>(4);
-            while (j.nextElement()) {
-              int d = dims.size();
-              dims.add(j.parseU64(j.currentString(() -> base + ".shape[" + d + "]"),
-                  () -> base + ".shape[" + d + "]"));
-            }
-            shape = dims;
+            shape = readShape(base);
             break;
           case "parameter_count":
             params = j.u64(() -> base + ".parameter_count");
@@ -1345,12 +1348,7 @@ public final class EvidenceImport {
             byteLength = j.nullableU64(() -> base + ".byte_length");
             break;
           case "storage_validation":
-            String w = j.string(() -> base + ".storage_validation");
-            sv = StorageValidation.fromWire(w);
-            if (sv == null) {
-              throw j.error(base + ".storage_validation",
-                  "storage_validation must be consistent or unknown");
-            }
+            sv = readStorageValidation(base);
             break;
           default:
             throw unknown(j, base + ".", prop);
@@ -1368,6 +1366,28 @@ public final class EvidenceImport {
       missing(start, sv, b + ".storage_validation");
       return new TensorRow(index, name, type, typeId, shape, params, offset, fileOffset,
           byteLength, sv);
+    }
+
+    /** A tensor's shape: dimensions as decimal strings of unsigned 64-bit values. */
+    private List<Long> readShape(String base) throws ReaException {
+      j.startArray(() -> base + ".shape");
+      List<Long> dims = new ArrayList<>(4);
+      while (j.nextElement()) {
+        int d = dims.size();
+        dims.add(j.parseU64(j.currentString(() -> base + ".shape[" + d + "]"),
+            () -> base + ".shape[" + d + "]"));
+      }
+      return dims;
+    }
+
+    private StorageValidation readStorageValidation(String base) throws ReaException {
+      String w = j.string(() -> base + ".storage_validation");
+      StorageValidation sv = StorageValidation.fromWire(w);
+      if (sv == null) {
+        throw j.error(base + ".storage_validation",
+            "storage_validation must be consistent or unknown");
+      }
+      return sv;
     }
 
     private BigInteger bigDecimal(String text, Supplier<String> field) throws ReaException {

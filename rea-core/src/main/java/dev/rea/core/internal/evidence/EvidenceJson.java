@@ -123,24 +123,7 @@ public final class EvidenceJson {
     g.writeStringProperty("status", r.status());
     g.writeStringProperty("observed_at", r.observedAt());
 
-    g.writeName("request");
-    g.writeStartObject();
-    g.writeStringProperty("path", r.request().path());
-    g.writeStringProperty("hash", r.request().hash());
-    if (r.request().assumeLayout() != null) {
-      g.writeStringProperty("assume_layout", r.request().assumeLayout());
-    }
-    g.writeEndObject();
-
-    g.writeName("subject");
-    if (r.subject() == null) {
-      g.writeNull();
-    } else {
-      g.writeStartObject();
-      g.writeStringProperty("kind", r.subject().kind());
-      g.writeStringProperty("sha256", r.subject().sha256());
-      g.writeEndObject();
-    }
+    writeRequestAndSubject(g, r);
 
     writeArtifact(g, r.artifact());
     writeFormatFacts(g, r.formatFacts());
@@ -162,22 +145,7 @@ public final class EvidenceJson {
     }
     g.writeEndArray();
 
-    g.writeName("totals");
-    g.writeStartObject();
-    g.writeNumberProperty("tensor_count", r.totals().tensorCount());
-    g.writeStringProperty("parameter_count", r.totals().parameterCount().toString());
-    writeNullableBig(g, "byte_length", r.totals().byteLength());
-    g.writeEndObject();
-
-    Coverage c = r.coverage();
-    g.writeName("coverage");
-    g.writeStartObject();
-    g.writeStringProperty("header", c.header());
-    g.writeStringProperty("storage_sizes", c.storageSizes());
-    g.writeStringProperty("ranges", c.ranges());
-    g.writeStringProperty("digest", c.digest());
-    g.writeStringProperty("final_identity", c.finalIdentity());
-    g.writeEndObject();
+    writeTotalsAndCoverage(g, r);
 
     g.writeName("limitations");
     g.writeStartArray();
@@ -202,6 +170,46 @@ public final class EvidenceJson {
       g.writeStringProperty("signature", a.signature());
       g.writeEndObject();
     }
+    g.writeEndObject();
+  }
+
+  private static void writeRequestAndSubject(JsonGenerator g, EvidenceRecord r) {
+    g.writeName("request");
+    g.writeStartObject();
+    g.writeStringProperty("path", r.request().path());
+    g.writeStringProperty("hash", r.request().hash());
+    if (r.request().assumeLayout() != null) {
+      g.writeStringProperty("assume_layout", r.request().assumeLayout());
+    }
+    g.writeEndObject();
+
+    g.writeName("subject");
+    if (r.subject() == null) {
+      g.writeNull();
+    } else {
+      g.writeStartObject();
+      g.writeStringProperty("kind", r.subject().kind());
+      g.writeStringProperty("sha256", r.subject().sha256());
+      g.writeEndObject();
+    }
+  }
+
+  private static void writeTotalsAndCoverage(JsonGenerator g, EvidenceRecord r) {
+    g.writeName("totals");
+    g.writeStartObject();
+    g.writeNumberProperty("tensor_count", r.totals().tensorCount());
+    g.writeStringProperty("parameter_count", r.totals().parameterCount().toString());
+    writeNullableBig(g, "byte_length", r.totals().byteLength());
+    g.writeEndObject();
+
+    Coverage c = r.coverage();
+    g.writeName("coverage");
+    g.writeStartObject();
+    g.writeStringProperty("header", c.header());
+    g.writeStringProperty("storage_sizes", c.storageSizes());
+    g.writeStringProperty("ranges", c.ranges());
+    g.writeStringProperty("digest", c.digest());
+    g.writeStringProperty("final_identity", c.finalIdentity());
     g.writeEndObject();
   }
 

@@ -271,21 +271,7 @@ public final class ModelArtifactSummary {
         g.writeEndObject();
       }
       g.writeEndArray();
-      ChatTemplate ct = chatTemplate(r);
-      g.writeName("chat_template");
-      g.writeStartObject();
-      g.writeBooleanProperty("default", ct.defaultTemplate());
-      g.writeName("named");
-      g.writeStartArray();
-      for (String n : ct.named()) {
-        g.writeString(n);
-      }
-      g.writeEndArray();
-      if (ct.namedOmitted() > 0) {
-        g.writeNumberProperty("named_omitted", ct.namedOmitted());
-      }
-      g.writeBooleanProperty("names_only_inventory", ct.namesOnlyInventory());
-      g.writeEndObject();
+      writeChatTemplate(g, r);
       Totals t = r.totals();
       g.writeName("totals");
       g.writeStartObject();
@@ -293,21 +279,7 @@ public final class ModelArtifactSummary {
       g.writeStringProperty("parameter_count", t.parameterCount().toString());
       nullable(g, "byte_length", t.byteLength() == null ? null : t.byteLength().toString());
       g.writeEndObject();
-      g.writeName("warnings");
-      g.writeStartArray();
-      int used = 0;
-      int omitted = 0;
-      for (Warning w : r.warnings()) {
-        int size = ViewPages.warning(w).length + 1;
-        if (omitted == 0 && used + size <= WARNINGS_BUDGET_BYTES) {
-          EvidenceJson.writeWarning(g, w);
-          used += size;
-        } else {
-          omitted++;
-        }
-      }
-      g.writeEndArray();
-      g.writeNumberProperty("warnings_omitted", omitted);
+      writeWarnings(g, r);
       g.writeNumberProperty("limitation_count", r.limitations().size());
       if (page != null) {
         g.writeName("page");
@@ -316,6 +288,44 @@ public final class ModelArtifactSummary {
       g.writeEndObject();
     }
     return out.toByteArray();
+  }
+
+  /** Writes {@code chat_template}: whether a default template is declared, and the named ones. */
+  private static void writeChatTemplate(JsonGenerator g, EvidenceRecord r) {
+    ChatTemplate ct = chatTemplate(r);
+    g.writeName("chat_template");
+    g.writeStartObject();
+    g.writeBooleanProperty("default", ct.defaultTemplate());
+    g.writeName("named");
+    g.writeStartArray();
+    for (String n : ct.named()) {
+      g.writeString(n);
+    }
+    g.writeEndArray();
+    if (ct.namedOmitted() > 0) {
+      g.writeNumberProperty("named_omitted", ct.namedOmitted());
+    }
+    g.writeBooleanProperty("names_only_inventory", ct.namesOnlyInventory());
+    g.writeEndObject();
+  }
+
+  /** Writes the warnings that fit {@code WARNINGS_BUDGET_BYTES}, then how many were left out. */
+  private static void writeWarnings(JsonGenerator g, EvidenceRecord r) {
+    g.writeName("warnings");
+    g.writeStartArray();
+    int used = 0;
+    int omitted = 0;
+    for (Warning w : r.warnings()) {
+      int size = ViewPages.warning(w).length + 1;
+      if (omitted == 0 && used + size <= WARNINGS_BUDGET_BYTES) {
+        EvidenceJson.writeWarning(g, w);
+        used += size;
+      } else {
+        omitted++;
+      }
+    }
+    g.writeEndArray();
+    g.writeNumberProperty("warnings_omitted", omitted);
   }
 
   /** Writes {@code types}, {@code types_omitted} and {@code file_type}. */
