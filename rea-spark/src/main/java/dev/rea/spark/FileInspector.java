@@ -117,7 +117,9 @@ final class FileInspector {
     String name = src.name();
     try {
       FileProbe probe = src.probe();
-      if (probe.modelFormat().isEmpty()) {
+      // As rea scan decides: a truncated safetensors download (its JSON length past the end of
+      // the file, within the header ceiling) is a model to reject, not a file to skip.
+      if (probe.candidateFormat().isEmpty()) {
         @Nullable ReaException why = null;
         if (skipReasons) {
           why = rea.inspect(src, options).failure().orElse(null);

@@ -63,6 +63,11 @@ final class TestCorpus {
         write(
             bad.resolve("bad-json.safetensors"),
             SafetensorsBuilder.file("{\"w\": {\"dtype\": \"F32\", \"shape\": [2], ", 8)));
+    // A cut safetensors download: its JSON length runs past the end of the file.
+    byte[] cut = new byte[8 + 5];
+    java.nio.ByteBuffer.wrap(cut).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(4096);
+    System.arraycopy("{\"a\":".getBytes(StandardCharsets.UTF_8), 0, cut, 8, 5);
+    broken.add(write(bad.resolve("cut.safetensors"), cut));
     broken.add(
         write(
             bad.resolve("duplicate-key.gguf"),
