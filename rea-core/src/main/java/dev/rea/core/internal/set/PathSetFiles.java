@@ -67,8 +67,14 @@ final class PathSetFiles implements SetFiles {
 
   @Override
   public @Nullable String modelFormat(String name) {
+    Path p = dir.resolve(name);
+    if (!Files.isRegularFile(p)) {
+      // Opening a FIFO blocks until a writer comes: the inspection that follows refuses it
+      // (not_regular_file) without opening it.
+      return null;
+    }
     try {
-      DetectedFormat f = FormatDetector.probe(dir.resolve(name)).model();
+      DetectedFormat f = FormatDetector.probe(p).model();
       return f == null ? null : f.wire();
     } catch (IOException e) {
       return null;
@@ -88,6 +94,15 @@ final class PathSetFiles implements SetFiles {
   @Override
   public byte[] readIndex(String name) throws ReaException {
     Path p = dir.resolve(name);
+    if (Files.exists(p) && !Files.isRegularFile(p)) {
+      // Never opened: a FIFO would block the read until a writer came.
+      throw ReaException.builder(
+              Constraint.NOT_REGULAR_FILE,
+              (Files.isDirectory(p) ? "the index is a directory" : "the index is not a regular file")
+                  + ": " + p)
+          .path(p.toString())
+          .build();
+    }
     SafetensorsIndexReader.checkSize(size(name), limits);
     try (InputStream in = Files.newInputStream(p)) {
       // Bounded by the ceiling whatever the size was a moment ago.
