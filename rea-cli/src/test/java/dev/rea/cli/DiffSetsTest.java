@@ -116,6 +116,19 @@ class DiffSetsTest {
   }
 
   @Test
+  void savedEvidenceWithSpacesBetweenTokensIsStillEvidence() throws Exception {
+    Path model = merged(2);
+    CliRunner.Result saved = CliRunner.run("inspect-model-artifact", model.toString(), "--json");
+    String spaced = saved.out().replaceFirst("^\\{\"schema\":", "{ \"schema\" : ");
+    assertThat(spaced).startsWith("{ \"schema\" : ");
+    Path file = Files.writeString(dir.resolve("spaced.json"), spaced);
+
+    CliRunner.Result r = CliRunner.run("diff", file.toString(), model.toString());
+
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+  }
+
+  @Test
   void aRenamedTensorInOneShardIsReportedByName() throws Exception {
     List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 2, 2, 2);
     List<Path> b =

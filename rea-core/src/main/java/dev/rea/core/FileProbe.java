@@ -155,19 +155,26 @@ public final class FileProbe {
   }
 
   /**
-   * @return whether the bytes start as saved Evidence does: a REA record or bundle ({@code
-   *     {"schema":"rea.}), a REA summary or page ({@code {"kind":"model-}: not Evidence, and
+   * @return whether the bytes start as saved Evidence does (JSON whitespace allowed between the
+   *     tokens): a REA record or bundle ({@code {"schema":"rea.}), a REA summary or page ({@code {"kind":"model-}: not Evidence, and
    *     the Evidence reader says so and what to give instead), or a DSSE envelope (an object whose first field is {@code payload},
    *     or with {@code payloadType} among its first bytes). A hint for choosing a reader: {@link
    *     Rea#readEvidence} decides.
    */
   public boolean savedEvidence() {
     String start = probe.text().stripLeading();
-    return start.startsWith("{\"schema\":\"rea.")
-        || start.startsWith("{\"kind\":\"model-")
-        || start.startsWith("{\"payload\"")
+    return SAVED.matcher(start).lookingAt()
         || (start.startsWith("{") && start.contains("\"payloadType\""));
   }
+
+  /**
+   * The start of saved Evidence, a summary or page, or an envelope, with any JSON whitespace
+   * between the tokens (Evidence reformatted by another tool is still Evidence, to be verified).
+   */
+  private static final java.util.regex.Pattern SAVED =
+      java.util.regex.Pattern.compile(
+          "\\{[ \\t\\r\\n]*\"(?:schema\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"rea\\."
+              + "|kind\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"model-|payload\")");
 
   /** @return the bytes read, as text of one character per byte (ISO-8859-1) */
   public String text() {
