@@ -28,7 +28,9 @@ public final class SarifRules {
           "index_total_size_mismatch",
           "A safetensors index's metadata.total_size differs from the members' tensor bytes.",
           "split_metadata_outside_first",
-          "A GGUF split member after the first holds metadata that gguf-split keeps in the first.");
+          "A GGUF split member after the first holds metadata that gguf-split keeps in the first.",
+          "split_member_alone",
+          "A GGUF file declares split.count of two or more but is not named as a split member.");
 
   /** @return every warning code a record may carry, in code-point order */
   public static java.util.SortedSet<String> warningCodes() {

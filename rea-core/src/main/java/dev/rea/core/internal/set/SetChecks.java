@@ -123,7 +123,23 @@ public final class SetChecks {
       checkIndexMember(index, k, name, path, r);
     } else if (kind == SetKind.GGUF_SPLIT) {
       checkSplitMember(k, path, r);
+    } else if (kind == SetKind.SINGLE_FILE) {
+      splitCountAlone = splitCount(r);
     }
+  }
+
+  /** {@code split.count} of a file taken alone, when it says it is one of two or more; else 0. */
+  private long splitCountAlone;
+
+  private static long splitCount(EvidenceRecord r) {
+    for (dev.rea.core.evidence.MetadataRow m : r.metadata()) {
+      if (m.key().equals(SPLIT_COUNT)
+          && m.value() instanceof dev.rea.core.evidence.MetadataValue.IntegerValue v
+          && v.bits() >= 2) {
+        return v.bits();
+      }
+    }
+    return 0;
   }
 
   private void checkIndexMember(
@@ -226,7 +242,7 @@ public final class SetChecks {
    * Ends the checks.
    *
    * @return the set's own warnings ({@code index_total_size_mismatch}, {@code
-   *     split_metadata_outside_first})
+   *     split_member_alone}, {@code split_metadata_outside_first})
    * @throws ReaException {@code target_unavailable} / {@code set_rejected} when anything
    *     contradicted, naming the first contradiction's member (its path), tensor and field, with
    *     up to {@value #LISTED} in {@code details.diagnostics.contradictions} and the total in
@@ -252,6 +268,15 @@ public final class SetChecks {
           "the index's metadata.total_size is " + index.totalSize()
               + " bytes; the members' tensors declare " + byteSum
               + " bytes (writers count total_size differently)"));
+    }
+    if (splitCountAlone >= 2) {
+      // A file named other than NAME-0000k-of-0000n.gguf is no member by name (docs/sets.md),
+      // yet its header says it is one part of a model: its totals are not the model's.
+      out.add(new Warning("split_member_alone",
+          "the file declares split.count " + splitCountAlone
+              + ": it is one member of a split set, but it is not named as gguf-split names"
+              + " members (NAME-00001-of-0000N.gguf), so it was taken alone and its totals are"
+              + " this file's only"));
     }
     if (!outsideFirst.isEmpty()) {
       out.add(new Warning("split_metadata_outside_first",

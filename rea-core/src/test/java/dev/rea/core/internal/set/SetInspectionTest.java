@@ -102,6 +102,40 @@ class SetInspectionTest {
   }
 
   @Test
+  void aSplitMemberNamedOtherwiseIsTakenAloneWithAWarning() throws Exception {
+    Path odd = dir.resolve("m-000001-of-000003.gguf");
+    Files.write(odd, GgufBuilder.v3()
+        .kv("split.no", GgufBuilder.u16(0))
+        .kv("split.count", GgufBuilder.u16(3))
+        .kv("split.tensors.count", GgufBuilder.i32(3))
+        .tensor("blk.0.weight", 0, 8, 2)
+        .build().bytes());
+    SetInspection.Complete r = complete(odd);
+    assertThat(r.set().set().kind()).isEqualTo("single_file");
+    assertThat(r.set().warnings()).extracting(Warning::code).contains("split_member_alone");
+  }
+
+  /** A FIFO with no writer blocks whoever opens it: a set never opens one it is named. */
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void aFifoNamedAsTheSetOrItsIndexIsRefusedWithoutOpeningIt() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        new ProcessBuilder("mkfifo", "--help").start().waitFor() == 0, "mkfifo");
+    Path fifo = dir.resolve("model.gguf");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+    SetInspection r = rea.inspectSet(fifo, InspectOptions.defaults());
+    assertThat(((SetInspection.Failed) r).error().constraint())
+        .isEqualTo(Constraint.NOT_REGULAR_FILE);
+
+    Path index = dir.resolve("x").resolve("model.safetensors.index.json");
+    Files.createDirectories(index.getParent());
+    assertThat(new ProcessBuilder("mkfifo", index.toString()).start().waitFor()).isZero();
+    r = rea.inspectSet(index, InspectOptions.defaults());
+    assertThat(((SetInspection.Failed) r).error().constraint())
+        .isEqualTo(Constraint.NOT_REGULAR_FILE);
+  }
+
+  @Test
   void aDirectoryWhoseOnlyIndexIsBrokenSaysWhyNotAmbiguous() throws Exception {
     SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 1);
     Files.writeString(c.index, "{\"weight_map\":{\"t\":\"../elsewhere.safetensors\"}}");
