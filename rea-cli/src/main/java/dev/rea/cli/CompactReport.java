@@ -64,6 +64,18 @@ final class CompactReport {
                   : amount(t.get("byte_length")) + " bytes of tensor data")
               + SplitMember.note(s.get("headline_metadata"))
         });
+    JsonNode layout = s.get("assume_layout");
+    if (layout != null && layout.isString()) {
+      // The summary's byte lengths and totals rest on the caller's statement (CONTRACT 12).
+      facts.add(
+          new String[] {
+            "layout",
+            "ASSUMED "
+                + TerminalText.printable(layout.asString())
+                + " (--assume-layout): byte lengths of K-quant, Q8_1 and IDs 16-25 rest on this"
+                + " assumption, not on the header"
+          });
+    }
     facts.add(new String[] {"chat template", chatTemplateText(s.get("chat_template"))});
     screen.printFacts(out, facts);
     printTypes(out, s, "gguf".equals(a.get("format").asString()), screen);

@@ -106,6 +106,13 @@ class CheckAndDiffCommandTest {
         CliRunner.run("inspect-model-artifact", k.toString(), "--assume-layout", "ggml-modern");
     assertThat(text.status()).as(text.err()).isZero();
     assertThat(text.out()).contains("ASSUMED ggml-modern", "rest on this assumption");
+    CliRunner.Result summary =
+        CliRunner.run(
+            "inspect-model-artifact", k.toString(), "--assume-layout", "ggml-modern",
+            "--detail", "summary");
+    assertThat(summary.out()).contains("ASSUMED ggml-modern", "rest on this assumption");
+    assertThat(CliRunner.run("inspect-model-artifact", k.toString(), "--detail", "summary").out())
+        .doesNotContain("ASSUMED");
     assertThat(CliRunner.run("inspect-model-artifact", k.toString()).out())
         .doesNotContain("ASSUMED")
         .contains("candidates fitting the declared ranges: K256");
