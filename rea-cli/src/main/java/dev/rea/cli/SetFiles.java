@@ -1,5 +1,6 @@
 package dev.rea.cli;
 
+import dev.rea.core.FileProbe;
 import dev.rea.core.Rea;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,9 +42,21 @@ final class SetFiles {
   /** @return whether the file's first bytes show a set bundle; false when unreadable */
   static boolean isSetBundle(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
-      return Rea.isSetBundle(in.readNBytes(256));
+      byte[] head = in.readNBytes(256);
+      if (Rea.isSetBundle(head)) {
+        return true;
+      }
+      // A set's in-toto envelope shows what it holds only in its payload: read the whole file
+      // (within the Evidence input bound) when it starts as an envelope.
+      if (head.length < 256 || !FileProbe.of(file).savedEvidence() || Files.size(file) > MAX_ENVELOPE) {
+        return head.length < 256 && Rea.isSetEvidence(head);
+      }
+      return Rea.isSetEvidence(Files.readAllBytes(file));
     } catch (IOException | RuntimeException e) {
       return false;
     }
   }
+
+  /** The largest envelope read whole to tell a set's from a file's: 64 MiB of Evidence + 1 MiB. */
+  private static final long MAX_ENVELOPE = (64L << 20) + (1 << 20);
 }

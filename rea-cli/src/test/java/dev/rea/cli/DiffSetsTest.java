@@ -129,6 +129,37 @@ class DiffSetsTest {
   }
 
   @Test
+  void aSetsInTotoEnvelopeIsReadBackAsTheSet() throws Exception {
+    List<Path> members = SetFixtures.ggufSplit(dir.resolve("split"), "m", 3, 2, 2);
+    CliRunner.Result attested =
+        CliRunner.run(
+            "inspect-model-set", members.get(0).toString(), "--hash", "full", "--format", "in-toto");
+    assertThat(attested.status()).as(attested.err()).isZero();
+    Path envelope = Files.writeString(dir.resolve("set.intoto.json"), attested.out());
+
+    CliRunner.Result same = CliRunner.run("diff", envelope.toString(), members.get(1).toString());
+    assertThat(same.status()).as(same.out() + same.err()).isZero();
+
+    CliRunner.Result page =
+        CliRunner.run(
+            "inspect-analysis-view", "--source", envelope.toString(), "--json", "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"members\"}");
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(page.json().get("total_matches").asInt()).isEqualTo(3);
+
+    // One byte of the signed payload changed: refused, not read.
+    String text = attested.out();
+    int at = text.indexOf("\"payload\":\"") + 20;
+    char c = text.charAt(at);
+    Path tampered =
+        Files.writeString(
+            dir.resolve("tampered.json"),
+            text.substring(0, at) + (c == 'A' ? 'B' : 'A') + text.substring(at + 1));
+    CliRunner.Result refused = CliRunner.run("diff", tampered.toString(), members.get(1).toString());
+    assertThat(refused.status()).isNotIn(0, 1);
+  }
+
+  @Test
   void aRenamedTensorInOneShardIsReportedByName() throws Exception {
     List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 2, 2, 2);
     List<Path> b =

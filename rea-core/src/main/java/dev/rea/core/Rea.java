@@ -18,6 +18,7 @@ import dev.rea.core.internal.evidence.EvidenceJson;
 import dev.rea.core.internal.formats.CycloneDxBom;
 import dev.rea.core.internal.formats.DsseSigner;
 import dev.rea.core.internal.formats.InTotoAttestation;
+import dev.rea.core.internal.formats.Dsse;
 import dev.rea.core.internal.formats.InTotoEnvelopeReader;
 import dev.rea.core.internal.formats.SarifLog;
 import dev.rea.core.internal.formats.SetFormats;
@@ -287,16 +288,29 @@ public final class Rea {
   }
 
   /**
-   * As {@link #readSetEvidence(Path)}, from JSON text.
+   * As {@link #readSetEvidence(Path)}, from JSON text: a set bundle, or a set's in-toto
+   * attestation (a DSSE envelope signed by a trusted key whose predicate is the set bundle and
+   * whose subjects are the members' files and full digests).
    *
-   * @param json a set bundle, UTF-8
+   * @param json a set bundle or a set's envelope, UTF-8
    * @return the set
    * @throws ReaException {@code invalid_input} / {@code evidence_rejected}
    */
   public SetEvidence readSetEvidence(byte[] json) throws ReaException {
     KeyRing ring = verifyingRing();
-    SetBundleReader.Read read = SetBundleReader.read(
-        json, new EvidenceVerifier(ring, new EvidenceImport(limits), limits), ring);
+    EvidenceImport importer = new EvidenceImport(limits);
+    EvidenceVerifier verifier = new EvidenceVerifier(ring, importer, limits);
+    if (InTotoEnvelopeReader.looksLikeEnvelope(json)) {
+      // A set's in-toto attestation (CONTRACT section 13): the envelope's signature first, then
+      // its predicate as a set bundle, then its subjects against the member records.
+      InTotoEnvelopeReader.Verified envelope =
+          new InTotoEnvelopeReader(ring, limits.evidenceInputBytes() + (1 << 20), importer.maxDepth())
+              .read(json);
+      SetBundleReader.Read read = SetBundleReader.read(envelope.predicate(), verifier, ring);
+      InTotoEnvelopeReader.checkSubjects(envelope.subjects(), read.members());
+      return setEvidence(read.set(), read.members());
+    }
+    SetBundleReader.Read read = SetBundleReader.read(json, verifier, ring);
     return setEvidence(read.set(), read.members());
   }
 
@@ -347,6 +361,28 @@ public final class Rea {
   /** @return whether JSON text looks like a set bundle (its first record a set record) */
   public static boolean isSetBundle(byte[] json) {
     return SetBundleReader.looksLikeSetBundle(json);
+  }
+
+  /**
+   * @param json a saved file's whole text
+   * @return whether it looks like a set's Evidence: a set bundle, or a DSSE envelope whose
+   *     payload holds a set record (decoded, not verified: a hint for choosing {@link
+   *     #readSetEvidence(byte[])}, which decides)
+   */
+  public static boolean isSetEvidence(byte[] json) {
+    if (SetBundleReader.looksLikeSetBundle(json)) {
+      return true;
+    }
+    if (!InTotoEnvelopeReader.looksLikeEnvelope(json)) {
+      return false;
+    }
+    try {
+      byte[] payload = Dsse.read(json, json.length).payload();
+      return new String(payload, java.nio.charset.StandardCharsets.UTF_8)
+          .contains("\"" + ModelSetRecord.SCHEMA + "\"");
+    } catch (ReaException notAnEnvelope) {
+      return false;
+    }
   }
 
   /** @return the set record as UTF-8 JSON, with its id and authentication */
