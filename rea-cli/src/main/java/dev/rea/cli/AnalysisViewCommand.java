@@ -127,7 +127,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       SelectedPath.checkTrailingSlash("--source", source, file);
       Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
       ViewPage page;
-      if (SetFiles.isSetBundle(file)) {
+      if (Rea.isSetEvidence(file)) {
         // A set bundle (inspect-model-set): its views cover the whole set.
         page = rea.view(rea.readSetEvidence(file), selection, SourceKind.EVIDENCE_FILE);
       } else {

@@ -149,7 +149,7 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
     Path path = Arguments.resolve(text, field);
     SelectedPath.checkTrailingSlash(field, text, path);
     if (isSavedEvidence(path)) {
-      if (SetFiles.isSetBundle(path)) {
+      if (Rea.isSetEvidence(path)) {
         return new Side(null, rea.readSetEvidence(path));
       }
       LoadedEvidence loaded = rea.readEvidence(path);

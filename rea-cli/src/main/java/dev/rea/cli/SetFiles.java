@@ -1,16 +1,9 @@
 package dev.rea.cli;
 
-import dev.rea.core.FileProbe;
-import dev.rea.core.Rea;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/**
- * Tells a saved set bundle (inspect-model-set's Evidence) from other Evidence by its start, and a
- * path that names a model set from one that names a file.
- */
+/** Tells a path that names a model set from one that names a file. */
 final class SetFiles {
   private SetFiles() {}
 
@@ -39,24 +32,4 @@ final class SetFiles {
     return m.matches() && Integer.parseInt(m.group(2)) >= 2;
   }
 
-  /** @return whether the file's first bytes show a set bundle; false when unreadable */
-  static boolean isSetBundle(Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] head = in.readNBytes(256);
-      if (Rea.isSetBundle(head)) {
-        return true;
-      }
-      // A set's in-toto envelope shows what it holds only in its payload: read the whole file
-      // (within the Evidence input bound) when it starts as an envelope.
-      if (head.length < 256 || !FileProbe.of(file).savedEvidence() || Files.size(file) > MAX_ENVELOPE) {
-        return head.length < 256 && Rea.isSetEvidence(head);
-      }
-      return Rea.isSetEvidence(Files.readAllBytes(file));
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
-  }
-
-  /** The largest envelope read whole to tell a set's from a file's: 64 MiB of Evidence + 1 MiB. */
-  private static final long MAX_ENVELOPE = (64L << 20) + (1 << 20);
 }

@@ -364,6 +364,35 @@ public final class Rea {
   }
 
   /**
+   * @param file a saved file a user named
+   * @return whether it looks like a set's Evidence ({@link #isSetEvidence(byte[])}): its first
+   *     256 bytes for a set bundle; the whole file (at most the Evidence input bound plus 1 MiB)
+   *     only when it starts as an envelope. False for anything but a regular file (never opened:
+   *     a FIFO would block) and when it cannot be read
+   */
+  public static boolean isSetEvidence(Path file) {
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      return false;
+    }
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(256);
+      if (isSetBundle(head)) {
+        return true;
+      }
+      if (head.length < 256) {
+        return isSetEvidence(head);
+      }
+      if (!FileProbe.of(file).savedEvidence()
+          || java.nio.file.Files.size(file) > Limits.DEFAULT_EVIDENCE_INPUT_BYTES + (1 << 20)) {
+        return false;
+      }
+      return isSetEvidence(java.nio.file.Files.readAllBytes(file));
+    } catch (java.io.IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
    * @param json a saved file's whole text
    * @return whether it looks like a set's Evidence: a set bundle, or a DSSE envelope whose
    *     payload holds a set record (decoded, not verified: a hint for choosing {@link

@@ -175,7 +175,7 @@ final class EvidenceDesk {
    *     a bundle or any record fails; {@code resource_exhausted} / {@code retained_budget}
    */
   List<String> importBundle(byte[] json) throws ReaException {
-    if (Rea.isSetBundle(json)) {
+    if (Rea.isSetEvidence(json)) {
       return retainSetBundle(rea.readSetEvidence(json));
     }
     return retainBundle(load(json), null);
@@ -183,7 +183,7 @@ final class EvidenceDesk {
 
   /** Same, from a bundle file; also {@code target_unavailable} when it cannot be read. */
   List<String> importBundleFile(Path path) throws ReaException {
-    if (startsAsSetBundle(path)) {
+    if (Rea.isSetEvidence(path)) {
       return retainSetBundle(rea.readSetEvidence(path));
     }
     return retainBundle(loadFile(path), path);
@@ -203,16 +203,6 @@ final class EvidenceDesk {
       ids.add(m.evidenceId());
     }
     return ids;
-  }
-
-  /** @return whether the file's first bytes show a set bundle; false when they cannot be read */
-  private static boolean startsAsSetBundle(Path path) {
-    try (java.io.InputStream in = java.nio.file.Files.newInputStream(path)) {
-      return Rea.isSetBundle(in.readNBytes(256));
-    } catch (java.io.IOException | RuntimeException e) {
-      // The Evidence reader that follows reports an unreadable file in its own terms.
-      return false;
-    }
   }
 
   private List<String> retainBundle(LoadedEvidence loaded, @Nullable Path path)
