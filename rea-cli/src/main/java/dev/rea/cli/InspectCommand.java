@@ -285,11 +285,16 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         Arguments.notTheInput(output, selected, "--evidence_output");
         Arguments.replacesOnlyEvidence(output, "--evidence_output");
       }
+      boolean signed =
+          output != null
+              || (json && chosen == Arguments.Detail.COMPLETE)
+              || standard == StandardFormat.IN_TOTO;
       ProgressBar bar = progressBar(mode, err);
       Inspection result;
       try (Interrupts installed = Interrupts.install(cancellation)) {
         signals = installed;
-        result = rea.inspect(selected, inspectOptions(mode, cancellation, bar));
+        InspectOptions options = inspectOptions(mode, cancellation, bar);
+        result = signed ? rea.inspectSigned(selected, options) : rea.inspect(selected, options);
       } finally {
         if (bar != null) {
           bar.finish();
@@ -302,12 +307,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
         return signals.exitStatus(status);
       }
       EvidenceRecord record = result.orThrow();
-      boolean signed =
-          output != null
-              || (json && chosen == Arguments.Detail.COMPLETE)
-              || standard == StandardFormat.IN_TOTO;
-      if (signed) {
-        record = rea.sign(record);
+      if (signed && record.authentication() == null) {
+        record = rea.sign(record); // the key's problem, reported as before
       }
       if (output != null) {
         rea.writeEvidence(output, List.of(record));

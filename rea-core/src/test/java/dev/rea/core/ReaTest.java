@@ -185,6 +185,32 @@ class ReaTest {
   }
 
   @Test
+  void inspectSignedGivesWhatInspectThenSignGives() throws Exception {
+    Rea rea =
+        Rea.builder()
+            .home(dir.resolve("home"))
+            .clock(
+                java.time.Clock.fixed(
+                    Instant.parse("2026-12-01T00:00:00Z"), java.time.ZoneOffset.UTC))
+            .build();
+    EvidenceRecord together = rea.inspectSigned(SAMPLE, InspectOptions.defaults()).orThrow();
+    assertThat(together.authentication()).isNotNull();
+    assertThat(together)
+        .isEqualTo(rea.sign(rea.inspect(SAMPLE, InspectOptions.defaults()).orThrow()));
+
+    // A home that cannot hold a key: the record comes back unsigned, and sign names the problem.
+    Path notADirectory = Files.writeString(dir.resolve("home-file"), "x");
+    Rea keyless = Rea.builder().home(notADirectory).build();
+    EvidenceRecord unsigned = keyless.inspectSigned(SAMPLE, InspectOptions.defaults()).orThrow();
+    assertThat(unsigned.authentication()).isNull();
+    assertThat(unsigned.evidenceId()).startsWith("sha256:");
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rea.core.error.ReaException.class, () -> keyless.sign(unsigned)))
+        .isNotNull();
+  }
+
+  @Test
   void aSessionRetainsWithinItsBudgetAndReleases() throws Exception {
     Rea rea = Rea.standard();
     Evidence ev = rea.evidence(rea.inspect(SAMPLE, InspectOptions.defaults()).orThrow());

@@ -42,6 +42,7 @@ import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,6 +79,7 @@ public final class ModelInspector {
 
   private final Limits limits;
   private LayoutAssumption layout = LayoutAssumption.NONE;
+  private UnaryOperator<EvidenceRecord> completion = EvidenceIds::withId;
   private final FileAccess access;
   private final Clock clock;
   private final Map<DetectedFormat, FormatReader> readers;
@@ -133,6 +135,19 @@ public final class ModelInspector {
     return m;
   }
 
+  /**
+   * @param value what a complete record gets before it is returned, in place of its {@code
+   *     evidence_id} alone ({@link EvidenceIds#withId}): e.g. its id and signature at once
+   *     ({@link dev.rea.core.internal.auth.EvidenceSigner#signFresh}); it must set the id.
+   *     Partial records of failures always get their id alone.
+   * @return this inspector completing records with it
+   */
+  public ModelInspector withCompletion(UnaryOperator<EvidenceRecord> value) {
+    ModelInspector m = copy(limits, clock, hook);
+    m.completion = Objects.requireNonNull(value, "value");
+    return m;
+  }
+
   /** @return this inspector with another clock */
   public ModelInspector withClock(Clock value) {
     return copy(limits, value, hook);
@@ -151,6 +166,7 @@ public final class ModelInspector {
     ModelInspector m = new ModelInspector(l, access, c, readers, h);
     m.openTimeoutMillis = openTimeoutMillis;
     m.layout = layout;
+    m.completion = completion;
     return m;
   }
 
@@ -486,7 +502,7 @@ public final class ModelInspector {
       return new Inspection.Failed(e, EvidenceIds.withId(partial));
     }
     return new Inspection.Complete(
-        EvidenceIds.withId(
+        completion.apply(
             build(
                 header,
                 read,

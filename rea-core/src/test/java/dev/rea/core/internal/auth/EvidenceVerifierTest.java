@@ -7,6 +7,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ErrorCode;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.internal.evidence.EvidenceIds;
 import dev.rea.core.internal.evidence.EvidenceJson;
 import dev.rea.core.testing.TestRecords;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,23 @@ class EvidenceVerifierTest {
     assertThat(v.bundle()).isFalse();
     assertThat(v.records()).containsExactly(signed);
     verifier.verify(signed);
+  }
+
+  @Test
+  void signingAFreshRecordGivesWhatIdentifyingThenSigningGives() throws ReaException {
+    EvidenceRecord small = TestRecords.manyTensors(3);
+    EvidenceRecord large = TestRecords.manyTensors(5_000);
+    // One below and one above the size at which the id is computed on a second thread.
+    assertThat(EvidenceIds.canonicalBytes(small).length)
+        .isLessThan(EvidenceSigner.SECOND_THREAD_BYTES);
+    assertThat(EvidenceIds.canonicalBytes(large).length)
+        .isGreaterThanOrEqualTo(EvidenceSigner.SECOND_THREAD_BYTES);
+    for (EvidenceRecord fresh : List.of(small, large)) {
+      EvidenceRecord together = signer.signFresh(fresh.withEvidenceId(null));
+      assertThat(together).isEqualTo(signer.sign(fresh));
+      assertThat(together.evidenceId()).isEqualTo(EvidenceIds.compute(fresh));
+      verifier.verify(together);
+    }
   }
 
   @Test
