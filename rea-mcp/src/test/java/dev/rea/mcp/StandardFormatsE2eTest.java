@@ -108,6 +108,20 @@ class StandardFormatsE2eTest {
     assertThat(records).hasSize(4);
     assertThat(records.get(0).path("schema").asString()).isEqualTo("rea.model-set.v1");
 
+    // Saved, the set's envelope is imported as the set: its members page from the server.
+    String setId = records.get(0).path("evidence_id").asString();
+    mcp.callTool(new CallToolRequest(ReaTools.RELEASE, Map.of("evidence_id", setId)));
+    Path saved = Files.writeString(dir.resolve("set.intoto.json"), envelope.toString(),
+        StandardCharsets.UTF_8);
+    CallToolResult imported = mcp.callTool(new CallToolRequest(ReaTools.IMPORT,
+        Map.of("path", saved.toString())));
+    assertThat(imported.isError()).as(String.valueOf(imported.content())).isFalse();
+    assertThat(McpClientE2eTest.structured(imported).toString()).contains(setId);
+    JsonNode page = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(ReaTools.VIEW,
+        Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", setId),
+            "view", Map.of("kind", "model-artifact", "collection", "members")))));
+    assertThat(page.path("total_matches").asInt()).isEqualTo(3);
+
     JsonNode bom = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(SetTool.NAME,
         Map.of("path", dir.toString(), "format", "cyclonedx", "detail", "complete"))));
     JsonNode parent = bom.path("components").get(0);
