@@ -12,11 +12,8 @@ import dev.rea.core.view.ViewRequest;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -62,9 +59,7 @@ import tools.jackson.databind.json.JsonMapper;
       "Exit status: 0 page answered, 2 invalid input (bad view, rejected",
       "evidence), 3 evidence file unavailable, 4 execution failure."
     })
-public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
+public final class AnalysisViewCommand extends ReaCommand {
   @Option(
       names = "--source",
       paramLabel = "FILE",
@@ -103,48 +98,38 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
   @Option(names = WideOption.NAME, description = WideOption.DESCRIPTION)
   boolean wide;
 
-  private Map<String, String> env = System.getenv();
-
   @Override
-  public void environment(Map<String, String> value) {
-    this.env = value;
+  boolean json() {
+    return json;
   }
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      ArrayView arrayView =
-          view == null ? null : ArrayView.parseIfArray(view.getBytes(StandardCharsets.UTF_8));
-      if (arrayView != null) {
-        return arrayPage(arrayView, out, err);
-      }
-      ViewRequest selection =
-          TensorsOption.view(
-              view == null ? null : ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS), tensors);
-      Path file = Arguments.resolve(source, "--source");
-      SelectedPath.checkTrailingSlash("--source", source, file);
-      Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      ViewPage page;
-      if (Rea.isSetEvidence(file)) {
-        // A set bundle (inspect-model-set): its views cover the whole set.
-        page = rea.view(rea.readSetEvidence(file), selection, SourceKind.EVIDENCE_FILE);
-      } else {
-        Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
-        page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
-      }
-      if (json) {
-        Output.printJson(out, page.json());
-      } else {
-        CompactReport.printPage(TerminalText.wrap(out), page.json(), Screen.forStdout(env, wide));
-      }
-      return 0;
-    } catch (ReaException e) {
-      return Failures.report(e, json, out, err, 0);
-    } catch (OutOfMemoryError e) {
-      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
+  int run(PrintWriter out, PrintWriter err) throws ReaException {
+    ArrayView arrayView =
+        view == null ? null : ArrayView.parseIfArray(view.getBytes(StandardCharsets.UTF_8));
+    if (arrayView != null) {
+      return arrayPage(arrayView, out, err);
     }
+    ViewRequest selection =
+        TensorsOption.view(
+            view == null ? null : ViewRequest.parse(view, ViewRequest.Mode.ANALYSIS), tensors);
+    Path file = Arguments.resolve(source, "--source");
+    SelectedPath.checkTrailingSlash("--source", source, file);
+    Rea rea = rea(err);
+    ViewPage page;
+    if (Rea.isSetEvidence(file)) {
+      // A set bundle (inspect-model-set): its views cover the whole set.
+      page = rea.view(rea.readSetEvidence(file), selection, SourceKind.EVIDENCE_FILE);
+    } else {
+      Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
+      page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
+    }
+    if (json) {
+      Output.printJson(out, page.json());
+    } else {
+      CompactReport.printPage(TerminalText.wrap(out), page.json(), Screen.forStdout(env, wide));
+    }
+    return 0;
   }
 
   /**
@@ -162,7 +147,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
     }
     Path file = Arguments.resolve(source, "--source");
     SelectedPath.checkTrailingSlash("--source", source, file);
-    Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
+    Rea rea = rea(err);
     Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
     byte[] page = ev.arrayPage(arrayView);
     if (json) {

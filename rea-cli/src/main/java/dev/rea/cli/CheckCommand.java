@@ -15,10 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -53,9 +50,7 @@ import tools.jackson.core.json.JsonFactory;
       "",
       "Exit status: 0 every file OK, 1 some file failed, 2 invalid arguments."
     })
-public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
+public final class CheckCommand extends ReaCommand {
   @Parameters(arity = "1..*", paramLabel = "PATH", description = "Model files to check.")
   List<String> paths;
 
@@ -96,48 +91,38 @@ public final class CheckCommand implements Callable<Integer>, ReaMain.UsesEnviro
               + " (files relative to the working directory), for code-scanning services.")
   String format;
 
-  private Map<String, String> env = System.getenv();
-
   @Override
-  public void environment(Map<String, String> value) {
-    this.env = value;
+  boolean json() {
+    return json;
   }
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      StandardFormat output = StandardFormat.forCheck(format);
-      CheckPolicy policy = policy();
-      Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      InspectOptions options =
-          InspectOptions.builder()
-              .hash(policy.expectSha256() != null ? HashMode.FULL : HashMode.HEADER)
-              .layout(Arguments.layout(assumeLayout))
-              .build();
-      List<Verdict> verdicts = new ArrayList<>(paths.size());
-      for (String text : paths) {
-        verdicts.add(check(rea, text, options, policy));
-      }
-      boolean ok = verdicts.stream().allMatch(Verdict::ok);
-      if (output == StandardFormat.SARIF) {
-        Output.printJson(out, Rea.sarifLog(Path.of("").toAbsolutePath(), absolute(verdicts)));
-      } else if (json) {
-        Output.printJson(out, json(ok, verdicts));
-      } else {
-        PrintWriter text = TerminalText.wrap(out);
-        for (Verdict v : verdicts) {
-          text.println(line(v));
-        }
-        text.flush();
-      }
-      return ok ? 0 : 1;
-    } catch (ReaException e) {
-      return Failures.report(e, json, out, err, 0);
-    } catch (OutOfMemoryError e) {
-      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
+  int run(PrintWriter out, PrintWriter err) throws ReaException {
+    StandardFormat output = StandardFormat.forCheck(format);
+    CheckPolicy policy = policy();
+    Rea rea = rea(err);
+    InspectOptions options =
+        InspectOptions.builder()
+            .hash(policy.expectSha256() != null ? HashMode.FULL : HashMode.HEADER)
+            .layout(Arguments.layout(assumeLayout))
+            .build();
+    List<Verdict> verdicts = new ArrayList<>(paths.size());
+    for (String text : paths) {
+      verdicts.add(check(rea, text, options, policy));
     }
+    boolean ok = verdicts.stream().allMatch(Verdict::ok);
+    if (output == StandardFormat.SARIF) {
+      Output.printJson(out, Rea.sarifLog(Path.of("").toAbsolutePath(), absolute(verdicts)));
+    } else if (json) {
+      Output.printJson(out, json(ok, verdicts));
+    } else {
+      PrintWriter text = TerminalText.wrap(out);
+      for (Verdict v : verdicts) {
+        text.println(line(v));
+      }
+      text.flush();
+    }
+    return ok ? 0 : 1;
   }
 
   /** @throws ReaException {@code bad_argument} for a malformed digest or --fail-on value */

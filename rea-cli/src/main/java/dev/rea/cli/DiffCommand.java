@@ -16,10 +16,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -56,9 +53,7 @@ import picocli.CommandLine.Parameters;
       "Exit status: 0 same declarations, 1 different, 2 invalid input, 3 a side",
       "unavailable or rejected, 4 execution failure, 5 resource exhausted."
     })
-public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
+public final class DiffCommand extends ReaCommand {
   @Parameters(index = "0", paramLabel = "A", description = "The first model file, set or saved Evidence.")
   String first;
 
@@ -81,36 +76,26 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
   @Option(names = "--json", description = "Print the comparison as JSON (or the error object).")
   boolean json;
 
-  private Map<String, String> env = System.getenv();
-
   @Override
-  public void environment(Map<String, String> value) {
-    this.env = value;
+  boolean json() {
+    return json;
   }
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      HashMode mode = Arguments.hashMode(hash);
-      Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-      InspectOptions options =
-          InspectOptions.builder().hash(mode).layout(Arguments.layout(assumeLayout)).build();
-      Side a = side(rea, first, "A", options);
-      Side b = side(rea, second, "B", options);
-      Comparison c = compare(rea, a, b);
-      if (json) {
-        Output.printJson(out, c.json());
-      } else {
-        DiffReport.print(TerminalText.wrap(out), c.json());
-      }
-      return c.sameDeclarations() ? 0 : 1;
-    } catch (ReaException e) {
-      return Failures.report(e, json, out, err, 0);
-    } catch (OutOfMemoryError e) {
-      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
+  int run(PrintWriter out, PrintWriter err) throws ReaException {
+    HashMode mode = Arguments.hashMode(hash);
+    Rea rea = rea(err);
+    InspectOptions options =
+        InspectOptions.builder().hash(mode).layout(Arguments.layout(assumeLayout)).build();
+    Side a = side(rea, first, "A", options);
+    Side b = side(rea, second, "B", options);
+    Comparison c = compare(rea, a, b);
+    if (json) {
+      Output.printJson(out, c.json());
+    } else {
+      DiffReport.print(TerminalText.wrap(out), c.json());
     }
+    return c.sameDeclarations() ? 0 : 1;
   }
 
   /** One side: a file's record, or a set (its record and its members'). */

@@ -18,8 +18,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
@@ -44,7 +42,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * <p>Its picocli model is built by {@link #model} through picocli's API rather than read from
  * annotations, which costs a starting JVM more ({@link CommandModels}).
  */
-public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
+public final class InspectCommand extends ReaCommand {
   /** Default of {@code --hash}. */
   static final String DEFAULT_HASH = "header";
 
@@ -82,8 +80,6 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     "(SIGINT), 143 terminated (SIGTERM); both print the partial Evidence;",
     "141 when the reader of stdout went away (| head)."
   };
-
-  private CommandSpec spec;
 
   // The arguments, copied from the parsed model when the command runs (readArguments).
   String path;
@@ -232,123 +228,74 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     wide = Boolean.TRUE.equals(spec.findOption(WideOption.NAME).getValue());
   }
 
-  /** Test seam: adjusts the front door before it is built (an inspector with injected faults). */
-  UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
-
-  private Map<String, String> env = System.getenv();
-
   @Override
-  public void environment(Map<String, String> value) {
-    this.env = value;
+  boolean json() {
+    return json;
   }
 
   @Override
-  public Integer call() {
+  @SuppressWarnings("try") // the frame reads the installed handlers for the exit status
+  int run(PrintWriter out, PrintWriter err) throws ReaException {
     readArguments();
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      return run(out, err);
-    } catch (OutOfMemoryError e) {
-      // What the run held is unreachable now: report it as the typed failure it is.
-      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
-    }
-  }
-
-  /**
-   * Runs the command with its fields as set by picocli.
-   *
-   * @return the exit status
-   */
-  int run(PrintWriter out, PrintWriter err) {
     Cancellation cancellation = new Cancellation();
-    Interrupts signals = null;
-    Rea rea = frontDoor.apply(Rea.builder().environment(env).keyNotices(Keys.notices(err))).build();
-    try {
-      HashMode mode = Arguments.hashMode(hash);
-      if (maxTensorRows < 0) {
-        throw ReaException.builder(
-                Constraint.BAD_ARGUMENT,
-                "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
-            .field("--max_tensor_rows")
-            .build();
-      }
-      Arguments.Detail chosen = Arguments.detail(detail);
-      StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
-      Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen);
-      ViewRequest selection = view == null ? null : selection(chosen);
-      Path output =
-          evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
-      Path selected = Arguments.resolve(path);
-      SelectedPath.checkTrailingSlash("PATH", path, selected);
-      if (output != null) {
-        Arguments.notTheInput(output, selected, "--evidence_output");
-        Arguments.replacesOnlyEvidence(output, "--evidence_output");
-      }
-      boolean signed =
-          output != null
-              || (json && chosen == Arguments.Detail.COMPLETE)
-              || standard == StandardFormat.IN_TOTO;
-      ProgressBar bar = progressBar(mode, err);
-      Inspection result;
-      try (Interrupts installed = Interrupts.install(cancellation)) {
-        signals = installed;
-        InspectOptions options = inspectOptions(mode, cancellation, bar);
-        result = signed ? rea.inspectSigned(selected, options) : rea.inspect(selected, options);
-      } finally {
-        if (bar != null) {
-          bar.finish();
-        }
-      }
-      if (result instanceof Inspection.Failed failed) {
-        int status =
-            Failures.report(
-                failed.error(), signPartial(rea, failed.partial()), json, out, err, maxTensorRows);
-        return signals.exitStatus(status);
-      }
-      EvidenceRecord record = result.orThrow();
-      if (signed && record.authentication() == null) {
-        record = rea.sign(record); // the key's problem, reported as before
-      }
-      if (output != null) {
-        rea.writeEvidence(output, List.of(record));
-      }
-      if (standard != StandardFormat.REA) {
-        Output.printJson(out, standard.of(rea, record));
-      } else if (chosen == Arguments.Detail.SUMMARY) {
-        printSummary(rea, record, selection, output, out, err);
-      } else if (json) {
-        Output.printJson(out, Rea.bundleJson(List.of(record)));
-      } else {
-        printReport(record, tensorFilter, output, out);
-      }
-      return 0;
-    } catch (ReaException e) {
-      int status = Failures.report(e, json, out, err, maxTensorRows);
-      return signals == null ? status : signals.exitStatus(status);
+    Rea rea = rea(err);
+    HashMode mode = Arguments.hashMode(hash);
+    if (maxTensorRows < 0) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
+          .field("--max_tensor_rows")
+          .build();
     }
-  }
-
-  /** A bar on stderr while a full hash runs on a terminal; otherwise none. */
-  private ProgressBar progressBar(HashMode mode, PrintWriter err) {
-    boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
-    return showProgress
-        ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
-        : null;
-  }
-
-  /** The options the file is inspected with. */
-  private InspectOptions inspectOptions(HashMode mode, Cancellation cancellation, ProgressBar bar)
-      throws ReaException {
-    InspectOptions.Builder options =
-        InspectOptions.builder()
-            .hash(mode)
-            .cancellation(cancellation)
-            .layout(Arguments.layout(assumeLayout));
-    if (bar != null) {
-      options.progress(bar::update);
+    Arguments.Detail chosen = Arguments.detail(detail);
+    StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
+    Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen);
+    ViewRequest selection = view == null ? null : selection(chosen);
+    Path output =
+        evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
+    Path selected = Arguments.resolve(path);
+    SelectedPath.checkTrailingSlash("PATH", path, selected);
+    if (output != null) {
+      Arguments.notTheInput(output, selected, "--evidence_output");
+      Arguments.replacesOnlyEvidence(output, "--evidence_output");
     }
-    return options.build();
+    boolean signed =
+        output != null
+            || (json && chosen == Arguments.Detail.COMPLETE)
+            || standard == StandardFormat.IN_TOTO;
+    ProgressBar bar = progressBar(mode, err);
+    Inspection result;
+    try (Interrupts installed = interrupts(cancellation)) {
+      InspectOptions options = inspectOptions(mode, cancellation, bar, assumeLayout);
+      result = signed ? rea.inspectSigned(selected, options) : rea.inspect(selected, options);
+    } finally {
+      if (bar != null) {
+        bar.finish();
+      }
+    }
+    if (result instanceof Inspection.Failed failed) {
+      int status =
+          Failures.report(
+              failed.error(), signPartial(rea, failed.partial()), json, out, err, maxTensorRows);
+      return exitStatus(status);
+    }
+    EvidenceRecord record = result.orThrow();
+    if (signed && record.authentication() == null) {
+      record = rea.sign(record); // the key's problem, reported as before
+    }
+    if (output != null) {
+      rea.writeEvidence(output, List.of(record));
+    }
+    if (standard != StandardFormat.REA) {
+      Output.printJson(out, standard.of(rea, record));
+    } else if (chosen == Arguments.Detail.SUMMARY) {
+      printSummary(rea, record, selection, output, out, err);
+    } else if (json) {
+      Output.printJson(out, Rea.bundleJson(List.of(record)));
+    } else {
+      printReport(record, tensorFilter, output, out);
+    }
+    return 0;
   }
 
   /** The readable report on stdout, then where the complete Evidence was written, if it was. */

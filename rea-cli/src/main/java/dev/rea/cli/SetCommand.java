@@ -19,9 +19,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -68,9 +65,7 @@ import picocli.CommandLine.Parameters;
       "contradict each other: set_rejected), 4 execution failure, 5 resource",
       "exhausted, 130 cancelled (SIGINT), 143 terminated (SIGTERM)."
     })
-public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironment {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
+public final class SetCommand extends ReaCommand {
   @Parameters(
       index = "0",
       paramLabel = "PATH",
@@ -117,119 +112,80 @@ public final class SetCommand implements Callable<Integer>, ReaMain.UsesEnvironm
               + " Both print JSON on stdout and need complete detail."})
   String format = "rea";
 
-  private Map<String, String> env = System.getenv();
-
   @Override
-  public void environment(Map<String, String> value) {
-    this.env = value;
+  boolean json() {
+    return json;
   }
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      return run(out, err);
-    } catch (OutOfMemoryError e) {
-      return Failures.report(ReaException.heapExhausted(e), json, out, err, 0);
-    }
-  }
-
-  private int run(PrintWriter out, PrintWriter err) {
+  @SuppressWarnings("try") // the frame reads the installed handlers for the exit status
+  int run(PrintWriter out, PrintWriter err) throws ReaException {
     Cancellation cancellation = new Cancellation();
-    Interrupts signals = null;
-    Rea rea = Rea.builder().environment(env).keyNotices(Keys.notices(err)).build();
-    try {
-      HashMode mode = Arguments.hashMode(hash);
-      Arguments.Detail chosen = Arguments.detail(detail);
-      StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
-      ViewRequest selection = view == null ? null : selection(chosen);
-      Path output =
-          evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
-      Path selected = Arguments.resolve(path);
-      SelectedPath.checkTrailingSlash("PATH", path, selected);
-      if (output != null) {
-        Arguments.notTheInput(output, selected, "--evidence_output");
-        Arguments.replacesOnlyEvidence(output, "--evidence_output");
-      }
-      ProgressBar bar = progressBar(mode, err);
-      boolean bundle =
-          output != null
-              || (json && chosen == Arguments.Detail.COMPLETE && standard == StandardFormat.REA);
-      // Members go to a spool (signed, on disk) or are dropped after the checks: memory stays
-      // that of one member. The first is kept for a summary's headline. A standard format
-      // describes every member in one document, so it keeps them all.
-      EvidenceRecord[] first = new EvidenceRecord[1];
-      List<EvidenceRecord> kept = new ArrayList<>();
-      try (SetSpool spool = bundle ? rea.newSetSpool() : null;
-          Interrupts installed = Interrupts.install(cancellation)) {
-        signals = installed;
-        InspectOptions options = memberOptions(mode, cancellation, bar);
-        SetInspection result;
-        try {
-          result = rea.inspectSet(selected, options, (k, r) -> {
-            if (k == 0) {
-              first[0] = r;
-            }
-            if (spool != null) {
-              spool.accept(k, r);
-            }
-            if (standard != StandardFormat.REA) {
-              kept.add(standard == StandardFormat.IN_TOTO ? rea.sign(r) : r);
-            }
-          });
-        } finally {
-          if (bar != null) {
-            bar.finish();
+    Rea rea = rea(err);
+    HashMode mode = Arguments.hashMode(hash);
+    Arguments.Detail chosen = Arguments.detail(detail);
+    StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
+    ViewRequest selection = view == null ? null : selection(chosen);
+    Path output =
+        evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
+    Path selected = Arguments.resolve(path);
+    SelectedPath.checkTrailingSlash("PATH", path, selected);
+    if (output != null) {
+      Arguments.notTheInput(output, selected, "--evidence_output");
+      Arguments.replacesOnlyEvidence(output, "--evidence_output");
+    }
+    ProgressBar bar = progressBar(mode, err);
+    boolean bundle =
+        output != null
+            || (json && chosen == Arguments.Detail.COMPLETE && standard == StandardFormat.REA);
+    // Members go to a spool (signed, on disk) or are dropped after the checks: memory stays
+    // that of one member. The first is kept for a summary's headline. A standard format
+    // describes every member in one document, so it keeps them all.
+    EvidenceRecord[] first = new EvidenceRecord[1];
+    List<EvidenceRecord> kept = new ArrayList<>();
+    try (SetSpool spool = bundle ? rea.newSetSpool() : null;
+        Interrupts installed = interrupts(cancellation)) {
+      InspectOptions options = inspectOptions(mode, cancellation, bar, assumeLayout);
+      SetInspection result;
+      try {
+        result = rea.inspectSet(selected, options, (k, r) -> {
+          if (k == 0) {
+            first[0] = r;
           }
-        }
-        if (result instanceof SetInspection.Failed failed) {
-          return signals.exitStatus(failure(rea, failed, out, err));
-        }
-        SetInspection.Complete done = result.orThrow();
-        ModelSetRecord set =
-            bundle || standard == StandardFormat.IN_TOTO ? rea.sign(done.set()) : done.set();
-        if (output != null) {
-          spool.writeBundle(output, set);
-        }
-        if (standard != StandardFormat.REA) {
-          Output.printJson(out, standard.ofSet(rea, set, kept));
-        } else if (chosen == Arguments.Detail.SUMMARY) {
-          printSummary(rea, set, first[0], done.checksPassed(), selection, output, out, err);
-        } else if (json) {
-          printBundle(spool, set, out);
-        } else {
-          PrintWriter text = TerminalText.wrap(out);
-          new SetReport(text).print(set, done.checksPassed(), output);
-          text.flush();
+          if (spool != null) {
+            spool.accept(k, r);
+          }
+          if (standard != StandardFormat.REA) {
+            kept.add(standard == StandardFormat.IN_TOTO ? rea.sign(r) : r);
+          }
+        });
+      } finally {
+        if (bar != null) {
+          bar.finish();
         }
       }
-      return 0;
-    } catch (ReaException e) {
-      int status = Failures.report(e, json, out, err, 0);
-      return signals == null ? status : signals.exitStatus(status);
+      if (result instanceof SetInspection.Failed failed) {
+        return exitStatus(failure(rea, failed, out, err));
+      }
+      SetInspection.Complete done = result.orThrow();
+      ModelSetRecord set =
+          bundle || standard == StandardFormat.IN_TOTO ? rea.sign(done.set()) : done.set();
+      if (output != null) {
+        spool.writeBundle(output, set);
+      }
+      if (standard != StandardFormat.REA) {
+        Output.printJson(out, standard.ofSet(rea, set, kept));
+      } else if (chosen == Arguments.Detail.SUMMARY) {
+        printSummary(rea, set, first[0], done.checksPassed(), selection, output, out, err);
+      } else if (json) {
+        printBundle(spool, set, out);
+      } else {
+        PrintWriter text = TerminalText.wrap(out);
+        new SetReport(text).print(set, done.checksPassed(), output);
+        text.flush();
+      }
     }
-  }
-
-  /** A bar on stderr while a full hash runs on a terminal; otherwise none. */
-  private ProgressBar progressBar(HashMode mode, PrintWriter err) {
-    return mode == HashMode.FULL && Terminal.stderrIsTerminal()
-        ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
-        : null;
-  }
-
-  /** The options each member is inspected with. */
-  private InspectOptions memberOptions(HashMode mode, Cancellation cancellation, ProgressBar bar)
-      throws ReaException {
-    InspectOptions.Builder options =
-        InspectOptions.builder()
-            .hash(mode)
-            .cancellation(cancellation)
-            .layout(Arguments.layout(assumeLayout));
-    if (bar != null) {
-      options.progress(bar::update);
-    }
-    return options.build();
+    return 0;
   }
 
   /** Writes the signed set bundle from the spool to stdout as one JSON line. */

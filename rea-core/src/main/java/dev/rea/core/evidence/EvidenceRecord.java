@@ -44,7 +44,8 @@ public record EvidenceRecord(
     Coverage coverage,
     List<Limitation> limitations,
     List<Warning> warnings,
-    @Nullable Authentication authentication) {
+    @Nullable Authentication authentication)
+    implements SignableRecord<EvidenceRecord> {
 
   /** The schema name of this record version. */
   public static final String SCHEMA = "rea.evidence.v1";
@@ -72,17 +73,10 @@ public record EvidenceRecord(
     warnings = List.copyOf(warnings);
   }
 
-  /** @return a copy with the given evidence ID */
-  public EvidenceRecord withEvidenceId(@Nullable String id) {
+  @Override
+  public EvidenceRecord withIdentity(@Nullable String id, @Nullable Authentication auth) {
     return new EvidenceRecord(
         schema, id, operation, status, observedAt, request, subject, artifact, formatFacts,
-        metadata, tensors, types, totals, coverage, limitations, warnings, authentication);
-  }
-
-  /** @return a copy with the given authentication */
-  public EvidenceRecord withAuthentication(@Nullable Authentication auth) {
-    return new EvidenceRecord(
-        schema, evidenceId, operation, status, observedAt, request, subject, artifact,
-        formatFacts, metadata, tensors, types, totals, coverage, limitations, warnings, auth);
+        metadata, tensors, types, totals, coverage, limitations, warnings, auth);
   }
 }

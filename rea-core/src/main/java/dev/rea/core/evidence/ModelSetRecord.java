@@ -54,7 +54,8 @@ public record ModelSetRecord(
     Coverage coverage,
     List<Limitation> limitations,
     List<Warning> warnings,
-    @Nullable Authentication authentication) {
+    @Nullable Authentication authentication)
+    implements SignableRecord<ModelSetRecord> {
 
   /** The schema name of this record version. */
   public static final String SCHEMA = "rea.model-set.v1";
@@ -83,16 +84,10 @@ public record ModelSetRecord(
     warnings = List.copyOf(warnings);
   }
 
-  /** @return a copy with the given evidence ID */
-  public ModelSetRecord withEvidenceId(@Nullable String id) {
+  @Override
+  public ModelSetRecord withIdentity(@Nullable String id, @Nullable Authentication auth) {
     return new ModelSetRecord(schema, id, operation, status, observedAt, request, set, members,
-        types, totals, coverage, limitations, warnings, authentication);
-  }
-
-  /** @return a copy with the given authentication */
-  public ModelSetRecord withAuthentication(@Nullable Authentication auth) {
-    return new ModelSetRecord(schema, evidenceId, operation, status, observedAt, request, set,
-        members, types, totals, coverage, limitations, warnings, auth);
+        types, totals, coverage, limitations, warnings, auth);
   }
 
   /**

@@ -87,61 +87,25 @@ public final class SetViewPages {
 
     ViewPage build() throws ReaException {
       Matches m = matches();
-      List<byte[]> warnings = new ArrayList<>();
-      if (!m.unmatched().isEmpty()) {
-        warnings.add(ViewPages.warning(unmatched(m)));
-      }
-      int used = 0;
-      for (byte[] w : warnings) {
-        used += w.length + 1;
-      }
-      int omitted = 0;
-      for (Warning w : set.warnings()) {
-        byte[] b = ViewPages.warning(w);
-        if (omitted == 0 && used + b.length + 1 <= ViewPages.WARNINGS_BUDGET_BYTES) {
-          warnings.add(b);
-          used += b.length + 1;
-        } else {
-          omitted++;
-        }
-      }
-      List<byte[]> rows = new ArrayList<>();
-      List<String> omissions = new ArrayList<>();
-      List<byte[]> unknowns = new ArrayList<>();
-      List<Integer> indices = new ArrayList<>();
-      int base = render(m.total(), null, rows, omissions, unknowns, warnings, omitted).length;
-      int remaining = ViewPages.PAGE_BUDGET_BYTES - base - 32;
+      PageWriter.Parent parent = new PageWriter.Parent(set.evidenceId(), set.set().path(),
+          SetSummary.format(set), null, null, SetSummary.fileSize(set).toString(),
+          set.coverage().header());
+      PageWriter page = new PageWriter(parent, view, source, m.total(),
+          m.unmatched().isEmpty() ? null : unmatched(m), set.warnings());
       PrimitiveIterator.OfLong it = m.from(view.offset());
-      while (rows.size() < view.limit() && it.hasNext()) {
+      while (!page.full() && it.hasNext()) {
         long pair = it.nextLong();
         int k = (int) (pair >>> 32);
         int i = (int) pair;
-        byte[] row = row(k, i, remaining);
+        byte[] row = row(k, i, page.remaining());
         byte[] unknown = unknown(k, i);
         String omission = k < 0 ? null : ViewPages.omission(members.get(k), view.collection(), i);
-        int cost = row.length + 1 + (unknown == null ? 0 : unknown.length + 1)
-            + (omission == null ? 0 : ViewPages.quoted(omission) + 1);
-        if (cost > remaining && !rows.isEmpty()) {
+        if (!page.fits(row, unknown, omission) && !page.isEmpty()) {
           break;
         }
-        rows.add(row);
-        indices.add(i);
-        if (unknown != null) {
-          unknowns.add(unknown);
-        }
-        if (omission != null) {
-          omissions.add(omission);
-        }
-        remaining -= cost;
+        page.add(i, row, unknown, omission);
       }
-      int end = view.offset() + rows.size();
-      Integer next = end < m.total() && !rows.isEmpty() ? end : null;
-      byte[] json = render(m.total(), next, rows, omissions, unknowns, warnings, omitted);
-      if (json.length > ViewPages.PAGE_BUDGET_BYTES) {
-        throw new IllegalStateException("page of " + json.length + " bytes exceeds the budget");
-      }
-      int[] rowIndices = indices.stream().mapToInt(Integer::intValue).toArray();
-      return new ViewPage(json, m.total(), view.offset(), view.limit(), next, rowIndices, omitted);
+      return page.finish();
     }
 
     private Matches matches() {
@@ -303,58 +267,6 @@ public final class SetViewPages {
         b.append(", ...");
       }
       return new Warning("unmatched_selection", b.toString());
-    }
-
-    private byte[] render(int total, @Nullable Integer next, List<byte[]> rows,
-        List<String> omissions, List<byte[]> unknowns, List<byte[]> warnings, int omitted) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-      try (JsonGenerator g = EvidenceJson.generator(out)) {
-        g.writeStartObject();
-        g.writeStringProperty("kind", ViewPages.KIND);
-        g.writeStringProperty("parent_evidence_id", set.evidenceId());
-        g.writeName("source");
-        g.writeStartObject();
-        g.writeStringProperty("kind", source.wire());
-        g.writeStringProperty("evidence_id", set.evidenceId());
-        g.writeStringProperty("path", set.set().path());
-        g.writeStringProperty("format", SetSummary.format(set));
-        g.writeNullProperty("header_sha256");
-        g.writeNullProperty("sha256");
-        g.writeStringProperty("file_size", SetSummary.fileSize(set).toString());
-        g.writeEndObject();
-        g.writeStringProperty("header_coverage", set.coverage().header());
-        g.writeStringProperty("collection", view.collection().wire());
-        g.writeNumberProperty("total_matches", total);
-        g.writeNumberProperty("offset", view.offset());
-        g.writeNumberProperty("limit", view.limit());
-        g.writeName("next_offset");
-        if (next == null) {
-          g.writeNull();
-        } else {
-          g.writeNumber(next.intValue());
-        }
-        raw(g, "rows", rows);
-        g.writeName("array_omissions");
-        g.writeStartArray();
-        for (String k : omissions) {
-          g.writeString(k);
-        }
-        g.writeEndArray();
-        raw(g, "unknowns", unknowns);
-        raw(g, "warnings", warnings);
-        g.writeNumberProperty("warnings_omitted", omitted);
-        g.writeEndObject();
-      }
-      return out.toByteArray();
-    }
-
-    private static void raw(JsonGenerator g, String name, List<byte[]> items) {
-      g.writeName(name);
-      g.writeStartArray();
-      for (byte[] b : items) {
-        g.writeRawValue(new String(b, StandardCharsets.UTF_8));
-      }
-      g.writeEndArray();
     }
   }
 

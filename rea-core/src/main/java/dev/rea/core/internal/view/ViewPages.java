@@ -77,9 +77,6 @@ public final class ViewPages {
   /** Largest field kept in a stub row (a row too large for any page), in bytes. */
   static final int STUB_FIELD_BYTES = 1024;
 
-  /** Room kept for the digits of {@code next_offset} and {@code warnings_omitted}. */
-  private static final int SLACK = 32;
-
   /** Kind of a page object. */
   public static final String KIND = "model-artifact-page";
 
@@ -105,81 +102,36 @@ public final class ViewPages {
           .build();
     }
     EvidenceRecord r = ev.record();
+    Artifact a = r.artifact();
     Selection sel = Selection.of(ev, view);
-
-    List<byte[]> warnings = new ArrayList<>();
-    if (!sel.unmatched().isEmpty()) {
-      warnings.add(warning(unmatchedWarning(sel)));
-    }
-    int warningBytes = 0;
-    for (byte[] w : warnings) {
-      warningBytes += w.length + 1;
-    }
-    int omitted = 0;
-    for (Warning w : r.warnings()) {
-      byte[] b = warning(w);
-      if (omitted == 0 && warningBytes + b.length + 1 <= WARNINGS_BUDGET_BYTES) {
-        warnings.add(b);
-        warningBytes += b.length + 1;
-      } else {
-        omitted++;
-      }
-    }
-
-    List<byte[]> rows = new ArrayList<>();
-    List<String> omissions = new ArrayList<>();
-    List<byte[]> unknowns = new ArrayList<>();
-    List<Integer> indices = new ArrayList<>();
-    int base =
-        render(ev, view, source, sel.total(), null, rows, omissions, unknowns, warnings, omitted)
-            .length;
-    int remaining = PAGE_BUDGET_BYTES - base - SLACK;
+    PageWriter.Parent parent = new PageWriter.Parent(ev.evidenceId(), a.path(), a.format(),
+        a.headerSha256(), a.sha256(), Long.toString(a.fileSize()), r.coverage().header());
+    PageWriter page = new PageWriter(parent, view, source, sel.total(),
+        sel.unmatched().isEmpty() ? null : unmatchedWarning(sel), r.warnings());
 
     PrimitiveIterator.OfInt it = sel.from(view.offset());
-    while (rows.size() < view.limit() && it.hasNext()) {
+    while (!page.full() && it.hasNext()) {
       int i = it.nextInt();
       byte[] row = row(ev, view.collection(), i, view::selects);
       byte[] unknown = unknown(ev, view.collection(), i);
       String omission = omission(ev, view.collection(), i);
-      int extra = (unknown == null ? 0 : unknown.length + 1)
-          + (omission == null ? 0 : quoted(omission) + 1);
-      int cost = row.length + 1 + extra;
-      if (cost > remaining) {
-        if (!rows.isEmpty()) {
+      if (!page.fits(row, unknown, omission)) {
+        if (!page.isEmpty()) {
           break;
         }
         // A single row larger than a page: keep its small fields, name the others.
         byte[] note = warning(rowOmittedWarning(ev, view.collection(), i, row.length));
-        int room = remaining - note.length - 1 - (unknown == null ? 0 : unknown.length + 1);
+        int room = page.remaining() - note.length - 1 - (unknown == null ? 0 : unknown.length + 1);
         if (omission != null && quoted(omission) + 1 > room / 2) {
           omission = null;
         }
         room -= omission == null ? 0 : quoted(omission) + 1;
         row = stub(ev, view, i, room);
-        warnings.add(0, note);
-        cost = row.length + 1 + note.length + 1 + (unknown == null ? 0 : unknown.length + 1)
-            + (omission == null ? 0 : quoted(omission) + 1);
+        page.noteFirst(note);
       }
-      rows.add(row);
-      indices.add(i);
-      if (unknown != null) {
-        unknowns.add(unknown);
-      }
-      if (omission != null) {
-        omissions.add(omission);
-      }
-      remaining -= cost;
+      page.add(i, row, unknown, omission);
     }
-    int end = view.offset() + rows.size();
-    Integer next = end < sel.total() && !rows.isEmpty() ? end : null;
-    byte[] json =
-        render(ev, view, source, sel.total(), next, rows, omissions, unknowns, warnings, omitted);
-    if (json.length > PAGE_BUDGET_BYTES) {
-      throw new IllegalStateException(
-          "page of " + json.length + " bytes exceeds the budget of " + PAGE_BUDGET_BYTES);
-    }
-    int[] rowIndices = indices.stream().mapToInt(Integer::intValue).toArray();
-    return new ViewPage(json, sel.total(), view.offset(), view.limit(), next, rowIndices, omitted);
+    return page.finish();
   }
 
   static int quoted(String s) {
@@ -241,70 +193,8 @@ public final class ViewPages {
     return out.toByteArray();
   }
 
-  private static byte[] render(
-      IndexedEvidence ev,
-      ViewRequest view,
-      SourceKind source,
-      int total,
-      @Nullable Integer next,
-      List<byte[]> rows,
-      List<String> omissions,
-      List<byte[]> unknowns,
-      List<byte[]> warnings,
-      int omitted) {
-    EvidenceRecord r = ev.record();
-    Artifact a = r.artifact();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-    try (JsonGenerator g = EvidenceJson.generator(out)) {
-      g.writeStartObject();
-      g.writeStringProperty("kind", KIND);
-      g.writeStringProperty("parent_evidence_id", ev.evidenceId());
-      g.writeName("source");
-      g.writeStartObject();
-      g.writeStringProperty("kind", source.wire());
-      g.writeStringProperty("evidence_id", ev.evidenceId());
-      g.writeStringProperty("path", a.path());
-      g.writeStringProperty("format", a.format());
-      nullable(g, "header_sha256", a.headerSha256());
-      nullable(g, "sha256", a.sha256());
-      g.writeStringProperty("file_size", Long.toString(a.fileSize()));
-      g.writeEndObject();
-      g.writeStringProperty("header_coverage", r.coverage().header());
-      g.writeStringProperty("collection", view.collection().wire());
-      g.writeNumberProperty("total_matches", total);
-      g.writeNumberProperty("offset", view.offset());
-      g.writeNumberProperty("limit", view.limit());
-      g.writeName("next_offset");
-      if (next == null) {
-        g.writeNull();
-      } else {
-        g.writeNumber(next.intValue());
-      }
-      raw(g, "rows", rows);
-      g.writeName("array_omissions");
-      g.writeStartArray();
-      for (String k : omissions) {
-        g.writeString(k);
-      }
-      g.writeEndArray();
-      raw(g, "unknowns", unknowns);
-      raw(g, "warnings", warnings);
-      g.writeNumberProperty("warnings_omitted", omitted);
-      g.writeEndObject();
-    }
-    return out.toByteArray();
-  }
-
-  private static void raw(JsonGenerator g, String name, List<byte[]> items) {
-    g.writeName(name);
-    g.writeStartArray();
-    for (byte[] b : items) {
-      g.writeRawValue(new String(b, StandardCharsets.UTF_8));
-    }
-    g.writeEndArray();
-  }
-
-  private static void nullable(JsonGenerator g, String name, @Nullable String v) {
+  /** Writes a string property, or null. */
+  static void nullable(JsonGenerator g, String name, @Nullable String v) {
     if (v == null) {
       g.writeNullProperty(name);
     } else {
