@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Model-level checks of one Evidence record (CONTRACT sections 3 and 5), run on every imported
@@ -377,7 +378,8 @@ public final class RecordChecks {
   }
 
   private static void checkTensors(
-      List<TensorRow> rows, String prefix, boolean gguf, Long dataOffset) throws ReaException {
+      List<TensorRow> rows, String prefix, boolean gguf, @Nullable Long dataOffset)
+      throws ReaException {
     Set<String> names = new HashSet<>(rows.size() * 2);
     for (int i = 0; i < rows.size(); i++) {
       TensorRow t = rows.get(i);
