@@ -36,12 +36,13 @@ import tools.jackson.core.JsonToken;
  * its identity check also stops decoding any string or name longer than the retained budget
  * ({@link Limits#retainedBudgetBytes()}), which no record within the budget can hold.
  *
- * <p>Then every object is read strictly: unknown properties are refused, required ones must be
- * present, every value has its CONTRACT type (decimal strings for sizes, offsets, dimensions,
- * counts and 64-bit values; JSON numbers for versions, type IDs, alignment, indices and row
- * counts; the wire spellings of every enumeration; the declared value type of each metadata
- * value), and finally {@link RecordChecks} runs on each record (positional indices, unique names,
- * keys and type labels, derived totals). Property order is free, as in any JSON object.
+ * <p>Then every object is read strictly ({@link RecordReader}): unknown properties are refused
+ * and required ones must be present, both by the object's {@link WireFormat} table; every value
+ * has its CONTRACT type (decimal strings for sizes, offsets, dimensions, counts and 64-bit
+ * values; JSON numbers for versions, type IDs, alignment, indices and row counts; the wire
+ * spellings of every enumeration; the declared value type of each metadata value), and finally
+ * {@link RecordChecks} runs on each record (positional indices, unique names, keys and type
+ * labels, derived totals). Property order is free, as in any JSON object.
  *
  * <p>Import does not authenticate: {@code dev.rea.core.internal.auth.EvidenceVerifier} checks the
  * identity and signature of what this class returns, using {@link ImportedRecord#identityFreeJson()}

@@ -502,7 +502,7 @@ public final class WireFormat {
     @Override public Presence presence() { return presence; }
   }
 
-  /** Every table, by the object kind it describes (for documentation and {@code WireFormatTest}). */
+  /** Every table, one per object kind (for documentation and {@code WireFormatTest}). */
   public static final List<Class<? extends Field>> TABLES =
       List.of(
           BundleField.class,
