@@ -10,10 +10,30 @@ import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
+import dev.rea.core.evidence.Request;
+import dev.rea.core.evidence.Subject;
 import dev.rea.core.evidence.TensorRow;
+import dev.rea.core.evidence.Totals;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.WireFormat.ArtifactField;
+import dev.rea.core.internal.evidence.WireFormat.AuthenticationField;
+import dev.rea.core.internal.evidence.WireFormat.BundleField;
+import dev.rea.core.internal.evidence.WireFormat.CoverageField;
+import dev.rea.core.internal.evidence.WireFormat.Field;
+import dev.rea.core.internal.evidence.WireFormat.GgufFactsField;
+import dev.rea.core.internal.evidence.WireFormat.IdentityField;
+import dev.rea.core.internal.evidence.WireFormat.LimitationField;
+import dev.rea.core.internal.evidence.WireFormat.MetadataField;
+import dev.rea.core.internal.evidence.WireFormat.RecordField;
+import dev.rea.core.internal.evidence.WireFormat.RequestField;
+import dev.rea.core.internal.evidence.WireFormat.SafetensorsFactsField;
+import dev.rea.core.internal.evidence.WireFormat.SubjectField;
+import dev.rea.core.internal.evidence.WireFormat.TensorField;
+import dev.rea.core.internal.evidence.WireFormat.TotalsField;
+import dev.rea.core.internal.evidence.WireFormat.TypeField;
+import dev.rea.core.internal.evidence.WireFormat.WarningField;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
@@ -27,7 +47,8 @@ import tools.jackson.core.json.JsonFactory;
 
 /**
  * Writes Evidence records, bundles and error objects as JSON, in the field order of CONTRACT
- * sections 3, 5 and 6, with the number conventions of CONTRACT section 2: byte offsets, sizes,
+ * sections 3, 5 and 6 (for records and bundles, the order and names of the {@link WireFormat}
+ * tables), with the number conventions of CONTRACT section 2: byte offsets, sizes,
  * lengths, dimensions, element and parameter counts and 64-bit integer values are decimal
  * strings; versions, type IDs, alignment, indices and row counts are JSON numbers.
  *
@@ -98,8 +119,8 @@ public final class EvidenceJson {
   /** Writes {@code {"schema":"rea.bundle.v1","records":[...]}}. */
   public static void writeBundle(JsonGenerator g, List<EvidenceRecord> records) {
     g.writeStartObject();
-    g.writeStringProperty("schema", BUNDLE_SCHEMA);
-    g.writeName("records");
+    string(g, BundleField.SCHEMA, BUNDLE_SCHEMA);
+    g.writeName(BundleField.RECORDS.json());
     g.writeStartArray();
     for (EvidenceRecord r : records) {
       writeRecord(g, r, true);
@@ -109,107 +130,119 @@ public final class EvidenceJson {
   }
 
   /**
-   * Writes one record.
+   * Writes one record, its properties in {@link RecordField} order.
    *
    * @param withIdentity include {@code evidence_id} and {@code authentication}
    */
   public static void writeRecord(JsonGenerator g, EvidenceRecord r, boolean withIdentity) {
     g.writeStartObject();
-    g.writeStringProperty("schema", r.schema());
+    string(g, RecordField.SCHEMA, r.schema());
     if (withIdentity) {
-      writeNullableString(g, "evidence_id", r.evidenceId());
+      nullableString(g, RecordField.EVIDENCE_ID, r.evidenceId());
     }
-    g.writeStringProperty("operation", r.operation());
-    g.writeStringProperty("status", r.status());
-    g.writeStringProperty("observed_at", r.observedAt());
-
-    writeRequestAndSubject(g, r);
-
+    string(g, RecordField.OPERATION, r.operation());
+    string(g, RecordField.STATUS, r.status());
+    string(g, RecordField.OBSERVED_AT, r.observedAt());
+    writeRequest(g, r.request());
+    writeSubject(g, r.subject());
     writeArtifact(g, r.artifact());
     writeFormatFacts(g, r.formatFacts());
 
-    g.writeName("metadata");
+    g.writeName(RecordField.METADATA.json());
     g.writeStartArray();
     for (MetadataRow row : r.metadata()) {
       writeMetadataRow(g, row);
     }
     g.writeEndArray();
 
-    g.writeName("tensors");
+    g.writeName(RecordField.TENSORS.json());
     writeTensorRows(g, r.tensors());
 
-    g.writeName("types");
+    g.writeName(RecordField.TYPES.json());
     g.writeStartArray();
     for (TypeRow row : r.types()) {
       writeTypeRow(g, row);
     }
     g.writeEndArray();
 
-    writeTotalsAndCoverage(g, r);
+    writeTotals(g, r.totals());
+    writeCoverage(g, r.coverage());
 
-    g.writeName("limitations");
+    g.writeName(RecordField.LIMITATIONS.json());
     g.writeStartArray();
     for (Limitation l : r.limitations()) {
       writeLimitation(g, l);
     }
     g.writeEndArray();
 
-    g.writeName("warnings");
+    g.writeName(RecordField.WARNINGS.json());
     g.writeStartArray();
     for (Warning w : r.warnings()) {
       writeWarning(g, w);
     }
     g.writeEndArray();
 
-    if (withIdentity && r.authentication() != null) {
-      Authentication a = r.authentication();
-      g.writeName("authentication");
-      g.writeStartObject();
-      g.writeStringProperty("scheme", a.scheme());
-      g.writeStringProperty("key_id", a.keyId());
-      g.writeStringProperty("signature", a.signature());
-      g.writeEndObject();
+    Authentication a = r.authentication();
+    if (withIdentity && a != null) {
+      writeAuthentication(g, a);
     }
     g.writeEndObject();
   }
 
-  private static void writeRequestAndSubject(JsonGenerator g, EvidenceRecord r) {
-    g.writeName("request");
+  /** Writes the {@code "request"} property (a set record's too, CONTRACT section 9). */
+  public static void writeRequest(JsonGenerator g, Request q) {
+    g.writeName(RecordField.REQUEST.json());
     g.writeStartObject();
-    g.writeStringProperty("path", r.request().path());
-    g.writeStringProperty("hash", r.request().hash());
-    if (r.request().assumeLayout() != null) {
-      g.writeStringProperty("assume_layout", r.request().assumeLayout());
+    string(g, RequestField.PATH, q.path());
+    string(g, RequestField.HASH, q.hash());
+    String layout = q.assumeLayout();
+    if (layout != null) {
+      string(g, RequestField.ASSUME_LAYOUT, layout);
     }
     g.writeEndObject();
+  }
 
-    g.writeName("subject");
-    if (r.subject() == null) {
+  private static void writeSubject(JsonGenerator g, @Nullable Subject s) {
+    g.writeName(RecordField.SUBJECT.json());
+    if (s == null) {
       g.writeNull();
     } else {
       g.writeStartObject();
-      g.writeStringProperty("kind", r.subject().kind());
-      g.writeStringProperty("sha256", r.subject().sha256());
+      string(g, SubjectField.KIND, s.kind());
+      string(g, SubjectField.SHA256, s.sha256());
       g.writeEndObject();
     }
   }
 
-  private static void writeTotalsAndCoverage(JsonGenerator g, EvidenceRecord r) {
-    g.writeName("totals");
+  /** Writes the {@code "totals"} property (a set record's too). */
+  public static void writeTotals(JsonGenerator g, Totals t) {
+    g.writeName(RecordField.TOTALS.json());
     g.writeStartObject();
-    g.writeNumberProperty("tensor_count", r.totals().tensorCount());
-    g.writeStringProperty("parameter_count", r.totals().parameterCount().toString());
-    writeNullableBig(g, "byte_length", r.totals().byteLength());
+    number(g, TotalsField.TENSOR_COUNT, t.tensorCount());
+    string(g, TotalsField.PARAMETER_COUNT, t.parameterCount().toString());
+    nullableBig(g, TotalsField.BYTE_LENGTH, t.byteLength());
     g.writeEndObject();
+  }
 
-    Coverage c = r.coverage();
-    g.writeName("coverage");
+  /** Writes the {@code "coverage"} property (a set record's too). */
+  public static void writeCoverage(JsonGenerator g, Coverage c) {
+    g.writeName(RecordField.COVERAGE.json());
     g.writeStartObject();
-    g.writeStringProperty("header", c.header());
-    g.writeStringProperty("storage_sizes", c.storageSizes());
-    g.writeStringProperty("ranges", c.ranges());
-    g.writeStringProperty("digest", c.digest());
-    g.writeStringProperty("final_identity", c.finalIdentity());
+    string(g, CoverageField.HEADER, c.header());
+    string(g, CoverageField.STORAGE_SIZES, c.storageSizes());
+    string(g, CoverageField.RANGES, c.ranges());
+    string(g, CoverageField.DIGEST, c.digest());
+    string(g, CoverageField.FINAL_IDENTITY, c.finalIdentity());
+    g.writeEndObject();
+  }
+
+  /** Writes the {@code "authentication"} property (CONTRACT section 5; a set record's too). */
+  public static void writeAuthentication(JsonGenerator g, Authentication a) {
+    g.writeName(RecordField.AUTHENTICATION.json());
+    g.writeStartObject();
+    string(g, AuthenticationField.SCHEME, a.scheme());
+    string(g, AuthenticationField.KEY_ID, a.keyId());
+    string(g, AuthenticationField.SIGNATURE, a.signature());
     g.writeEndObject();
   }
 
@@ -224,19 +257,19 @@ public final class EvidenceJson {
 
   /** Writes the {@code "artifact"} property. */
   public static void writeArtifact(JsonGenerator g, Artifact a) {
-    g.writeName("artifact");
+    g.writeName(RecordField.ARTIFACT.json());
     g.writeStartObject();
     writeArtifactSummaryFields(g, a);
-    g.writeStringProperty("bytes_read", Long.toString(a.bytesRead()));
-    g.writeStringProperty("read_scope", a.readScope());
+    string(g, ArtifactField.BYTES_READ, Long.toString(a.bytesRead()));
+    string(g, ArtifactField.READ_SCOPE, a.readScope());
     FileIdentity id = a.identity();
-    g.writeName("identity");
+    g.writeName(ArtifactField.IDENTITY.json());
     g.writeStartObject();
-    writeNullableString(g, "device", id.device());
-    writeNullableString(g, "inode", id.inode());
-    g.writeStringProperty("size", Long.toString(id.size()));
-    g.writeStringProperty("modified", id.modified());
-    g.writeBooleanProperty("verified", id.verified());
+    nullableString(g, IdentityField.DEVICE, id.device());
+    nullableString(g, IdentityField.INODE, id.inode());
+    string(g, IdentityField.SIZE, Long.toString(id.size()));
+    string(g, IdentityField.MODIFIED, id.modified());
+    g.writeBooleanProperty(IdentityField.VERIFIED.json(), id.verified());
     g.writeEndObject();
     g.writeEndObject();
   }
@@ -246,35 +279,35 @@ public final class EvidenceJson {
    * format}, {@code file_size}, {@code header_length}, {@code header_sha256}, {@code sha256}.
    */
   public static void writeArtifactSummaryFields(JsonGenerator g, Artifact a) {
-    g.writeStringProperty("path", a.path());
-    g.writeStringProperty("format", a.format());
-    g.writeStringProperty("file_size", Long.toString(a.fileSize()));
-    g.writeStringProperty("header_length", Long.toString(a.headerLength()));
-    writeNullableString(g, "header_sha256", a.headerSha256());
-    writeNullableString(g, "sha256", a.sha256());
+    string(g, ArtifactField.PATH, a.path());
+    string(g, ArtifactField.FORMAT, a.format());
+    string(g, ArtifactField.FILE_SIZE, Long.toString(a.fileSize()));
+    string(g, ArtifactField.HEADER_LENGTH, Long.toString(a.headerLength()));
+    nullableString(g, ArtifactField.HEADER_SHA256, a.headerSha256());
+    nullableString(g, ArtifactField.SHA256, a.sha256());
   }
 
   /** Writes the {@code "format_facts"} property. */
   public static void writeFormatFacts(JsonGenerator g, FormatFacts facts) {
-    g.writeName("format_facts");
+    g.writeName(RecordField.FORMAT_FACTS.json());
     g.writeStartObject();
     if (facts instanceof FormatFacts.Gguf f) {
-      g.writeNumberProperty("version", f.version());
-      g.writeStringProperty("byte_order", f.byteOrder());
-      g.writeName("alignment");
-      if (f.alignment() == null) {
+      number(g, GgufFactsField.VERSION, f.version());
+      string(g, GgufFactsField.BYTE_ORDER, f.byteOrder());
+      g.writeName(GgufFactsField.ALIGNMENT.json());
+      Long alignment = f.alignment();
+      if (alignment == null) {
         g.writeNull();
       } else {
-        g.writeNumber(f.alignment().longValue());
+        g.writeNumber(alignment.longValue());
       }
-      writeNullableString(g, "alignment_source", f.alignmentSource());
-      writeNullableString(
-          g,
-          "tensor_data_offset",
-          f.tensorDataOffset() == null ? null : Long.toString(f.tensorDataOffset()));
+      nullableString(g, GgufFactsField.ALIGNMENT_SOURCE, f.alignmentSource());
+      Long dataOffset = f.tensorDataOffset();
+      nullableString(g, GgufFactsField.TENSOR_DATA_OFFSET,
+          dataOffset == null ? null : Long.toString(dataOffset));
     } else if (facts instanceof FormatFacts.Safetensors s) {
-      g.writeStringProperty("json_length", Long.toString(s.jsonLength()));
-      g.writeStringProperty("data_offset", Long.toString(s.dataOffset()));
+      string(g, SafetensorsFactsField.JSON_LENGTH, Long.toString(s.jsonLength()));
+      string(g, SafetensorsFactsField.DATA_OFFSET, Long.toString(s.dataOffset()));
     }
     g.writeEndObject();
   }
@@ -285,14 +318,19 @@ public final class EvidenceJson {
    */
   public static void writeMetadataRow(JsonGenerator g, MetadataRow row) {
     g.writeStartObject();
-    g.writeNumberProperty("index", row.index());
-    g.writeStringProperty("key", row.key());
-    g.writeStringProperty("type", row.type().name());
+    number(g, MetadataField.INDEX, row.index());
+    string(g, MetadataField.KEY, row.key());
+    string(g, MetadataField.TYPE, row.type().name());
     writeMetadataValueFields(g, row.type(), row.value());
-    if (row.valueSha256() != null) {
-      g.writeStringProperty("value_sha256", row.valueSha256());
-    }
+    writeValueSha256(g, row);
     g.writeEndObject();
+  }
+
+  private static void writeValueSha256(JsonGenerator g, MetadataRow row) {
+    String digest = row.valueSha256();
+    if (digest != null) {
+      string(g, MetadataField.VALUE_SHA256, digest);
+    }
   }
 
   /**
@@ -305,9 +343,7 @@ public final class EvidenceJson {
       if (row.value() instanceof MetadataValue.ArrayValue) {
         g.writeStartObject();
         writeMetadataValueFields(g, row.type(), row.value());
-        if (row.valueSha256() != null) {
-          g.writeStringProperty("value_sha256", row.valueSha256());
-        }
+        writeValueSha256(g, row);
         g.writeEndObject();
       } else {
         writeScalar(g, row.type(), row.value());
@@ -322,9 +358,9 @@ public final class EvidenceJson {
    */
   public static void writeMetadataValueFields(JsonGenerator g, ValueType type, MetadataValue v) {
     if (v instanceof MetadataValue.ArrayValue a) {
-      g.writeStringProperty("element_type", a.elementType().name());
-      g.writeStringProperty("count", Long.toUnsignedString(a.count()));
-      g.writeName("preview");
+      string(g, MetadataField.ELEMENT_TYPE, a.elementType().name());
+      string(g, MetadataField.COUNT, Long.toUnsignedString(a.count()));
+      g.writeName(MetadataField.PREVIEW.json());
       g.writeStartArray();
       for (MetadataValue e : a.preview()) {
         if (e instanceof MetadataValue.ArrayValue nested) {
@@ -336,9 +372,9 @@ public final class EvidenceJson {
         }
       }
       g.writeEndArray();
-      g.writeBooleanProperty("preview_complete", a.previewComplete());
+      g.writeBooleanProperty(MetadataField.PREVIEW_COMPLETE.json(), a.previewComplete());
     } else {
-      g.writeName("value");
+      g.writeName(MetadataField.VALUE.json());
       writeScalar(g, type, v);
     }
   }
@@ -389,27 +425,20 @@ public final class EvidenceJson {
   /** Writes one complete tensor row object. */
   public static void writeTensorRow(JsonGenerator g, TensorRow t) {
     g.writeStartObject();
-    g.writeNumberProperty("index", t.index());
-    g.writeStringProperty("name", t.name());
-    g.writeStringProperty("type", t.type());
-    if (t.typeId() != null) {
-      g.writeNumberProperty("type_id", t.typeId().longValue());
+    number(g, TensorField.INDEX, t.index());
+    string(g, TensorField.NAME, t.name());
+    string(g, TensorField.TYPE, t.type());
+    Long typeId = t.typeId();
+    if (typeId != null) {
+      number(g, TensorField.TYPE_ID, typeId);
     }
-    g.writeName("shape");
+    g.writeName(TensorField.SHAPE.json());
     writeShape(g, t.shape());
-    writeUnsignedProperty(g, "parameter_count", t.parameterCount());
-    writeUnsignedProperty(g, "offset", t.offset());
-    if (t.fileOffset() == null) {
-      g.writeNullProperty("file_offset");
-    } else {
-      writeUnsignedProperty(g, "file_offset", t.fileOffset());
-    }
-    if (t.byteLength() == null) {
-      g.writeNullProperty("byte_length");
-    } else {
-      writeUnsignedProperty(g, "byte_length", t.byteLength());
-    }
-    g.writeStringProperty("storage_validation", t.storageValidation().wire());
+    unsigned(g, TensorField.PARAMETER_COUNT, t.parameterCount());
+    unsigned(g, TensorField.OFFSET, t.offset());
+    nullableUnsigned(g, TensorField.FILE_OFFSET, t.fileOffset());
+    nullableUnsigned(g, TensorField.BYTE_LENGTH, t.byteLength());
+    string(g, TensorField.STORAGE_VALIDATION, t.storageValidation().wire());
     g.writeEndObject();
   }
 
@@ -425,56 +454,58 @@ public final class EvidenceJson {
   /** Writes one complete type row object. */
   public static void writeTypeRow(JsonGenerator g, TypeRow t) {
     g.writeStartObject();
-    g.writeStringProperty("type", t.type());
-    if (t.typeId() != null) {
-      g.writeNumberProperty("type_id", t.typeId().longValue());
+    string(g, TypeField.TYPE, t.type());
+    Long typeId = t.typeId();
+    if (typeId != null) {
+      number(g, TypeField.TYPE_ID, typeId);
     }
-    g.writeNumberProperty("tensor_count", t.tensorCount());
-    g.writeStringProperty("parameter_count", t.parameterCount().toString());
-    writeNullableBig(g, "byte_length", t.byteLength());
+    number(g, TypeField.TENSOR_COUNT, t.tensorCount());
+    string(g, TypeField.PARAMETER_COUNT, t.parameterCount().toString());
+    nullableBig(g, TypeField.BYTE_LENGTH, t.byteLength());
     g.writeEndObject();
   }
 
   /** Writes one limitation object. */
   public static void writeLimitation(JsonGenerator g, Limitation l) {
     g.writeStartObject();
-    g.writeStringProperty("code", l.code());
-    g.writeStringProperty("message", l.message());
-    if (l.tensorIndices() != null) {
-      g.writeName("tensor_indices");
+    string(g, LimitationField.CODE, l.code());
+    string(g, LimitationField.MESSAGE, l.message());
+    List<Integer> indices = l.tensorIndices();
+    if (indices != null) {
+      g.writeName(LimitationField.TENSOR_INDICES.json());
       g.writeStartArray();
-      for (Integer i : l.tensorIndices()) {
+      for (Integer i : indices) {
         g.writeNumber(i.intValue());
       }
       g.writeEndArray();
     }
-    if (l.typeId() != null) {
-      g.writeNumberProperty("type_id", l.typeId().longValue());
+    Long typeId = l.typeId();
+    if (typeId != null) {
+      number(g, LimitationField.TYPE_ID, typeId);
     }
-    if (l.candidates() != null) {
-      g.writeName("candidates");
-      g.writeStartArray();
-      for (String c : l.candidates()) {
-        g.writeString(c);
-      }
-      g.writeEndArray();
-    }
-    if (l.candidatesFittingRanges() != null) {
-      g.writeName("candidates_fitting_ranges");
-      g.writeStartArray();
-      for (String c : l.candidatesFittingRanges()) {
-        g.writeString(c);
-      }
-      g.writeEndArray();
-    }
+    writeStrings(g, LimitationField.CANDIDATES, l.candidates());
+    writeStrings(g, LimitationField.CANDIDATES_FITTING_RANGES, l.candidatesFittingRanges());
     g.writeEndObject();
+  }
+
+  /** Writes an array of strings as {@code field}, nothing when it is null. */
+  private static void writeStrings(JsonGenerator g, Field field, @Nullable List<String> values) {
+    if (values == null) {
+      return;
+    }
+    g.writeName(field.json());
+    g.writeStartArray();
+    for (String c : values) {
+      g.writeString(c);
+    }
+    g.writeEndArray();
   }
 
   /** Writes one warning object. */
   public static void writeWarning(JsonGenerator g, Warning w) {
     g.writeStartObject();
-    g.writeStringProperty("code", w.code());
-    g.writeStringProperty("message", w.message());
+    string(g, WarningField.CODE, w.code());
+    string(g, WarningField.MESSAGE, w.message());
     g.writeEndObject();
   }
 
@@ -544,10 +575,26 @@ public final class EvidenceJson {
     }
   }
 
-  /** Writes {@code name} and {@code value} as an unsigned decimal string. */
-  private static void writeUnsignedProperty(JsonGenerator g, String name, long value) {
-    g.writeName(name);
+  private static void string(JsonGenerator g, Field field, String value) {
+    g.writeStringProperty(field.json(), value);
+  }
+
+  private static void number(JsonGenerator g, Field field, long value) {
+    g.writeNumberProperty(field.json(), value);
+  }
+
+  /** Writes {@code field} and {@code value} as an unsigned decimal string. */
+  private static void unsigned(JsonGenerator g, Field field, long value) {
+    g.writeName(field.json());
     writeUnsigned(g, value);
+  }
+
+  private static void nullableUnsigned(JsonGenerator g, Field field, @Nullable Long value) {
+    if (value == null) {
+      g.writeNullProperty(field.json());
+    } else {
+      unsigned(g, field, value);
+    }
   }
 
   /** Writes an unsigned 64-bit value as a decimal string. */
@@ -555,19 +602,21 @@ public final class EvidenceJson {
     g.writeString(Long.toUnsignedString(value));
   }
 
-  private static void writeNullableString(JsonGenerator g, String name, @Nullable String value) {
+  /** Writes {@code "name":null} or the string, for a property that is null when unknown. */
+  public static void nullableString(JsonGenerator g, Field field, @Nullable String value) {
     if (value == null) {
-      g.writeNullProperty(name);
+      g.writeNullProperty(field.json());
     } else {
-      g.writeStringProperty(name, value);
+      g.writeStringProperty(field.json(), value);
     }
   }
 
-  private static void writeNullableBig(JsonGenerator g, String name, @Nullable BigInteger value) {
+  /** Writes {@code "name":null} or the sum as a decimal string. */
+  public static void nullableBig(JsonGenerator g, Field field, @Nullable BigInteger value) {
     if (value == null) {
-      g.writeNullProperty(name);
+      g.writeNullProperty(field.json());
     } else {
-      g.writeStringProperty(name, value.toString());
+      g.writeStringProperty(field.json(), value.toString());
     }
   }
 }

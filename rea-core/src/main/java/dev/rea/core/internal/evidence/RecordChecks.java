@@ -12,12 +12,25 @@ import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.ValueType;
+import dev.rea.core.internal.evidence.WireFormat.ArtifactField;
+import dev.rea.core.internal.evidence.WireFormat.AuthenticationField;
+import dev.rea.core.internal.evidence.WireFormat.CoverageField;
+import dev.rea.core.internal.evidence.WireFormat.GgufFactsField;
+import dev.rea.core.internal.evidence.WireFormat.IdentityField;
+import dev.rea.core.internal.evidence.WireFormat.LimitationField;
+import dev.rea.core.internal.evidence.WireFormat.MetadataField;
+import dev.rea.core.internal.evidence.WireFormat.RecordField;
+import dev.rea.core.internal.evidence.WireFormat.RequestField;
+import dev.rea.core.internal.evidence.WireFormat.SubjectField;
+import dev.rea.core.internal.evidence.WireFormat.TensorField;
+import dev.rea.core.internal.evidence.WireFormat.TypeField;
 import dev.rea.core.options.Limits;
 import java.math.BigInteger;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Model-level checks of one Evidence record (CONTRACT sections 3 and 5), run on every imported
@@ -41,6 +54,89 @@ public final class RecordChecks {
 
   private static final BigInteger U64_LIMIT = BigInteger.ONE.shiftLeft(64);
 
+  // Field paths of refusals, from the wire format tables (WireFormat).
+  private static final String ARTIFACT_BYTES_READ =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.BYTES_READ);
+  private static final String ARTIFACT_FILE_SIZE =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.FILE_SIZE);
+  private static final String ARTIFACT_FORMAT =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.FORMAT);
+  private static final String ARTIFACT_HEADER_LENGTH =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.HEADER_LENGTH);
+  private static final String ARTIFACT_HEADER_SHA256 =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.HEADER_SHA256);
+  private static final String ARTIFACT_IDENTITY_SIZE =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.IDENTITY, IdentityField.SIZE);
+  private static final String ARTIFACT_IDENTITY_VERIFIED =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.IDENTITY, IdentityField.VERIFIED);
+  private static final String ARTIFACT_PATH =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.PATH);
+  private static final String ARTIFACT_READ_SCOPE =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.READ_SCOPE);
+  private static final String ARTIFACT_SHA256 =
+      WireFormat.path(RecordField.ARTIFACT, ArtifactField.SHA256);
+  private static final String AUTHENTICATION_KEY_ID =
+      WireFormat.path(RecordField.AUTHENTICATION, AuthenticationField.KEY_ID);
+  private static final String AUTHENTICATION_SCHEME =
+      WireFormat.path(RecordField.AUTHENTICATION, AuthenticationField.SCHEME);
+  private static final String COVERAGE_DIGEST =
+      WireFormat.path(RecordField.COVERAGE, CoverageField.DIGEST);
+  private static final String COVERAGE_FINAL_IDENTITY =
+      WireFormat.path(RecordField.COVERAGE, CoverageField.FINAL_IDENTITY);
+  private static final String COVERAGE_HEADER =
+      WireFormat.path(RecordField.COVERAGE, CoverageField.HEADER);
+  private static final String COVERAGE_RANGES =
+      WireFormat.path(RecordField.COVERAGE, CoverageField.RANGES);
+  private static final String COVERAGE_STORAGE_SIZES =
+      WireFormat.path(RecordField.COVERAGE, CoverageField.STORAGE_SIZES);
+  private static final String EVIDENCE_ID_FIELD = WireFormat.path(RecordField.EVIDENCE_ID);
+  private static final String FORMAT_FACTS = WireFormat.path(RecordField.FORMAT_FACTS);
+  private static final String FORMAT_FACTS_ALIGNMENT =
+      WireFormat.path(RecordField.FORMAT_FACTS, GgufFactsField.ALIGNMENT);
+  private static final String FORMAT_FACTS_ALIGNMENT_SOURCE =
+      WireFormat.path(RecordField.FORMAT_FACTS, GgufFactsField.ALIGNMENT_SOURCE);
+  private static final String FORMAT_FACTS_BYTE_ORDER =
+      WireFormat.path(RecordField.FORMAT_FACTS, GgufFactsField.BYTE_ORDER);
+  private static final String FORMAT_FACTS_TENSOR_DATA_OFFSET =
+      WireFormat.path(RecordField.FORMAT_FACTS, GgufFactsField.TENSOR_DATA_OFFSET);
+  private static final String FORMAT_FACTS_VERSION =
+      WireFormat.path(RecordField.FORMAT_FACTS, GgufFactsField.VERSION);
+  private static final String OPERATION = WireFormat.path(RecordField.OPERATION);
+  private static final String REQUEST_ASSUME_LAYOUT =
+      WireFormat.path(RecordField.REQUEST, RequestField.ASSUME_LAYOUT);
+  private static final String REQUEST_HASH =
+      WireFormat.path(RecordField.REQUEST, RequestField.HASH);
+  private static final String REQUEST_PATH =
+      WireFormat.path(RecordField.REQUEST, RequestField.PATH);
+  private static final String SCHEMA = WireFormat.path(RecordField.SCHEMA);
+  private static final String STATUS = WireFormat.path(RecordField.STATUS);
+  private static final String SUBJECT = WireFormat.path(RecordField.SUBJECT);
+  private static final String SUBJECT_KIND =
+      WireFormat.path(RecordField.SUBJECT, SubjectField.KIND);
+  private static final String SUBJECT_SHA256 =
+      WireFormat.path(RecordField.SUBJECT, SubjectField.SHA256);
+  private static final String TOTALS = WireFormat.path(RecordField.TOTALS);
+  // What follows a row's path for one of its properties.
+  private static final String LIMITATION_CANDIDATES_FITTING_RANGES =
+      dot(LimitationField.CANDIDATES_FITTING_RANGES);
+  private static final String LIMITATION_CODE = dot(LimitationField.CODE);
+  private static final String LIMITATION_TENSOR_INDICES = dot(LimitationField.TENSOR_INDICES);
+  private static final String LIMITATION_TYPE_ID = dot(LimitationField.TYPE_ID);
+  private static final String METADATA_INDEX = dot(MetadataField.INDEX);
+  private static final String METADATA_KEY = dot(MetadataField.KEY);
+  private static final String METADATA_PREVIEW = dot(MetadataField.PREVIEW);
+  private static final String METADATA_PREVIEW_COMPLETE = dot(MetadataField.PREVIEW_COMPLETE);
+  private static final String METADATA_TYPE = dot(MetadataField.TYPE);
+  private static final String METADATA_VALUE = dot(MetadataField.VALUE);
+  private static final String METADATA_VALUE_SHA256 = dot(MetadataField.VALUE_SHA256);
+  private static final String TENSOR_FILE_OFFSET = dot(TensorField.FILE_OFFSET);
+  private static final String TENSOR_INDEX = dot(TensorField.INDEX);
+  private static final String TENSOR_NAME = dot(TensorField.NAME);
+  private static final String TENSOR_PARAMETER_COUNT = dot(TensorField.PARAMETER_COUNT);
+  private static final String TENSOR_SHAPE = dot(TensorField.SHAPE);
+  private static final String TENSOR_TYPE_ID = dot(TensorField.TYPE_ID);
+  private static final String TYPE_TYPE = dot(TypeField.TYPE);
+
   private RecordChecks() {}
 
   /**
@@ -54,59 +150,59 @@ public final class RecordChecks {
    */
   public static void check(EvidenceRecord r, String prefix, Limits limits, boolean requireId)
       throws ReaException {
-    require(EvidenceRecord.SCHEMA.equals(r.schema()), prefix + "schema",
+    require(EvidenceRecord.SCHEMA.equals(r.schema()), prefix + SCHEMA,
         "schema must be " + EvidenceRecord.SCHEMA);
     if (requireId || r.evidenceId() != null) {
       require(r.evidenceId() != null && EVIDENCE_ID.matcher(r.evidenceId()).matches(),
-          prefix + "evidence_id", "evidence_id must be sha256: and 64 lowercase hex digits");
+          prefix + EVIDENCE_ID_FIELD, "evidence_id must be sha256: and 64 lowercase hex digits");
     }
-    require(EvidenceRecord.OPERATION.equals(r.operation()), prefix + "operation",
+    require(EvidenceRecord.OPERATION.equals(r.operation()), prefix + OPERATION,
         "operation must be " + EvidenceRecord.OPERATION);
     require(oneOf(r.status(), EvidenceRecord.STATUS_COMPLETE, EvidenceRecord.STATUS_PARTIAL),
-        prefix + "status", "status must be complete or partial");
-    require(oneOf(r.request().hash(), "header", "full"), prefix + "request.hash",
+        prefix + STATUS, "status must be complete or partial");
+    require(oneOf(r.request().hash(), "header", "full"), prefix + REQUEST_HASH,
         "hash must be header or full");
     require(r.request().assumeLayout() == null || "ggml-modern".equals(r.request().assumeLayout()),
-        prefix + "request.assume_layout", "assume_layout must be ggml-modern when present");
+        prefix + REQUEST_ASSUME_LAYOUT, "assume_layout must be ggml-modern when present");
     if (r.subject() != null) {
-      require("file".equals(r.subject().kind()), prefix + "subject.kind", "kind must be file");
-      require(SHA256_HEX.matcher(r.subject().sha256()).matches(), prefix + "subject.sha256",
+      require("file".equals(r.subject().kind()), prefix + SUBJECT_KIND, "kind must be file");
+      require(SHA256_HEX.matcher(r.subject().sha256()).matches(), prefix + SUBJECT_SHA256,
           "sha256 must be 64 lowercase hex digits");
     }
     Artifact a = r.artifact();
     boolean gguf = "gguf".equals(a.format());
-    require(gguf || "safetensors".equals(a.format()), prefix + "artifact.format",
+    require(gguf || "safetensors".equals(a.format()), prefix + ARTIFACT_FORMAT,
         "format must be gguf or safetensors");
-    require(a.fileSize() >= 0, prefix + "artifact.file_size", "negative size");
-    require(a.headerLength() >= 0, prefix + "artifact.header_length", "negative length");
-    require(a.bytesRead() >= 0, prefix + "artifact.bytes_read", "negative count");
+    require(a.fileSize() >= 0, prefix + ARTIFACT_FILE_SIZE, "negative size");
+    require(a.headerLength() >= 0, prefix + ARTIFACT_HEADER_LENGTH, "negative length");
+    require(a.bytesRead() >= 0, prefix + ARTIFACT_BYTES_READ, "negative count");
     require(a.headerSha256() == null || SHA256_HEX.matcher(a.headerSha256()).matches(),
-        prefix + "artifact.header_sha256", "header_sha256 must be 64 lowercase hex digits");
+        prefix + ARTIFACT_HEADER_SHA256, "header_sha256 must be 64 lowercase hex digits");
     require(a.sha256() == null || SHA256_HEX.matcher(a.sha256()).matches(),
-        prefix + "artifact.sha256", "sha256 must be 64 lowercase hex digits");
-    require(oneOf(a.readScope(), "header", "full"), prefix + "artifact.read_scope",
+        prefix + ARTIFACT_SHA256, "sha256 must be 64 lowercase hex digits");
+    require(oneOf(a.readScope(), "header", "full"), prefix + ARTIFACT_READ_SCOPE,
         "read_scope must be header or full");
     require(gguf ? r.formatFacts() instanceof FormatFacts.Gguf
             : r.formatFacts() instanceof FormatFacts.Safetensors,
-        prefix + "format_facts", "format_facts do not match artifact.format " + a.format());
+        prefix + FORMAT_FACTS, "format_facts do not match artifact.format " + a.format());
     Long dataOffset = null;
     if (r.formatFacts() instanceof FormatFacts.Gguf g) {
-      require(g.version() == 2 || g.version() == 3, prefix + "format_facts.version",
+      require(g.version() == 2 || g.version() == 3, prefix + FORMAT_FACTS_VERSION,
           "version must be 2 or 3");
-      require(oneOf(g.byteOrder(), "little", "big"), prefix + "format_facts.byte_order",
+      require(oneOf(g.byteOrder(), "little", "big"), prefix + FORMAT_FACTS_BYTE_ORDER,
           "byte_order must be little or big");
       require((g.alignment() == null) == (g.alignmentSource() == null),
-          prefix + "format_facts.alignment_source",
+          prefix + FORMAT_FACTS_ALIGNMENT_SOURCE,
           "alignment_source must be present exactly when alignment is");
       require(g.alignment() == null || (g.alignment() > 0 && g.alignment() % 8 == 0
               && g.alignment() <= 0xFFFF_FFFFL),
-          prefix + "format_facts.alignment", "alignment must be a positive multiple of 8");
+          prefix + FORMAT_FACTS_ALIGNMENT, "alignment must be a positive multiple of 8");
       require(g.alignmentSource() == null || oneOf(g.alignmentSource(), "default", "metadata"),
-          prefix + "format_facts.alignment_source",
+          prefix + FORMAT_FACTS_ALIGNMENT_SOURCE,
           "alignment_source must be default or metadata");
       dataOffset = g.tensorDataOffset();
     } else if (r.formatFacts() instanceof FormatFacts.Safetensors s) {
-      require(s.jsonLength() >= 0 && s.dataOffset() >= 0, prefix + "format_facts",
+      require(s.jsonLength() >= 0 && s.dataOffset() >= 0, prefix + FORMAT_FACTS,
           "negative length or offset");
       dataOffset = s.dataOffset();
     }
@@ -118,7 +214,7 @@ public final class RecordChecks {
     Set<String> labels = new HashSet<>();
     for (int i = 0; i < r.types().size(); i++) {
       String label = r.types().get(i).type();
-      require(labels.add(label), prefix + "types[" + i + "].type",
+      require(labels.add(label), prefix + WireFormat.row(RecordField.TYPES, i) + TYPE_TYPE,
           "duplicate type label \"" + ReaException.truncateForMessage(label) + "\"");
     }
     if (!derived.equals(r.types())) {
@@ -126,45 +222,47 @@ public final class RecordChecks {
       while (i < derived.size() && i < r.types().size() && derived.get(i).equals(r.types().get(i))) {
         i++;
       }
-      throw reject(prefix + "types[" + i + "]",
+      throw reject(prefix + WireFormat.row(RecordField.TYPES, i),
           "type rows do not match the totals derived from the tensor rows");
     }
-    require(Derivations.totals(r.tensors()).equals(r.totals()), prefix + "totals",
+    require(Derivations.totals(r.tensors()).equals(r.totals()), prefix + TOTALS,
         "totals do not match the totals derived from the tensor rows");
 
     Coverage c = r.coverage();
-    require(oneOf(c.header(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + "coverage.header",
+    require(oneOf(c.header(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + COVERAGE_HEADER,
         "header must be complete or partial");
     require(oneOf(c.storageSizes(), Coverage.COMPLETE, Coverage.PARTIAL, Coverage.ASSUMED),
-        prefix + "coverage.storage_sizes", "storage_sizes must be complete, partial or assumed");
-    require(oneOf(c.ranges(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + "coverage.ranges",
+        prefix + COVERAGE_STORAGE_SIZES, "storage_sizes must be complete, partial or assumed");
+    require(oneOf(c.ranges(), Coverage.COMPLETE, Coverage.PARTIAL), prefix + COVERAGE_RANGES,
         "ranges must be complete or partial");
     require(oneOf(c.digest(), Coverage.NONE, Coverage.COMPLETE, Coverage.UNKNOWN),
-        prefix + "coverage.digest", "digest must be none, complete or unknown");
+        prefix + COVERAGE_DIGEST, "digest must be none, complete or unknown");
     require(oneOf(c.finalIdentity(), Coverage.VERIFIED, Coverage.UNVERIFIED),
-        prefix + "coverage.final_identity", "final_identity must be verified or unverified");
+        prefix + COVERAGE_FINAL_IDENTITY, "final_identity must be verified or unverified");
 
     boolean headerComplete = Coverage.COMPLETE.equals(c.header());
     for (int i = 0; i < r.limitations().size(); i++) {
       Limitation l = r.limitations().get(i);
-      if (l.tensorIndices() != null) {
-        for (int j = 0; j < l.tensorIndices().size(); j++) {
-          int t = l.tensorIndices().get(j);
-          require(t >= 0 && t < r.tensors().size(),
-              prefix + "limitations[" + i + "].tensor_indices[" + j + "]",
+      String lf = prefix + WireFormat.row(RecordField.LIMITATIONS, i);
+      List<Integer> indices = l.tensorIndices();
+      if (indices != null) {
+        for (int j = 0; j < indices.size(); j++) {
+          int t = indices.get(j);
+          require(t >= 0 && t < r.tensors().size(), lf + LIMITATION_TENSOR_INDICES + "[" + j + "]",
               "tensor index " + t + " is not a row of this record");
         }
       }
-      require(l.typeId() == null || (l.typeId() >= 0 && l.typeId() <= 0xFFFF_FFFFL),
-          prefix + "limitations[" + i + "].type_id", "type id out of unsigned 32-bit range");
-      checkFitting(l, prefix + "limitations[" + i + "].candidates_fitting_ranges", headerComplete);
+      Long typeId = l.typeId();
+      require(typeId == null || (typeId >= 0 && typeId <= 0xFFFF_FFFFL), lf + LIMITATION_TYPE_ID,
+          "type id out of unsigned 32-bit range");
+      checkFitting(l, lf + LIMITATION_CANDIDATES_FITTING_RANGES, headerComplete);
     }
     checkConsistency(r, prefix);
     if (r.authentication() != null) {
-      require("ed25519".equals(r.authentication().scheme()), prefix + "authentication.scheme",
+      require("ed25519".equals(r.authentication().scheme()), prefix + AUTHENTICATION_SCHEME,
           "scheme must be ed25519");
       require(EVIDENCE_ID.matcher(r.authentication().keyId()).matches(),
-          prefix + "authentication.key_id", "key_id must be sha256: and 64 lowercase hex digits");
+          prefix + AUTHENTICATION_KEY_ID, "key_id must be sha256: and 64 lowercase hex digits");
     }
   }
 
@@ -179,59 +277,59 @@ public final class RecordChecks {
    */
   private static void checkConsistency(EvidenceRecord r, String prefix) throws ReaException {
     Artifact a = r.artifact();
-    require(absolute(a.path()), prefix + "artifact.path", "artifact.path must be an absolute path");
-    require(a.path().equals(r.request().path()), prefix + "request.path",
+    require(absolute(a.path()), prefix + ARTIFACT_PATH, "artifact.path must be an absolute path");
+    require(a.path().equals(r.request().path()), prefix + REQUEST_PATH,
         "request.path must equal artifact.path");
-    require(a.readScope().equals(r.request().hash()), prefix + "artifact.read_scope",
+    require(a.readScope().equals(r.request().hash()), prefix + ARTIFACT_READ_SCOPE,
         "read_scope must equal request.hash");
     require(a.identity() != null && a.identity().size() == a.fileSize(),
-        prefix + "artifact.identity.size", "identity.size must equal artifact.file_size");
-    require(a.headerLength() <= a.fileSize(), prefix + "artifact.header_length",
+        prefix + ARTIFACT_IDENTITY_SIZE, "identity.size must equal artifact.file_size");
+    require(a.headerLength() <= a.fileSize(), prefix + ARTIFACT_HEADER_LENGTH,
         "header_length exceeds file_size");
     require(a.bytesRead() >= a.headerLength() && a.bytesRead() <= a.fileSize(),
-        prefix + "artifact.bytes_read", "bytes_read must lie between header_length and file_size");
+        prefix + ARTIFACT_BYTES_READ, "bytes_read must lie between header_length and file_size");
     Coverage c = r.coverage();
     boolean complete = EvidenceRecord.STATUS_COMPLETE.equals(r.status());
     // A header read in part (a GGUF inspection cancelled before its directory ended) keeps its
     // completed declarations; what needs the whole header is unknown: its digest and, for GGUF,
     // the data section's start (and so every file_offset).
     boolean headerPartial = Coverage.PARTIAL.equals(c.header());
-    require(!headerPartial || !complete, prefix + "coverage.header",
+    require(!headerPartial || !complete, prefix + COVERAGE_HEADER,
         "a complete record has a complete header");
-    require((a.headerSha256() == null) == headerPartial, prefix + "artifact.header_sha256",
+    require((a.headerSha256() == null) == headerPartial, prefix + ARTIFACT_HEADER_SHA256,
         "header_sha256 must be null exactly when the header is partial");
     if (r.formatFacts() instanceof FormatFacts.Gguf g) {
       require((g.tensorDataOffset() == null) == headerPartial,
-          prefix + "format_facts.tensor_data_offset",
+          prefix + FORMAT_FACTS_TENSOR_DATA_OFFSET,
           "tensor_data_offset must be null exactly when the header is partial");
-      require(headerPartial || g.alignment() != null, prefix + "format_facts.alignment",
+      require(headerPartial || g.alignment() != null, prefix + FORMAT_FACTS_ALIGNMENT,
           "alignment is known once the header is complete");
     } else {
-      require(!headerPartial, prefix + "coverage.header",
+      require(!headerPartial, prefix + COVERAGE_HEADER,
           "a safetensors header is read whole or not at all");
     }
     boolean full = "full".equals(r.request().hash());
     require(Coverage.VERIFIED.equals(c.finalIdentity()) == complete,
-        prefix + "coverage.final_identity",
+        prefix + COVERAGE_FINAL_IDENTITY,
         "final_identity must be verified exactly when status is complete");
-    require(a.identity().verified() == complete, prefix + "artifact.identity.verified",
+    require(a.identity().verified() == complete, prefix + ARTIFACT_IDENTITY_VERIFIED,
         "identity.verified must be true exactly when status is complete");
     String digest = !complete ? Coverage.UNKNOWN : full ? Coverage.COMPLETE : Coverage.NONE;
-    require(digest.equals(c.digest()), prefix + "coverage.digest",
+    require(digest.equals(c.digest()), prefix + COVERAGE_DIGEST,
         "digest must be " + digest + " for a " + r.status() + " record of a "
             + r.request().hash() + " hash");
     boolean hashed = complete && full;
-    require((r.subject() != null) == hashed, prefix + "subject",
+    require((r.subject() != null) == hashed, prefix + SUBJECT,
         "subject must be present exactly for a complete full-hash record");
-    require((a.sha256() != null) == hashed, prefix + "artifact.sha256",
+    require((a.sha256() != null) == hashed, prefix + ARTIFACT_SHA256,
         "artifact.sha256 must be present exactly for a complete full-hash record");
-    require(r.subject() == null || r.subject().sha256().equals(a.sha256()), prefix + "subject.sha256",
+    require(r.subject() == null || r.subject().sha256().equals(a.sha256()), prefix + SUBJECT_SHA256,
         "subject.sha256 must equal artifact.sha256");
     // With the header read in part, tensors may be missing: neither can be complete.
     checkAssumption(r, prefix, headerPartial);
     require(c.ranges().equals(!headerPartial && Derivations.rangesComplete(r.tensors())
             ? Coverage.COMPLETE : Coverage.PARTIAL),
-        prefix + "coverage.ranges", "ranges does not match the tensor rows");
+        prefix + COVERAGE_RANGES, "ranges does not match the tensor rows");
   }
 
   /**
@@ -266,15 +364,15 @@ public final class RecordChecks {
     boolean stated = r.request().assumeLayout() != null;
     for (int i = 0; i < r.limitations().size(); i++) {
       require(stated || !TypeNotes.LAYOUT_ASSUMED.equals(r.limitations().get(i).code()),
-          prefix + "limitations[" + i + "].code",
+          prefix + WireFormat.row(RecordField.LIMITATIONS, i) + LIMITATION_CODE,
           "a layout_assumed limitation needs request.assume_layout");
     }
     require(stated || !Coverage.ASSUMED.equals(c.storageSizes()),
-        prefix + "coverage.storage_sizes",
+        prefix + COVERAGE_STORAGE_SIZES,
         "storage_sizes is assumed only when the request states assume_layout");
     require(c.storageSizes().equals(
             Derivations.storageCoverage(!headerPartial, r.tensors(), r.limitations())),
-        prefix + "coverage.storage_sizes", "storage_sizes does not match the tensor rows");
+        prefix + COVERAGE_STORAGE_SIZES, "storage_sizes does not match the tensor rows");
   }
 
   private static boolean absolute(String path) {
@@ -290,20 +388,20 @@ public final class RecordChecks {
     Set<String> keys = new HashSet<>(rows.size() * 2);
     for (int i = 0; i < rows.size(); i++) {
       MetadataRow row = rows.get(i);
-      String f = prefix + "metadata[" + i + "]";
-      require(row.index() == i, f + ".index",
+      String f = prefix + WireFormat.row(RecordField.METADATA, i);
+      require(row.index() == i, f + METADATA_INDEX,
           "index " + row.index() + " does not match position " + i);
-      require(keys.add(row.key()), f + ".key",
+      require(keys.add(row.key()), f + METADATA_KEY,
           "duplicate metadata key \"" + ReaException.truncateForMessage(row.key()) + "\"");
-      require(gguf || row.type() == ValueType.STRING, f + ".type",
+      require(gguf || row.type() == ValueType.STRING, f + METADATA_TYPE,
           "safetensors metadata values are STRING");
       if (row.value() instanceof MetadataValue.ArrayValue a) {
         checkArray(a, f, limits, 1);
         // Optional (records saved before CONTRACT section 11 lack it); a digest when present.
         require(row.valueSha256() == null || SHA256_HEX.matcher(row.valueSha256()).matches(),
-            f + ".value_sha256", "value_sha256 must be 64 lowercase hex digits");
+            f + METADATA_VALUE_SHA256, "value_sha256 must be 64 lowercase hex digits");
       } else {
-        checkScalar(row.type(), row.value(), f + ".value");
+        checkScalar(row.type(), row.value(), f + METADATA_VALUE);
       }
     }
   }
@@ -312,15 +410,16 @@ public final class RecordChecks {
       throws ReaException {
     require(level <= limits.nestingLimit(), f, "arrays nest deeper than " + limits.nestingLimit());
     int n = a.preview().size();
-    require(n <= limits.previewElements(), f + ".preview",
+    require(n <= limits.previewElements(), f + METADATA_PREVIEW,
         "preview holds " + n + " elements, more than " + limits.previewElements());
-    require(Long.compareUnsigned(n, a.count()) <= 0, f + ".preview",
+    require(Long.compareUnsigned(n, a.count()) <= 0, f + METADATA_PREVIEW,
         "preview holds more elements than count");
     require(a.previewComplete() == (Long.compareUnsigned(n, a.count()) == 0),
-        f + ".preview_complete", "preview_complete must be true exactly when preview holds count elements");
+        f + METADATA_PREVIEW_COMPLETE,
+        "preview_complete must be true exactly when preview holds count elements");
     for (int i = 0; i < n; i++) {
       MetadataValue e = a.preview().get(i);
-      String ef = f + ".preview[" + i + "]";
+      String ef = f + METADATA_PREVIEW + "[" + i + "]";
       if (a.elementType() == ValueType.ARRAY) {
         require(e instanceof MetadataValue.ArrayValue, ef, "element is not an array");
         checkArray((MetadataValue.ArrayValue) e, ef, limits, level + 1);
@@ -377,38 +476,47 @@ public final class RecordChecks {
   }
 
   private static void checkTensors(
-      List<TensorRow> rows, String prefix, boolean gguf, Long dataOffset) throws ReaException {
+      List<TensorRow> rows, String prefix, boolean gguf, @Nullable Long dataOffset)
+      throws ReaException {
     Set<String> names = new HashSet<>(rows.size() * 2);
     for (int i = 0; i < rows.size(); i++) {
       TensorRow t = rows.get(i);
-      String f = prefix + "tensors[" + i + "]";
-      require(t.index() == i, f + ".index", "index " + t.index() + " does not match position " + i);
-      require(names.add(t.name()), f + ".name",
+      String f = prefix + WireFormat.row(RecordField.TENSORS, i);
+      require(t.index() == i, f + TENSOR_INDEX,
+          "index " + t.index() + " does not match position " + i);
+      require(names.add(t.name()), f + TENSOR_NAME,
           "duplicate tensor name \"" + ReaException.truncateForMessage(t.name()) + "\"");
       require(gguf || i == 0 || Derivations.compareCodePoints(rows.get(i - 1).name(), t.name()) < 0,
-          f + ".name", "safetensors tensor rows are not in name order");
-      require(gguf == (t.typeId() != null), f + ".type_id",
+          f + TENSOR_NAME, "safetensors tensor rows are not in name order");
+      require(gguf == (t.typeId() != null), f + TENSOR_TYPE_ID,
           gguf ? "GGUF tensor rows carry type_id" : "safetensors tensor rows carry no type_id");
-      require(t.typeId() == null || (t.typeId() >= 0 && t.typeId() <= 0xFFFF_FFFFL), f + ".type_id",
+      require(t.typeId() == null || (t.typeId() >= 0 && t.typeId() <= 0xFFFF_FFFFL),
+          f + TENSOR_TYPE_ID,
           "type id out of unsigned 32-bit range");
-      require(!gguf || t.shape().size() <= 4, f + ".shape", "GGUF tensors have at most 4 dimensions");
+      require(!gguf || t.shape().size() <= 4, f + TENSOR_SHAPE,
+          "GGUF tensors have at most 4 dimensions");
       BigInteger product = BigInteger.ONE;
       for (int d = 0; d < t.shape().size(); d++) {
         product = product.multiply(Derivations.unsigned(t.shape().get(d)));
-        require(product.compareTo(U64_LIMIT) < 0, f + ".shape[" + d + "]",
+        require(product.compareTo(U64_LIMIT) < 0, f + TENSOR_SHAPE + "[" + d + "]",
             "shape product exceeds 2^64-1");
       }
-      require(product.equals(Derivations.unsigned(t.parameterCount())), f + ".parameter_count",
+      require(product.equals(Derivations.unsigned(t.parameterCount())), f + TENSOR_PARAMETER_COUNT,
           "parameter_count is not the product of the shape");
       if (dataOffset != null) {
         BigInteger expected = Derivations.unsigned(dataOffset).add(Derivations.unsigned(t.offset()));
         require(t.fileOffset() != null && expected.equals(Derivations.unsigned(t.fileOffset())),
-            f + ".file_offset", "file_offset is not the data offset plus offset");
+            f + TENSOR_FILE_OFFSET, "file_offset is not the data offset plus offset");
       } else {
-        require(t.fileOffset() == null, f + ".file_offset",
+        require(t.fileOffset() == null, f + TENSOR_FILE_OFFSET,
             "file_offset must be null while the data offset is unknown");
       }
     }
+  }
+
+  /** @return {@code .name}: what follows a row's path for one of its properties */
+  private static String dot(WireFormat.Field field) {
+    return "." + field.json();
   }
 
   private static boolean oneOf(String v, String... options) {

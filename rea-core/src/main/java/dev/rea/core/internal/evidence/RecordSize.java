@@ -13,6 +13,9 @@ import dev.rea.core.evidence.Subject;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.Totals;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.evidence.WireFormat.MetadataField;
+import dev.rea.core.internal.evidence.WireFormat.TensorField;
+import dev.rea.core.internal.evidence.WireFormat.TypeField;
 import dev.rea.core.internal.io.JsonText;
 import dev.rea.core.internal.io.RetainedBudget;
 import java.io.OutputStream;
@@ -22,7 +25,8 @@ import tools.jackson.core.JsonGenerator;
 
 /**
  * What each part of an Evidence record costs as JSON, in bytes, exactly as {@link EvidenceJson}
- * writes it (compact UTF-8, strings escaped as {@link JsonText} describes). The retained budget
+ * writes it (compact UTF-8, strings escaped as {@link JsonText} describes); property names are
+ * counted from the {@link WireFormat} tables the writer takes them from. The retained budget
  * ({@link RetainedBudget}) charges these amounts, so that the signed bundle {@code rea
  * inspect-model-artifact --json} prints is never longer than the budget used (32 MiB by default,
  * half of the 64 MiB {@code EvidenceImport} accepts back). The accounting is described in {@code
@@ -52,7 +56,10 @@ public final class RecordSize {
    * Exact bytes an ARRAY metadata row's {@code value_sha256} adds to the row's JSON: {@code
    * ,"value_sha256":"<64 hex digits>"}.
    */
-  public static final long VALUE_SHA256_BYTES = ",\"value_sha256\":\"\"".length() + 64;
+  public static final long VALUE_SHA256_BYTES = member(MetadataField.VALUE_SHA256) + 2 + 64;
+
+  /** Bytes of {@code null}. */
+  private static final int NULL_BYTES = 4;
 
   /** Decimal digits of the widest {@code int} index or count (2147483647). */
   public static final int INT_DIGITS = 10;
@@ -82,6 +89,14 @@ public final class RecordSize {
    * room for a field added later.
    */
   public static final long FIXED_RECORD_BYTES = 2048;
+
+  /**
+   * Bytes a property's name takes in compact JSON with what stands before it: {@code ,"name":}
+   * for a later member, or {@code {"name":} for the first (the brace in place of the comma).
+   */
+  static long member(WireFormat.Field field) {
+    return field.json().length() + 4;
+  }
 
   /** 10^19 as unsigned 64-bit bits. */
   private static final long TEN_TO_19 = Long.parseUnsignedLong("10000000000000000000");
@@ -179,21 +194,22 @@ public final class RecordSize {
       boolean byteLengthKnown,
       long byteLength,
       StorageValidation storageValidation) {
-    long n = "{\"index\":".length() + numberBytes(index);
-    n += ",\"name\":".length() + nameQuoted;
-    n += ",\"type\":".length() + typeQuoted;
+    long n = member(TensorField.INDEX) + numberBytes(index);
+    n += member(TensorField.NAME) + nameQuoted;
+    n += member(TensorField.TYPE) + typeQuoted;
     if (typeId >= 0) {
-      n += ",\"type_id\":".length() + numberBytes(typeId);
+      n += member(TensorField.TYPE_ID) + numberBytes(typeId);
     }
-    n += ",\"shape\":[]".length();
+    n += member(TensorField.SHAPE) + "[]".length();
     for (int i = 0; i < dims; i++) {
       n += unsignedStringBytes(shape[i]) + (i > 0 ? 1 : 0);
     }
-    n += ",\"parameter_count\":".length() + unsignedStringBytes(parameterCount);
-    n += ",\"offset\":".length() + unsignedStringBytes(offset);
-    n += ",\"file_offset\":".length() + unsignedStringBytes(fileOffset);
-    n += ",\"byte_length\":".length() + (byteLengthKnown ? unsignedStringBytes(byteLength) : 4);
-    n += ",\"storage_validation\":".length() + 2 + storageValidation.wire().length();
+    n += member(TensorField.PARAMETER_COUNT) + unsignedStringBytes(parameterCount);
+    n += member(TensorField.OFFSET) + unsignedStringBytes(offset);
+    n += member(TensorField.FILE_OFFSET) + unsignedStringBytes(fileOffset);
+    n += member(TensorField.BYTE_LENGTH)
+        + (byteLengthKnown ? unsignedStringBytes(byteLength) : NULL_BYTES);
+    n += member(TensorField.STORAGE_VALIDATION) + 2 + storageValidation.wire().length();
     return n + "}".length();
   }
 
@@ -234,13 +250,13 @@ public final class RecordSize {
    * @param typeId the GGUF type ID, or a negative value for none
    */
   public static long typeRowBytes(long typeQuoted, long typeId) {
-    long n = "{\"type\":".length() + typeQuoted;
+    long n = member(TypeField.TYPE) + typeQuoted;
     if (typeId >= 0) {
-      n += ",\"type_id\":".length() + numberBytes(typeId);
+      n += member(TypeField.TYPE_ID) + numberBytes(typeId);
     }
-    n += ",\"tensor_count\":".length() + INT_DIGITS;
-    n += ",\"parameter_count\":".length() + 2 + SUM_DIGITS;
-    n += ",\"byte_length\":".length() + 2 + SUM_DIGITS;
+    n += member(TypeField.TENSOR_COUNT) + INT_DIGITS;
+    n += member(TypeField.PARAMETER_COUNT) + 2 + SUM_DIGITS;
+    n += member(TypeField.BYTE_LENGTH) + 2 + SUM_DIGITS;
     return n + "}".length();
   }
 

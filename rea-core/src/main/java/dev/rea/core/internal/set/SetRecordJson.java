@@ -2,7 +2,6 @@ package dev.rea.core.internal.set;
 
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.Authentication;
-import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.ModelSetRecord;
@@ -10,6 +9,7 @@ import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.Warning;
 import dev.rea.core.internal.evidence.EvidenceIds;
 import dev.rea.core.internal.evidence.EvidenceJson;
+import dev.rea.core.internal.evidence.WireFormat.RecordField;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
@@ -116,24 +116,22 @@ public final class SetRecordJson {
     return out.toByteArray();
   }
 
-  /** Writes one set record. */
+  /**
+   * Writes one set record. The properties it shares with a file record (identity, request, type
+   * rows, totals, coverage, limitations, warnings, authentication) are written by {@link
+   * EvidenceJson} under the names of {@link RecordField}; {@code set} and {@code members} are the
+   * set's own (CONTRACT section 9).
+   */
   public static void write(JsonGenerator g, ModelSetRecord r, boolean withIdentity) {
     g.writeStartObject();
-    g.writeStringProperty("schema", r.schema());
+    g.writeStringProperty(RecordField.SCHEMA.json(), r.schema());
     if (withIdentity) {
-      nullable(g, "evidence_id", r.evidenceId());
+      EvidenceJson.nullableString(g, RecordField.EVIDENCE_ID, r.evidenceId());
     }
-    g.writeStringProperty("operation", r.operation());
-    g.writeStringProperty("status", r.status());
-    g.writeStringProperty("observed_at", r.observedAt());
-    g.writeName("request");
-    g.writeStartObject();
-    g.writeStringProperty("path", r.request().path());
-    g.writeStringProperty("hash", r.request().hash());
-    if (r.request().assumeLayout() != null) {
-      g.writeStringProperty("assume_layout", r.request().assumeLayout());
-    }
-    g.writeEndObject();
+    g.writeStringProperty(RecordField.OPERATION.json(), r.operation());
+    g.writeStringProperty(RecordField.STATUS.json(), r.status());
+    g.writeStringProperty(RecordField.OBSERVED_AT.json(), r.observedAt());
+    EvidenceJson.writeRequest(g, r.request());
     writeSet(g, r.set());
     g.writeName("members");
     g.writeStartArray();
@@ -141,39 +139,29 @@ public final class SetRecordJson {
       writeMember(g, m);
     }
     g.writeEndArray();
-    g.writeName("types");
+    g.writeName(RecordField.TYPES.json());
     g.writeStartArray();
     for (TypeRow t : r.types()) {
       EvidenceJson.writeTypeRow(g, t);
     }
     g.writeEndArray();
-    g.writeName("totals");
-    g.writeStartObject();
-    g.writeNumberProperty("tensor_count", r.totals().tensorCount());
-    g.writeStringProperty("parameter_count", r.totals().parameterCount().toString());
-    big(g, "byte_length", r.totals().byteLength());
-    g.writeEndObject();
-    writeCoverage(g, r.coverage());
-    g.writeName("limitations");
+    EvidenceJson.writeTotals(g, r.totals());
+    EvidenceJson.writeCoverage(g, r.coverage());
+    g.writeName(RecordField.LIMITATIONS.json());
     g.writeStartArray();
     for (Limitation l : r.limitations()) {
       EvidenceJson.writeLimitation(g, l);
     }
     g.writeEndArray();
-    g.writeName("warnings");
+    g.writeName(RecordField.WARNINGS.json());
     g.writeStartArray();
     for (Warning w : r.warnings()) {
       EvidenceJson.writeWarning(g, w);
     }
     g.writeEndArray();
-    if (withIdentity && r.authentication() != null) {
-      Authentication a = r.authentication();
-      g.writeName("authentication");
-      g.writeStartObject();
-      g.writeStringProperty("scheme", a.scheme());
-      g.writeStringProperty("key_id", a.keyId());
-      g.writeStringProperty("signature", a.signature());
-      g.writeEndObject();
+    Authentication a = r.authentication();
+    if (withIdentity && a != null) {
+      EvidenceJson.writeAuthentication(g, a);
     }
     g.writeEndObject();
   }
@@ -226,17 +214,6 @@ public final class SetRecordJson {
     g.writeNumberProperty("tensor_count", m.tensorCount());
     g.writeStringProperty("parameter_count", m.parameterCount().toString());
     big(g, "byte_length", m.byteLength());
-    g.writeEndObject();
-  }
-
-  private static void writeCoverage(JsonGenerator g, Coverage c) {
-    g.writeName("coverage");
-    g.writeStartObject();
-    g.writeStringProperty("header", c.header());
-    g.writeStringProperty("storage_sizes", c.storageSizes());
-    g.writeStringProperty("ranges", c.ranges());
-    g.writeStringProperty("digest", c.digest());
-    g.writeStringProperty("final_identity", c.finalIdentity());
     g.writeEndObject();
   }
 
