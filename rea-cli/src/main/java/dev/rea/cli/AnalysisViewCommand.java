@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -78,7 +79,7 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
       description =
           "The view object, with \"kind\":\"model-artifact\" (needed unless --tensors is"
               + " given).")
-  String view;
+  @Nullable String view;
 
   @Option(
       names = TensorsOption.NAME,
@@ -87,13 +88,13 @@ public final class AnalysisViewCommand implements Callable<Integer>, ReaMain.Use
           "Only tensors whose name matches GLOB: the view's name_glob (without --view, a view of"
               + " the tensors collection). "
               + TensorsOption.SYNTAX)
-  String tensors;
+  @Nullable String tensors;
 
   @Option(
       names = {"--evidence_id", "--evidence-id"},
       paramLabel = "ID",
       description = "The record to answer from when the bundle holds several.")
-  String evidenceId;
+  @Nullable String evidenceId;
 
   @Option(
       names = "--json",

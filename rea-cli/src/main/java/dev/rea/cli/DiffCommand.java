@@ -76,7 +76,7 @@ public final class DiffCommand implements Callable<Integer>, ReaMain.UsesEnviron
       names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
       paramLabel = "ggml-modern",
       description = Arguments.ASSUME_LAYOUT_HELP)
-  String assumeLayout;
+  @Nullable String assumeLayout;
 
   @Option(names = "--json", description = "Print the comparison as JSON (or the error object).")
   boolean json;

@@ -18,8 +18,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
@@ -83,19 +85,25 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     "141 when the reader of stdout went away (| head)."
   };
 
+  // model() sets it on the command it builds, before picocli can call it.
+  @SuppressWarnings("NullAway.Init")
   private CommandSpec spec;
 
-  // The arguments, copied from the parsed model when the command runs (readArguments).
+  // The arguments, copied from the parsed model when the command runs (readArguments); the
+  // options without a default are null when not given.
+  @SuppressWarnings("NullAway.Init") // readArguments(): PATH is a required positional
   String path;
   boolean json;
+  @SuppressWarnings("NullAway.Init") // readArguments(): --hash has a default
   String hash;
-  String assumeLayout;
+  @Nullable String assumeLayout;
   int maxTensorRows;
-  List<String> detail;
-  String evidenceOutput;
-  String view;
+  @Nullable List<String> detail;
+  @Nullable String evidenceOutput;
+  @Nullable String view;
+  @SuppressWarnings("NullAway.Init") // readArguments(): --format has a default
   String format;
-  String tensors;
+  @Nullable String tensors;
   boolean wide;
 
   /**
@@ -329,7 +337,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   }
 
   /** A bar on stderr while a full hash runs on a terminal; otherwise none. */
-  private ProgressBar progressBar(HashMode mode, PrintWriter err) {
+  private @Nullable ProgressBar progressBar(HashMode mode, PrintWriter err) {
     boolean showProgress = mode == HashMode.FULL && Terminal.stderrIsTerminal();
     return showProgress
         ? new ProgressBar(TerminalText.raw(err), "hashing", Terminal.columns(env))
@@ -337,7 +345,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   }
 
   /** The options the file is inspected with. */
-  private InspectOptions inspectOptions(HashMode mode, Cancellation cancellation, ProgressBar bar)
+  private InspectOptions inspectOptions(
+      HashMode mode, Cancellation cancellation, @Nullable ProgressBar bar)
       throws ReaException {
     InspectOptions.Builder options =
         InspectOptions.builder()
@@ -351,7 +360,8 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   }
 
   /** The readable report on stdout, then where the complete Evidence was written, if it was. */
-  private void printReport(EvidenceRecord record, Glob tensorFilter, Path output, PrintWriter out) {
+  private void printReport(
+      EvidenceRecord record, @Nullable Glob tensorFilter, @Nullable Path output, PrintWriter out) {
     PrintWriter text = TerminalText.wrap(out);
     Screen screen = Screen.forStdout(env, wide);
     new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).screen(screen).print(record);
@@ -400,15 +410,16 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
           .field("--evidence_output")
           .build();
     }
-    return ViewRequest.parse(view, ViewRequest.Mode.INLINE);
+    // Called when --view was given.
+    return ViewRequest.parse(Objects.requireNonNull(view, "--view"), ViewRequest.Mode.INLINE);
   }
 
   /** Prints the summary (with the page of {@code --view}, answered from the written file). */
   private void printSummary(
       Rea rea,
       EvidenceRecord record,
-      ViewRequest selection,
-      Path output,
+      @Nullable ViewRequest selection,
+      @Nullable Path output,
       PrintWriter out,
       PrintWriter err)
       throws ReaException {
@@ -416,7 +427,10 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
     ViewPage page = null;
     if (selection != null) {
       // Answer from the evidence file just written, exactly as inspect-analysis-view does.
-      ev = rea.readEvidence(output).select(record.evidenceId(), "by its evidence_id");
+      // selection() refuses --view without --evidence_output.
+      ev =
+          rea.readEvidence(Objects.requireNonNull(output, "--evidence_output"))
+              .select(record.evidenceId(), "by its evidence_id");
       page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
     } else {
       ev = rea.evidence(record);
@@ -438,7 +452,7 @@ public final class InspectCommand implements Callable<Integer>, ReaMain.UsesEnvi
   }
 
   /** Signs the partial Evidence of a JSON failure when a key is at hand (best effort). */
-  private EvidenceRecord signPartial(Rea rea, EvidenceRecord partial) {
+  private @Nullable EvidenceRecord signPartial(Rea rea, @Nullable EvidenceRecord partial) {
     if (!json || partial == null) {
       return partial;
     }

@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-type and whole-record totals derived from tensor declarations (specification, "Parameter
@@ -174,13 +175,13 @@ public final class Derivations {
 
   private static final class Acc {
     final String label;
-    final Long typeId;
+    final @Nullable Long typeId;
     int count;
     final UnsignedSum params = new UnsignedSum();
     final UnsignedSum bytes = new UnsignedSum();
     boolean bytesKnown = true;
 
-    Acc(String label, Long typeId) {
+    Acc(String label, @Nullable Long typeId) {
       this.label = label;
       this.typeId = typeId;
     }

@@ -444,7 +444,8 @@ public final class ModelInspector {
     FileIdentity identity = unverified(before);
     ParsedHeader header;
     try {
-      header = readers.get(format).read(in, ctx);
+      // The constructor refused a map without a reader for every format.
+      header = Objects.requireNonNull(readers.get(format), "reader").read(in, ctx);
     } catch (ReaException e) {
       ParsedHeader completed = ctx.partial().get();
       if (e.constraint() != Constraint.CANCELLED || completed == null) {
