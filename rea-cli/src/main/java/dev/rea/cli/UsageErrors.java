@@ -20,9 +20,10 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     if (hint == null) {
       hint = dashedFileName(ex, args);
     }
-    // picocli's parameter exceptions always say what is wrong.
-    String said = Objects.requireNonNull(ex.getMessage(), "picocli gave no message");
-    String message = hint == null ? said : said + " (" + hint + ")";
+    String said = ex.getMessage();
+    // picocli's parameter exceptions always say what is wrong (a ReaException needs a message).
+    String message =
+        hint == null ? Objects.requireNonNull(said, "message") : said + " (" + hint + ")";
     ReaException error =
         ReaException.builder(Constraint.BAD_ARGUMENT, message)
             .field(ex.getArgSpec() == null ? null : argName(ex.getArgSpec()))
