@@ -31,7 +31,7 @@ final class Advice {
             + " FILE and query that file)";
       }
       if ("model-artifact-summary".equals(detected) || "model-artifact-page".equals(detected)) {
-        String kind = detected.equals("model-artifact-summary") ? "summary" : "page";
+        String kind = "model-artifact-summary".equals(detected) ? "summary" : "page";
         return "query the complete Evidence that --evidence_output FILE wrote (the "
             + kind
             + "'s parent_evidence_id names it)";

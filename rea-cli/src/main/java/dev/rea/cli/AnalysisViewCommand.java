@@ -12,6 +12,7 @@ import dev.rea.core.view.ViewRequest;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.JsonNode;
@@ -73,7 +74,7 @@ public final class AnalysisViewCommand extends ReaCommand {
       description =
           "The view object, with \"kind\":\"model-artifact\" (needed unless --tensors is"
               + " given).")
-  String view;
+  @Nullable String view;
 
   @Option(
       names = TensorsOption.NAME,
@@ -82,13 +83,13 @@ public final class AnalysisViewCommand extends ReaCommand {
           "Only tensors whose name matches GLOB: the view's name_glob (without --view, a view of"
               + " the tensors collection). "
               + TensorsOption.SYNTAX)
-  String tensors;
+  @Nullable String tensors;
 
   @Option(
       names = {"--evidence_id", "--evidence-id"},
       paramLabel = "ID",
       description = "The record to answer from when the bundle holds several.")
-  String evidenceId;
+  @Nullable String evidenceId;
 
   @Option(
       names = "--json",

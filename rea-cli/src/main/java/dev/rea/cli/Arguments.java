@@ -290,7 +290,7 @@ final class Arguments {
    * @throws ReaException {@code bad_argument} for another value; {@code conflicting_choices}
    *     when both {@code complete} and {@code summary} are given
    */
-  static Detail detail(java.util.List<String> values) throws ReaException {
+  static Detail detail(java.util.@Nullable List<String> values) throws ReaException {
     Detail chosen = null;
     if (values == null) {
       return Detail.COMPLETE;

@@ -16,9 +16,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
@@ -58,7 +60,7 @@ public final class CheckCommand extends ReaCommand {
       names = {"--expect-sha256", "--expect_sha256"},
       paramLabel = "HEX",
       description = "The SHA-256 each file must have (implies a full hash).")
-  String expectSha256;
+  @Nullable String expectSha256;
 
   @Option(
       names = "--allow",
@@ -71,13 +73,13 @@ public final class CheckCommand extends ReaCommand {
       names = {"--fail-on", "--fail_on"},
       paramLabel = "limitations",
       description = "Also fail on limitations (what REA could not establish).")
-  String failOn;
+  @Nullable String failOn;
 
   @Option(
       names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
       paramLabel = "ggml-modern",
       description = Arguments.ASSUME_LAYOUT_HELP)
-  String assumeLayout;
+  @Nullable String assumeLayout;
 
   @Option(names = "--json", description = "Print one JSON object with every verdict.")
   boolean json;

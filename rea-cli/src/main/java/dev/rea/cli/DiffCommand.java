@@ -71,7 +71,7 @@ public final class DiffCommand extends ReaCommand {
       names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
       paramLabel = "ggml-modern",
       description = Arguments.ASSUME_LAYOUT_HELP)
-  String assumeLayout;
+  @Nullable String assumeLayout;
 
   @Option(names = "--json", description = "Print the comparison as JSON (or the error object).")
   boolean json;

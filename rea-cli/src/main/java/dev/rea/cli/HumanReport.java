@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
@@ -625,7 +626,10 @@ final class HumanReport {
         tensors = l.tensorIndices().size();
       }
     }
-    String layout = TerminalText.printable(r.request().assumeLayout());
+    // Called for a record read under --assume-layout only (the layout fact).
+    String layout =
+        TerminalText.printable(
+            Objects.requireNonNull(r.request().assumeLayout(), "no --assume-layout"));
     return tensors == 0
         ? layout + " assumed (--assume-layout); no tensor here needed it"
         : "ASSUMED "
@@ -645,7 +649,7 @@ final class HumanReport {
   }
 
 
-  private static String nullText(String s, String fallback) {
+  private static String nullText(@Nullable String s, String fallback) {
     return s == null ? fallback : s;
   }
 }

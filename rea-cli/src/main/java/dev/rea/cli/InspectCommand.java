@@ -18,6 +18,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
@@ -81,17 +83,21 @@ public final class InspectCommand extends ReaCommand {
     "141 when the reader of stdout went away (| head)."
   };
 
-  // The arguments, copied from the parsed model when the command runs (readArguments).
+  // The arguments, copied from the parsed model when the command runs (readArguments); the
+  // options without a default are null when not given.
+  @SuppressWarnings("NullAway.Init") // readArguments(): PATH is a required positional
   String path;
   boolean json;
+  @SuppressWarnings("NullAway.Init") // readArguments(): --hash has a default
   String hash;
-  String assumeLayout;
+  @Nullable String assumeLayout;
   int maxTensorRows;
-  List<String> detail;
-  String evidenceOutput;
-  String view;
+  @Nullable List<String> detail;
+  @Nullable String evidenceOutput;
+  @Nullable String view;
+  @SuppressWarnings("NullAway.Init") // readArguments(): --format has a default
   String format;
-  String tensors;
+  @Nullable String tensors;
   boolean wide;
 
   /**
@@ -299,7 +305,8 @@ public final class InspectCommand extends ReaCommand {
   }
 
   /** The readable report on stdout, then where the complete Evidence was written, if it was. */
-  private void printReport(EvidenceRecord record, Glob tensorFilter, Path output, PrintWriter out) {
+  private void printReport(
+      EvidenceRecord record, @Nullable Glob tensorFilter, @Nullable Path output, PrintWriter out) {
     PrintWriter text = TerminalText.wrap(out);
     Screen screen = Screen.forStdout(env, wide);
     new HumanReport(text, maxTensorRows).tensorFilter(tensorFilter).screen(screen).print(record);
@@ -348,15 +355,16 @@ public final class InspectCommand extends ReaCommand {
           .field("--evidence_output")
           .build();
     }
-    return ViewRequest.parse(view, ViewRequest.Mode.INLINE);
+    // Called when --view was given.
+    return ViewRequest.parse(Objects.requireNonNull(view, "--view"), ViewRequest.Mode.INLINE);
   }
 
   /** Prints the summary (with the page of {@code --view}, answered from the written file). */
   private void printSummary(
       Rea rea,
       EvidenceRecord record,
-      ViewRequest selection,
-      Path output,
+      @Nullable ViewRequest selection,
+      @Nullable Path output,
       PrintWriter out,
       PrintWriter err)
       throws ReaException {
@@ -364,7 +372,10 @@ public final class InspectCommand extends ReaCommand {
     ViewPage page = null;
     if (selection != null) {
       // Answer from the evidence file just written, exactly as inspect-analysis-view does.
-      ev = rea.readEvidence(output).select(record.evidenceId(), "by its evidence_id");
+      // selection() refuses --view without --evidence_output.
+      ev =
+          rea.readEvidence(Objects.requireNonNull(output, "--evidence_output"))
+              .select(record.evidenceId(), "by its evidence_id");
       page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
     } else {
       ev = rea.evidence(record);
@@ -386,7 +397,7 @@ public final class InspectCommand extends ReaCommand {
   }
 
   /** Signs the partial Evidence of a JSON failure when a key is at hand (best effort). */
-  private EvidenceRecord signPartial(Rea rea, EvidenceRecord partial) {
+  private @Nullable EvidenceRecord signPartial(Rea rea, @Nullable EvidenceRecord partial) {
     if (!json || partial == null) {
       return partial;
     }

@@ -3,6 +3,7 @@ package dev.rea.cli;
 import dev.rea.core.options.Cancellation;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -61,12 +62,12 @@ final class Interrupts implements AutoCloseable {
   }
 
   /** @return the signal kept by {@link #early} and not yet taken, or null (for tests) */
-  static String pendingEarly() {
+  static @Nullable String pendingEarly() {
     return EARLY.get();
   }
 
   /** Puts the JVM's handlers back and returns the signal kept by {@link #early}, or null. */
-  private static String takeEarly() {
+  private static @Nullable String takeEarly() {
     for (java.util.Map.Entry<String, SignalHandler> e : ORIGINAL.entrySet()) {
       try {
         Signal.handle(new Signal(e.getKey()), e.getValue());

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine;
 
@@ -33,6 +34,8 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
     "Run 'rea help <command>' for a command's options."
   };
 
+  // model() sets it on the command it builds, before picocli can call it.
+  @SuppressWarnings("NullAway.Init")
   private CommandSpec spec;
 
   /**
@@ -210,7 +213,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
    * @param firstArg the first command-line argument, or null
    * @return the configured picocli command line
    */
-  public static CommandLine commandLine(Map<String, String> env, String firstArg) {
+  public static CommandLine commandLine(Map<String, String> env, @Nullable String firstArg) {
     Map<String, String> environment = Map.copyOf(env);
     CommandLine.IFactory defaults = CommandLine.defaultFactory();
     CommandLine.IFactory factory =

@@ -19,9 +19,12 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code rea inspect-model-set PATH}: inspects a model made of several files (CONTRACT section 9)
@@ -86,23 +89,23 @@ public final class SetCommand extends ReaCommand {
       names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
       paramLabel = "ggml-modern",
       description = Arguments.ASSUME_LAYOUT_HELP)
-  String assumeLayout;
+  @Nullable String assumeLayout;
 
   @Option(names = "--detail", paramLabel = "complete|summary",
       description = {"complete (default): every record (a signed bundle with --json).",
           "summary: the set summary, pointing at the complete Evidence by "
               + "parent_evidence_id (pair it with --evidence_output)."})
-  List<String> detail;
+  @Nullable List<String> detail;
 
   @Option(names = {"--evidence_output", "--evidence-output"}, paramLabel = "FILE",
       description = "Also write the signed set bundle (set record, then every member's record) "
           + "to FILE, atomically.")
-  String evidenceOutput;
+  @Nullable String evidenceOutput;
 
   @Option(names = "--view", paramLabel = "JSON",
       description = "Answer one page of a view over the set in the same run. Needs --detail "
           + "summary and --evidence_output; the page is answered from that file.")
-  String view;
+  @Nullable String view;
 
   @Option(names = "--format", paramLabel = "rea|in-toto|cyclonedx", defaultValue = "rea",
       description = {"rea (default): REA's own JSON and reports.",
@@ -171,14 +174,16 @@ public final class SetCommand extends ReaCommand {
       ModelSetRecord set =
           bundle || standard == StandardFormat.IN_TOTO ? rea.sign(done.set()) : done.set();
       if (output != null) {
-        spool.writeBundle(output, set);
+        // bundle is true with --evidence_output, so the spool exists.
+        Objects.requireNonNull(spool, "spool").writeBundle(output, set);
       }
       if (standard != StandardFormat.REA) {
         Output.printJson(out, standard.ofSet(rea, set, kept));
       } else if (chosen == Arguments.Detail.SUMMARY) {
         printSummary(rea, set, first[0], done.checksPassed(), selection, output, out, err);
       } else if (json) {
-        printBundle(spool, set, out);
+        // Complete detail in REA's JSON: bundle is true, so the spool exists.
+        printBundle(Objects.requireNonNull(spool, "spool"), set, out);
       } else {
         PrintWriter text = TerminalText.wrap(out);
         new SetReport(text).print(set, done.checksPassed(), output);
@@ -234,17 +239,20 @@ public final class SetCommand extends ReaCommand {
           .field("--evidence_output")
           .build();
     }
-    return ViewRequest.parse(view, ViewRequest.Mode.INLINE);
+    // Called when --view was given.
+    return ViewRequest.parse(Objects.requireNonNull(view, "--view"), ViewRequest.Mode.INLINE);
   }
 
   private void printSummary(Rea rea, ModelSetRecord set, EvidenceRecord first,
-      List<String> checks, ViewRequest selection, Path output, PrintWriter out, PrintWriter err)
+      List<String> checks, @Nullable ViewRequest selection, @Nullable Path output, PrintWriter out,
+      PrintWriter err)
       throws ReaException {
     byte[] summary;
     ViewPage page = null;
     if (selection != null) {
       // Answered from the bundle just written, as inspect-analysis-view answers it.
-      SetEvidence ev = rea.readSetEvidence(output);
+      // selection() refuses --view without --evidence_output.
+      SetEvidence ev = rea.readSetEvidence(Objects.requireNonNull(output, "--evidence_output"));
       page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
       summary = rea.setSummaryJson(ev, page);
     } else {

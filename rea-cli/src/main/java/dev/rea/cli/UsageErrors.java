@@ -3,6 +3,8 @@ package dev.rea.cli;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import java.util.Arrays;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 
 /**
@@ -18,7 +20,10 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     if (hint == null) {
       hint = dashedFileName(ex, args);
     }
-    String message = hint == null ? ex.getMessage() : ex.getMessage() + " (" + hint + ")";
+    String said = ex.getMessage();
+    // picocli's parameter exceptions always say what is wrong (a ReaException needs a message).
+    String message =
+        hint == null ? Objects.requireNonNull(said, "message") : said + " (" + hint + ")";
     ReaException error =
         ReaException.builder(Constraint.BAD_ARGUMENT, message)
             .field(ex.getArgSpec() == null ? null : argName(ex.getArgSpec()))
@@ -47,7 +52,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
    * @return a hint when options were given before the command name ({@code rea --json
    *     inspect-model-artifact FILE}): {@code rea} itself has only --help and --version; or null
    */
-  static String optionBeforeCommand(CommandLine.ParameterException ex, String[] args) {
+  static @Nullable String optionBeforeCommand(CommandLine.ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     if (!(ex instanceof CommandLine.UnmatchedArgumentException u)
         || cmd.getParent() != null
@@ -68,7 +73,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
    *     command starts with '-' ({@code rea inspect-model-artifact -model.gguf}): picocli read it
    *     as an option; or null
    */
-  static String dashedFileName(CommandLine.ParameterException ex, String[] args) {
+  static @Nullable String dashedFileName(CommandLine.ParameterException ex, String[] args) {
     if (!(ex instanceof CommandLine.MissingParameterException m)
         || m.getMissing().stream().noneMatch(CommandLine.Model.ArgSpec::isPositional)) {
       return null;

@@ -163,6 +163,11 @@ final class ReaTools {
 
   // ---------------------------------------------------------------- inspect_analysis_view
 
+  /** The parsed view: {@code view} parses it whenever the view is not an array view. */
+  private static ViewRequest viewOf(@Nullable ViewRequest selection) {
+    return Objects.requireNonNull(selection, "a view that is not an array view is parsed");
+  }
+
   CallToolResult view(McpSyncServerExchange exchange, CallToolRequest request) {
     try {
       Args a = Args.of(request.arguments(), Set.of("source", "view"));
@@ -179,8 +184,8 @@ final class ReaTools {
       ArrayView arrayView = ArrayView.parseIfArray(viewJson);
       ViewRequest selection =
           arrayView != null ? null : ViewRequest.parse(viewJson, ViewRequest.Mode.ANALYSIS);
-      Object kind = source.get("kind");
-      if (!(kind instanceof String k)) {
+      String k = source.get("kind") instanceof String s ? s : null;
+      if (k == null) {
         throw Failures.badArgument(
             "source.kind", "source.kind must be \"retained-evidence\", \"evidence-file\" or \"inline\"");
       }
@@ -196,7 +201,7 @@ final class ReaTools {
                   "view.collection", "array views page one model file's Evidence, not a set's");
             }
             return results.success(
-                rea.view(set, selection, SourceKind.RETAINED_EVIDENCE).json());
+                rea.view(set, viewOf(selection), SourceKind.RETAINED_EVIDENCE).json());
           }
           ev = desk.store().get(s.requiredString("evidence_id"));
           sourceKind = SourceKind.RETAINED_EVIDENCE;
@@ -223,7 +228,9 @@ final class ReaTools {
                     + Args.quote(k));
       }
       return results.success(
-          arrayView != null ? ev.arrayPage(arrayView) : rea.view(ev, selection, sourceKind).json());
+          arrayView != null
+              ? ev.arrayPage(arrayView)
+              : rea.view(ev, viewOf(selection), sourceKind).json());
     } catch (ReaException e) {
       return results.failure(e);
     }

@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,8 +35,8 @@ final class Schemas {
         throw new IllegalStateException("schemas.json missing from the class path");
       }
       Map<String, Object> all = json.readValue(in.readAllBytes(), MAP);
-      this.defs = (Map<String, Object>) all.get("$defs");
-      this.tools = (Map<String, Object>) all.get("tools");
+      this.defs = Objects.requireNonNull((Map<String, Object>) all.get("$defs"), "$defs");
+      this.tools = Objects.requireNonNull((Map<String, Object>) all.get("tools"), "tools");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -57,7 +58,7 @@ final class Schemas {
     if (t == null) {
       throw new IllegalArgumentException("no schema for tool " + tool);
     }
-    return (Map<String, Object>) t.get(which);
+    return Objects.requireNonNull((Map<String, Object>) t.get(which), which);
   }
 
   private Map<String, Object> withDefs(Map<String, Object> schema) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.IntUnaryOperator;
 
@@ -346,7 +347,7 @@ public final class BenchCorpus {
         .f32("gemma3.rope.scaling.factor", 8.0f)
         .string("tokenizer.ggml.model", "llama")
         .strings("tokenizer.ggml.tokens", v.tokens())
-        .f32s("tokenizer.ggml.scores", v.scores())
+        .f32s("tokenizer.ggml.scores", Objects.requireNonNull(v.scores(), "SentencePiece scores"))
         .i32s("tokenizer.ggml.token_type", v.types())
         .u32("tokenizer.ggml.bos_token_id", 2)
         .u32("tokenizer.ggml.eos_token_id", 1)
@@ -474,7 +475,7 @@ public final class BenchCorpus {
         .u32("general.file_type", 1)
         .string("tokenizer.ggml.model", "llama")
         .strings("tokenizer.ggml.tokens", v.tokens())
-        .f32s("tokenizer.ggml.scores", v.scores())
+        .f32s("tokenizer.ggml.scores", Objects.requireNonNull(v.scores(), "SentencePiece scores"))
         .i32s("tokenizer.ggml.token_type", v.types());
     return llamaTensors(
         w, vocab, blocks, embd, kvDim, ffn, GgufFileWriter.F16, b -> GgufFileWriter.F16,

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code scan-tree} of issue 20: a directory tree shaped like a model store (organisations,
@@ -215,7 +216,7 @@ public final class ScanTree {
 
   /** A transformers-like safetensors checkpoint of {@code layers} layers (or the named ones). */
   private static SafetensorsFileWriter.Written checkpoint(
-      Path file, Random r, int layers, List<String> only) throws IOException {
+      Path file, Random r, int layers, @Nullable List<String> only) throws IOException {
     int hidden = 64 * (1 + r.nextInt(4));
     List<SafetensorsFileWriter.Tensor> ts = tensors(hidden, layers);
     if (only != null) {

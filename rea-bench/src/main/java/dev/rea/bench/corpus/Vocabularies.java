@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deterministic synthetic tokenizer vocabularies shaped like real ones: byte-level BPE pieces as
@@ -17,8 +18,8 @@ import java.util.Set;
 final class Vocabularies {
   private Vocabularies() {}
 
-  /** A vocabulary: pieces as UTF-8, and parallel token types / scores. */
-  record Vocab(byte[][] tokens, int[] types, float[] scores) {}
+  /** A vocabulary: pieces as UTF-8, and parallel token types / scores (null for a BPE one). */
+  record Vocab(byte[][] tokens, int[] types, float @Nullable [] scores) {}
 
   // llama.cpp token types (llama_token_type / gguf-py TokenType).
   static final int NORMAL = 1;

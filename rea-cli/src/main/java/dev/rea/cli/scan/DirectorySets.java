@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The set grouping of {@code rea scan} (CONTRACT section 10: "groups them as section 9 would: an
@@ -112,7 +113,7 @@ public final class DirectorySets implements UnitGrouping {
      * A member the listing did not hand over (a PATH that is one file of a set): its own
      * {@code lstat}, or null when it is missing or not a regular file.
      */
-    private ListedFile examine(String name) {
+    private @Nullable ListedFile examine(String name) {
       Path p = directory.resolve(name);
       try {
         FileStat s = FileStat.of(p, false);

@@ -37,6 +37,14 @@ public final class ReaException extends Exception {
     this.diagnostics = Collections.unmodifiableMap(new LinkedHashMap<>(b.diagnostics));
   }
 
+  /**
+   * @return the message, never null: every failure is built with one (the constructor checks it)
+   */
+  @Override
+  public String getMessage() {
+    return Objects.requireNonNull(super.getMessage(), "message");
+  }
+
   /** @return a builder for a failure of the given constraint with the given message */
   public static Builder builder(Constraint constraint, String message) {
     return new Builder(constraint, message);

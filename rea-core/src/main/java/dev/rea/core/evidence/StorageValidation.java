@@ -1,5 +1,7 @@
 package dev.rea.core.evidence;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Whether a tensor's declared storage was checked against its type and shape (CONTRACT section
  * 3, {@code storage_validation}).
@@ -22,7 +24,7 @@ public enum StorageValidation {
   }
 
   /** @return the constant for a JSON spelling, or null */
-  public static StorageValidation fromWire(String text) {
+  public static @Nullable StorageValidation fromWire(String text) {
     for (StorageValidation v : values()) {
       if (v.wire.equals(text)) {
         return v;

@@ -419,7 +419,7 @@ public record ViewRequest(
   }
 
   /** An analysis view must name its kind; an inline view of inspect_model_artifact may omit it. */
-  private static void requireKind(Mode mode, String kind) throws ReaException {
+  private static void requireKind(Mode mode, @Nullable String kind) throws ReaException {
     if (mode == Mode.ANALYSIS && kind == null) {
       throw bad(
           "kind",

@@ -187,7 +187,7 @@ public final class EvidenceVerifier {
   }
 
   /** The trusted key a record names and its signature's bytes. */
-  private record Trusted(PublicKey key, byte[] signature) {}
+  private record Trusted(String keyId, PublicKey key, byte[] signature) {}
 
   /**
    * What {@code authentication} alone decides, in order: signed at all, the scheme, the key_id's
@@ -211,7 +211,7 @@ public final class EvidenceVerifier {
     if (sig == null) {
       throw refuse.at("signature", BAD_SIGNATURE);
     }
-    return new Trusted(key, sig);
+    return new Trusted(a.keyId(), key, sig);
   }
 
   private static final String NOT_SIGNED = "the record is not signed";
@@ -260,7 +260,7 @@ public final class EvidenceVerifier {
     if (!KeyRing.verify(trusted.key(), canonical, trusted.signature())) {
       throw RecordChecks.reject(
           prefix + "authentication.signature",
-          "the signature does not verify with key " + a.keyId());
+          "the signature does not verify with key " + trusted.keyId());
     }
   }
 

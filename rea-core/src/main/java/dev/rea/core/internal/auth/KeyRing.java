@@ -4,6 +4,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.evidence.EvidenceIds;
 import dev.rea.core.internal.io.AtomicFiles;
+import dev.rea.core.internal.io.IoFailures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -704,6 +705,6 @@ public final class KeyRing {
   }
 
   private static String describe(IOException e) {
-    return dev.rea.core.internal.io.HeaderInput.describeWithFile(e);
+    return dev.rea.core.internal.io.IoFailures.describeWithFile(e);
   }
 }

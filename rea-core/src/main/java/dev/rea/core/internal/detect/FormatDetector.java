@@ -253,7 +253,7 @@ public final class FormatDetector {
             .field("magic")
             .offset(0)
             .diagnostic("detected", kind);
-    if (kind.equals("rea_evidence")) {
+    if (schema != null && kind.equals("rea_evidence")) {
       b.diagnostic("schema", schema);
     }
     return b.diagnostic("leading_bytes", HexFormat.of().formatHex(head, 0, shown))
@@ -294,7 +294,7 @@ public final class FormatDetector {
     return true;
   }
 
-  private static String legacyGgmlMagic(byte[] head) {
+  private static @Nullable String legacyGgmlMagic(byte[] head) {
     String le = new String(new byte[] {head[3], head[2], head[1], head[0]}, StandardCharsets.ISO_8859_1);
     String be = new String(head, 0, 4, StandardCharsets.ISO_8859_1);
     for (String m : new String[] {"ggml", "ggmf", "ggjt", "ggla", "ggsn"}) {

@@ -5,7 +5,7 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.io.AtomicFiles;
 import dev.rea.core.internal.io.FileAccess;
 import dev.rea.core.internal.io.FileSnapshot;
-import dev.rea.core.internal.io.HeaderInput;
+import dev.rea.core.internal.io.IoFailures;
 import dev.rea.core.internal.io.MissingPaths;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -171,8 +171,8 @@ public final class EvidenceFiles {
         .build();
   }
 
-  /** The failure in words, with the file it concerns ({@link HeaderInput#describeWithFile}). */
+  /** The failure in words, with the file it concerns ({@link IoFailures#describeWithFile}). */
   static String reason(IOException e) {
-    return HeaderInput.describeWithFile(e);
+    return IoFailures.describeWithFile(e);
   }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens the selected file without letting a blocking {@code open(2)} hold the inspection. The
@@ -148,7 +149,7 @@ final class GuardedOpen {
    * IOException}, and later as a {@link NoClassDefFoundError}. The innermost {@code IOException}
    * of the chain (at most 8 causes deep) is returned, else one that names the error.
    */
-  static IOException ioFailureIn(Throwable t) {
+  static @Nullable IOException ioFailureIn(@Nullable Throwable t) {
     if (t instanceof IOException io) {
       return io;
     }

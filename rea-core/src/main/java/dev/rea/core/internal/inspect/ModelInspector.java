@@ -22,6 +22,7 @@ import dev.rea.core.internal.format.safetensors.SafetensorsReader;
 import dev.rea.core.internal.io.FileAccess;
 import dev.rea.core.internal.io.FileSnapshot;
 import dev.rea.core.internal.io.HeaderInput;
+import dev.rea.core.internal.io.IoFailures;
 import dev.rea.core.internal.io.MissingPaths;
 import dev.rea.core.internal.io.PipelinedDigest;
 import dev.rea.core.options.Cancellation;
@@ -459,7 +460,8 @@ public final class ModelInspector {
     FileIdentity identity = unverified(before);
     ParsedHeader header;
     try {
-      header = readers.get(format).read(in, ctx);
+      // The constructor refused a map without a reader for every format.
+      header = Objects.requireNonNull(readers.get(format), "reader").read(in, ctx);
     } catch (ReaException e) {
       ParsedHeader completed = ctx.partial().get();
       if (e.constraint() != Constraint.CANCELLED || completed == null) {
@@ -688,7 +690,7 @@ public final class ModelInspector {
   }
 
   private static ReaException ioFailure(String what, IOException e) {
-    String reason = HeaderInput.describe(e);
+    String reason = IoFailures.describe(e);
     return ReaException.builder(Constraint.IO_ERROR, what + ": " + reason)
         .diagnostic("reason", reason)
         .diagnostic("exception", e.getClass().getName())

@@ -4,12 +4,10 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.text.Utf8;
-import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -32,17 +30,15 @@ import org.jspecify.annotations.Nullable;
  * consumed, but never past the bytes a read needs or the end the header is known to reach
  * ({@link #expectHeaderAtLeast}): the default {@code hash: "header"} "reads only the metadata
  * and tensor directory" (specification, "Identity and reads"), so {@link #bytesFetched()}, what
- * was actually fetched, ends with the header. Not thread-safe.
+ * was actually fetched, ends with the header. The buffering, fetching and digest feeding are
+ * {@link HeaderBuffer}'s; this class says what the bytes mean. Not thread-safe.
  */
-public final class HeaderInput {
+public final class HeaderInput extends HeaderBuffer {
   /** Buffer capacity in bytes: 1 MiB. */
   public static final int CAPACITY = 1 << 20;
 
   /** First read size in bytes: 64 KiB. */
   public static final int INITIAL_READ = 64 << 10;
-
-  /** First buffer size in bytes: 8 KiB (it grows as reads need: {@link #grow}). */
-  static final int INITIAL_BUFFER = 8 << 10;
 
   private static final VarHandle I16_LE =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -57,44 +53,7 @@ public final class HeaderInput {
   private static final VarHandle I64_BE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-  private final ReadableByteChannel channel;
-  private final long fileSize;
-  private final MessageDigest digest;
-  private final Cancellation cancellation;
-  /**
-   * The buffer: it starts at {@link #INITIAL_BUFFER} bytes (or the capacity, when smaller) and grows
-   * up to {@link #capacity} only when a read needs more room, so that inspecting a file whose
-   * header is small allocates (and zeroes) a small buffer, whatever the file's size. A scan of
-   * 10,000 small models allocated 1 MiB per file before (10 GB in all, JFR).
-   */
-  private byte[] buf;
-
-  private ByteBuffer bufView;
-
-  /** Largest the buffer may grow: the capacity asked for, at most the file size, at least 16. */
-  private final int capacity;
-
-  /** Absolute file offset of {@code buf[0]}. */
-  private long bufStart;
-
-  private int pos;
-  private int lim;
-
-  /** Index in {@code buf} up to which bytes have been fed to the digest. */
-  private int hashMark;
-
-  /**
-   * A second digest fed the same consumed bytes while a window is open ({@link #openWindow}), or
-   * null: the GGUF reader hashes each array value with it in the same pass as the header digest.
-   */
-  private @Nullable MessageDigest window;
-
-  private long fetched;
   private long headerCeiling = Long.MAX_VALUE;
-
-  /** Absolute offset the header is known to reach: reads may fetch ahead up to here. */
-  private long knownEnd;
-
   private boolean bigEndian;
   private FieldPath path = FieldPath.of("header");
 
@@ -119,17 +78,7 @@ public final class HeaderInput {
       MessageDigest digest,
       Cancellation cancellation,
       int capacity) {
-    if (capacity < 16) {
-      throw new IllegalArgumentException("capacity must be at least 16: " + capacity);
-    }
-    this.channel = channel;
-    this.fileSize = fileSize;
-    this.digest = digest;
-    this.cancellation = cancellation;
-    // A small file needs no more buffer than its size.
-    this.capacity = (int) Math.max(16, Math.min(capacity, fileSize));
-    this.buf = new byte[Math.min(this.capacity, INITIAL_BUFFER)];
-    this.bufView = ByteBuffer.wrap(buf);
+    super(channel, fileSize, digest, cancellation, capacity);
   }
 
   /**
@@ -153,55 +102,6 @@ public final class HeaderInput {
   /** @return the byte order of multi-byte reads */
   public ByteOrder order() {
     return bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-  }
-
-  /** @return absolute offset of the next unread byte */
-  public long position() {
-    return bufStart + pos;
-  }
-
-  /** @return the file size observed at open, in bytes */
-  public long fileSize() {
-    return fileSize;
-  }
-
-  /** @return bytes left in the file after {@link #position()} */
-  public long remaining() {
-    return fileSize - position();
-  }
-
-  /** @return bytes fetched from the channel so far */
-  public long bytesFetched() {
-    return fetched;
-  }
-
-  /**
-   * Tells this input that the header reaches at least {@code absoluteEnd} (a lower bound the
-   * reader derives from what it has read: counts and lengths still to come, at their smallest):
-   * reads may fetch ahead up to there, and never further than a read needs. Lower bounds only
-   * add up; a larger one than the file (a malformed count) is cut at the file's end.
-   *
-   * @param absoluteEnd file offset in bytes; negative (an overflowed sum) means the file's end
-   */
-  public void expectHeaderAtLeast(long absoluteEnd) {
-    long end = absoluteEnd < 0 ? fileSize : Math.min(absoluteEnd, fileSize);
-    if (end > knownEnd) {
-      knownEnd = end;
-    }
-  }
-
-  /**
-   * {@code position() + count * each}, saturating (a result past {@code Long.MAX_VALUE} is
-   * negative, which {@link #expectHeaderAtLeast} takes as the file's end).
-   *
-   * @param count unsigned count of items still to come
-   * @param each the fewest bytes one item takes
-   */
-  public long positionPlus(long count, long each) {
-    if (count < 0 || (each != 0 && count > (Long.MAX_VALUE - position()) / each)) {
-      return -1;
-    }
-    return position() + count * each;
   }
 
   /**
@@ -315,6 +215,7 @@ public final class HeaderInput {
   }
 
   /** @return a {@code file_format_rejected} failure for a read of {@code n} bytes here */
+  @Override
   public ReaException truncated(long n) {
     return ReaException.rejected(
         currentField(),
@@ -683,67 +584,6 @@ public final class HeaderInput {
         currentField(), offset, currentField() + " has invalid UTF-8 at offset " + offset);
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Digests and the rest of the file
-
-  /**
-   * Feeds every consumed byte not yet hashed into the digest and returns a copy of the digest
-   * state, so the caller can finish it (the SHA-256 of the first {@link #position()} bytes) while
-   * this input keeps hashing further bytes.
-   */
-  public MessageDigest consumedDigest() {
-    flushDigest();
-    try {
-      return (MessageDigest) digest.clone();
-    } catch (CloneNotSupportedException e) {
-      throw new IllegalStateException("digest cannot be cloned: " + digest.getAlgorithm(), e);
-    }
-  }
-
-  private void flushDigest() {
-    if (pos > hashMark) {
-      digest.update(buf, hashMark, pos - hashMark);
-      if (window != null) {
-        window.update(buf, hashMark, pos - hashMark);
-      }
-      hashMark = pos;
-    }
-  }
-
-  /**
-   * Opens a digest window at {@link #position()}: from now until {@link #closeWindow}, every
-   * consumed byte is also fed, exactly once and in order, into {@code windowDigest}. The bytes
-   * reach it when the header digest gets them (in runs of buffered bytes, never per field), so
-   * the window costs one more digest update per run and no allocation.
-   *
-   * @param windowDigest a fresh digest (typically SHA-256), owned by the caller
-   * @throws IllegalStateException when a window is already open
-   */
-  public void openWindow(MessageDigest windowDigest) {
-    if (window != null) {
-      throw new IllegalStateException("a digest window is already open");
-    }
-    flushDigest();
-    window = windowDigest;
-  }
-
-  /**
-   * Closes the window {@link #openWindow} opened and completes its digest: the digest of the
-   * bytes consumed between the two calls.
-   *
-   * @return the digest's result (32 bytes for SHA-256)
-   * @throws IllegalStateException when no window is open
-   */
-  public byte[] closeWindow() {
-    MessageDigest w = window;
-    if (w == null) {
-      throw new IllegalStateException("no digest window is open");
-    }
-    flushDigest();
-    window = null;
-    return w.digest();
-  }
-
   /**
    * Consumes and hashes the rest of the file, up to the size observed at open, with a bounded
    * buffer.
@@ -816,151 +656,4 @@ public final class HeaderInput {
     void beforeRead(long offset) throws ReaException;
   }
 
-  /** @return the digest fed by this input (not a copy) */
-  public MessageDigest digest() {
-    return digest;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Buffer management
-
-  private void ensure(int n) throws ReaException {
-    if (lim - pos < n) {
-      if (n > remaining()) {
-        throw truncated(n);
-      }
-      fill(n);
-    }
-  }
-
-  /**
-   * Makes at least {@code need} unread bytes available ({@code need} at most the capacity and at
-   * most the bytes left in the file).
-   */
-  private void fill(int need) throws ReaException {
-    if (need > remaining()) {
-      throw truncated(need);
-    }
-    cancellation.check();
-    // Hash and drop the consumed bytes.
-    flushDigest();
-    int unread = lim - pos;
-    if (pos > 0) {
-      System.arraycopy(buf, pos, buf, 0, unread);
-      bufStart += pos;
-      pos = 0;
-      lim = unread;
-      hashMark = 0;
-    }
-    long consumedSoFar = bufStart;
-    long readAhead = Math.max(INITIAL_READ, consumedSoFar);
-    grow(need, readAhead);
-    while (lim < need) {
-      long room = buf.length - lim;
-      long want = Math.min(room, Math.max(need - lim, readAhead));
-      // Never past what this read needs or the header is known to reach.
-      want = Math.min(want, Math.max(need - lim, knownEnd - (bufStart + lim)));
-      want = Math.min(want, fileSize - (bufStart + lim));
-      bufView.limit((int) (lim + want));
-      bufView.position(lim);
-      int n = readChannel(bufView);
-      if (n < 0) {
-        throw changed(
-            "the file ended at byte "
-                + (bufStart + lim)
-                + " but was "
-                + fileSize
-                + " bytes when it was opened");
-      }
-      lim += n;
-      fetched += n;
-    }
-  }
-
-  /**
-   * Grows the buffer, up to {@link #capacity}, when the read {@link #fill} is about to make (what
-   * it would read into a buffer of full capacity) does not fit the unread bytes' room; the
-   * unread bytes keep their place. The reads, and so the bytes fetched, are those a buffer of
-   * full capacity would make.
-   */
-  private void grow(int need, long readAhead) {
-    if (buf.length >= capacity) {
-      return;
-    }
-    long desired = Math.min(Math.max(need - lim, readAhead), Math.max(need - lim, knownEnd - (bufStart + lim)));
-    desired = Math.min(desired, fileSize - (bufStart + lim));
-    long wanted = lim + desired;
-    if (wanted > buf.length) {
-      buf = java.util.Arrays.copyOf(buf, (int) Math.min(capacity, Math.max(wanted, 2L * buf.length)));
-      bufView = ByteBuffer.wrap(buf);
-    }
-  }
-
-  private int readChannel(ByteBuffer target) throws ReaException {
-    return readChannel(target, bufStart + lim);
-  }
-
-  /**
-   * Reads from the channel into {@code target}.
-   *
-   * @param at absolute file offset of the read, named by an {@code io_error}
-   */
-  private int readChannel(ByteBuffer target, long at) throws ReaException {
-    try {
-      return channel.read(target);
-    } catch (ClosedByInterruptException e) {
-      Thread.currentThread().interrupt();
-      throw ReaException.builder(Constraint.CANCELLED, "inspection interrupted").cause(e).build();
-    } catch (IOException e) {
-      throw ReaException.builder(
-              Constraint.IO_ERROR,
-              "reading the file failed at byte " + at + ": " + describe(e))
-          .offset(at)
-          .diagnostic("offset", Long.toString(at))
-          .diagnostic("reason", describe(e))
-          .diagnostic("exception", e.getClass().getName())
-          .cause(e)
-          .build();
-    }
-  }
-
-  private ReaException changed(String what) {
-    return ReaException.builder(Constraint.TARGET_CHANGED, "the file changed while it was read: " + what)
-        .diagnostic("reason", what)
-        .build();
-  }
-
-  /** @return a one-line description of an I/O failure */
-  public static String describe(IOException e) {
-    if (e instanceof java.nio.file.FileSystemException fse) {
-      if (fse.getReason() != null) {
-        return fse.getReason();
-      }
-      if (e instanceof java.nio.file.AccessDeniedException) {
-        return "Permission denied";
-      }
-      if (e instanceof java.nio.file.NoSuchFileException) {
-        return "No such file or directory";
-      }
-      if (e instanceof java.nio.file.NotDirectoryException) {
-        return "Not a directory";
-      }
-      if (e instanceof java.nio.file.FileAlreadyExistsException) {
-        return "File exists";
-      }
-    }
-    String m = e.getMessage();
-    return m == null ? e.getClass().getSimpleName() : m;
-  }
-
-  /**
-   * As {@link #describe}, followed by the file the failure concerns when the exception names one
-   * that the description does not already hold: "No such file or directory
-   * (/proc/.version.x.tmp)" (the temporary file of an atomic write, say).
-   */
-  public static String describeWithFile(IOException e) {
-    String what = describe(e);
-    String file = e instanceof java.nio.file.FileSystemException fse ? fse.getFile() : null;
-    return file == null || what.contains(file) ? what : what + " (" + file + ")";
-  }
 }

@@ -2,9 +2,11 @@ package dev.rea.core.internal.io;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link MessageDigest} that hashes on a second thread while the caller goes on reading: bytes
@@ -41,11 +43,11 @@ public final class PipelinedDigest extends MessageDigest implements AutoCloseabl
 
   /** A unit of work: {@code len} bytes of {@code data}, or a barrier ({@code latch}). */
   private static final class Job {
-    final byte[] data;
+    final byte @Nullable [] data;
     final int len;
-    final CountDownLatch latch;
+    final @Nullable CountDownLatch latch;
 
-    Job(byte[] data, int len, CountDownLatch latch) {
+    Job(byte @Nullable [] data, int len, @Nullable CountDownLatch latch) {
       this.data = data;
       this.len = len;
       this.latch = latch;
@@ -58,10 +60,11 @@ public final class PipelinedDigest extends MessageDigest implements AutoCloseabl
   private final BlockingQueue<Job> work = new ArrayBlockingQueue<>(CHUNKS_IN_FLIGHT + 2);
   private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(CHUNKS_IN_FLIGHT + 1);
   private int buffersMade;
-  private byte[] fill;
+  /** The buffer being filled, or null before the first byte and after a chunk was handed on. */
+  private byte @Nullable [] fill;
   private int fillLen;
-  private Thread worker;
-  private volatile Throwable failure;
+  private @Nullable Thread worker;
+  private volatile @Nullable Throwable failure;
 
   private boolean threaded;
 
@@ -209,8 +212,9 @@ public final class PipelinedDigest extends MessageDigest implements AutoCloseabl
 
   /** The buffer being filled is full: a first buffer grows; a whole chunk goes to the worker. */
   private void filled() {
-    if (fill.length < CHUNK_BYTES) {
-      fill = java.util.Arrays.copyOf(fill, (int) Math.min(CHUNK_BYTES, 2L * fill.length));
+    byte[] f = Objects.requireNonNull(fill, "called with a full buffer");
+    if (f.length < CHUNK_BYTES) {
+      fill = java.util.Arrays.copyOf(f, (int) Math.min(CHUNK_BYTES, 2L * f.length));
     } else {
       submitFill();
     }
@@ -221,7 +225,8 @@ public final class PipelinedDigest extends MessageDigest implements AutoCloseabl
     if (worker == null) {
       startWorker();
     }
-    putUninterruptibly(work, new Job(fill, fillLen, null));
+    putUninterruptibly(
+        work, new Job(Objects.requireNonNull(fill, "called with a buffer to hand on"), fillLen, null));
     fill = null;
     fillLen = 0;
   }
@@ -230,7 +235,7 @@ public final class PipelinedDigest extends MessageDigest implements AutoCloseabl
   private void drain() {
     if (worker == null) {
       if (fillLen > 0) {
-        target.update(fill, 0, fillLen);
+        target.update(Objects.requireNonNull(fill, "bytes were given"), 0, fillLen);
         fillLen = 0;
       }
       return;
@@ -264,18 +269,20 @@ public final class PipelinedDigest extends MessageDigest implements AutoCloseabl
                 if (j == STOP) {
                   return;
                 }
-                if (j.latch != null) {
-                  j.latch.countDown();
+                CountDownLatch latch = j.latch;
+                if (latch != null) {
+                  latch.countDown();
                   continue;
                 }
+                byte[] data = Objects.requireNonNull(j.data, "a job without a latch has data");
                 try {
                   if (failure == null) {
-                    target.update(j.data, 0, j.len);
+                    target.update(data, 0, j.len);
                   }
                 } catch (Throwable e) {
                   failure = e;
                 }
-                free.offer(j.data);
+                free.offer(data);
               }
             },
             "rea-digest");

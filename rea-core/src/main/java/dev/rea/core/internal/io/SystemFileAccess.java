@@ -10,6 +10,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,7 +32,10 @@ final class SystemFileAccess implements FileAccess {
       Map<String, Object> unix = Files.readAttributes(path, "unix:dev,ino,ctime");
       dev = (Long) unix.get("dev");
       ino = (Long) unix.get("ino");
-      ctime = ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS);
+      // readAttributes returns every attribute it was asked for, or throws.
+      ctime =
+          Objects.requireNonNull((FileTime) unix.get("ctime"), "unix:ctime")
+              .to(TimeUnit.NANOSECONDS);
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
       // Not a Unix file system view: identity falls back to size and mtime.
     }

@@ -14,6 +14,7 @@ import dev.rea.core.internal.evidence.EvidenceJson;
 import dev.rea.core.internal.io.FileAccess;
 import dev.rea.core.internal.io.FileSnapshot;
 import dev.rea.core.internal.io.HeaderInput;
+import dev.rea.core.internal.io.IoFailures;
 import dev.rea.core.internal.io.StringAllowance;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.Limits;
@@ -88,7 +89,7 @@ public final class ArrayElementPages {
       result = ArrayPageWalk.read(in, record, row, view, elementsBudget);
     } catch (IOException e) {
       throw ReaException.builder(
-              Constraint.IO_ERROR, "reading " + a.path() + " failed: " + HeaderInput.describe(e))
+              Constraint.IO_ERROR, "reading " + a.path() + " failed: " + IoFailures.describe(e))
           .cause(e)
           .build();
     }
@@ -128,8 +129,8 @@ public final class ArrayElementPages {
     } catch (IOException e) {
       throw ReaException.builder(
               Constraint.TARGET_CHANGED,
-              "the model file the Evidence names cannot be read: " + path + ": " + HeaderInput.describe(e))
-          .diagnostic("reason", HeaderInput.describe(e))
+              "the model file the Evidence names cannot be read: " + path + ": " + IoFailures.describe(e))
+          .diagnostic("reason", IoFailures.describe(e))
           .cause(e)
           .build();
     }

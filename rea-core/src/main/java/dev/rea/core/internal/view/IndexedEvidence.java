@@ -88,7 +88,8 @@ public final class IndexedEvidence {
       TensorRow t = ts.get(i);
       int s = state(t.storageValidation());
       int[] pos = fill.computeIfAbsent(t.type(), k -> new int[2]);
-      byLabel.get(t.type())[s][pos[s]++] = i;
+      // byLabel has every type label: it was built from the same rows.
+      Objects.requireNonNull(byLabel.get(t.type()), "label")[s][pos[s]++] = i;
     }
 
     Map<String, Integer> labels = new HashMap<>(ty.size() * 2);

@@ -11,6 +11,7 @@ import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
 import java.util.Set;
 import java.util.function.IntFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rows a view selects, in row-index order, without materialising them: all rows (a range),
@@ -23,14 +24,15 @@ import java.util.function.IntFunction;
 final class Selection {
   private final int total;
   private final int rangeEnd; // for ranges
-  private final int[] explicit; // for explicit lists
-  private final int[][] arrays; // for unions of disjoint arrays
+  private final int @Nullable [] explicit; // for explicit lists
+  private final int @Nullable [][] arrays; // for unions of disjoint arrays
   private final List<String> unmatched;
   private final String unmatchedWhat;
   private final int unmatchedOf;
 
   private Selection(
-      int total, int rangeEnd, int[] explicit, int[][] arrays, List<String> unmatched,
+      int total, int rangeEnd, int @Nullable [] explicit, int @Nullable [][] arrays,
+      List<String> unmatched,
       String unmatchedWhat, int unmatchedOf) {
     this.total = total;
     this.rangeEnd = rangeEnd;
@@ -330,7 +332,8 @@ final class Selection {
     return new Selection(sorted.length, 0, sorted, null, um.values, um.what, um.of);
   }
 
-  private static int[] resolve(Set<String> values, java.util.function.Function<String, Integer> f) {
+  private static int[] resolve(
+      Set<String> values, java.util.function.Function<String, @Nullable Integer> f) {
     int[] out = new int[values.size()];
     int k = 0;
     for (String s : values) {
@@ -384,7 +387,7 @@ final class Selection {
   }
 
   /** @return the intersection of two sorted distinct arrays (null means "all") */
-  private static int[] intersect(int[] a, int[] b) {
+  private static int[] intersect(int @Nullable [] a, int[] b) {
     if (a == null) {
       return b;
     }

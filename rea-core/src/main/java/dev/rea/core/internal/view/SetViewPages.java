@@ -353,7 +353,8 @@ public final class SetViewPages {
           if (!hasNext()) {
             throw new java.util.NoSuchElementException();
           }
-          return ((long) k << 32) | (cur.nextInt() & 0xFFFFFFFFL);
+          // hasNext() returned true: cur is set.
+          return ((long) k << 32) | (java.util.Objects.requireNonNull(cur).nextInt() & 0xFFFFFFFFL);
         }
       };
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -203,7 +204,7 @@ public final class GgmlTypes {
     long[] bound = smallestLayout(names);
     List<GgmlType.Layout> layouts = new ArrayList<>();
     for (String n : names) {
-      long[] l = CANDIDATE_LAYOUTS.get(n);
+      long[] l = Objects.requireNonNull(CANDIDATE_LAYOUTS.get(n), "smallestLayout checked each name");
       layouts.add(new GgmlType.Layout(n, l[0], l[1]));
     }
     TABLE[id] =
