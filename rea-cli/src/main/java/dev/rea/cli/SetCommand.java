@@ -24,7 +24,6 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /**
  * {@code rea inspect-model-set PATH}: inspects a model made of several files (CONTRACT section 9)
