@@ -9,7 +9,6 @@ import dev.rea.core.internal.evidence.EvidenceIds;
 import dev.rea.core.internal.evidence.RecordAssembler;
 import dev.rea.core.internal.io.FieldPath;
 import dev.rea.core.internal.io.HeaderInput;
-import dev.rea.core.internal.io.PipelinedDigest;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,6 +41,12 @@ final class GgufMetadata {
   /** The alignment, and whether {@code general.alignment} set it. */
   private long alignment = GgufReader.DEFAULT_ALIGNMENT;
   private boolean alignmentFromMetadata;
+
+  /**
+   * Hashes each top-level array value as it is read ({@link HeaderInput#openWindow}): the row's
+   * {@code value_sha256} (CONTRACT section 11). Reused; {@code digest()} resets it.
+   */
+  private final MessageDigest arrayDigest = EvidenceIds.sha256();
 
   /** The count of the array whose head {@link #readArrayHead} read last. */
   private long headCount;
@@ -111,17 +116,9 @@ final class GgufMetadata {
       long valueAt = in.position();
       if (type == ValueType.ARRAY) {
         asm.chargeValueDigest(valueAt);
-        MetadataValue value;
-        String sha256;
-        // The row's value_sha256 (CONTRACT section 11). The same bytes also go to the header's
-        // digest, which already runs on a second thread; an array larger than one chunk (the
-        // vocabulary: most of a 7 MB header) is hashed on a thread of its own rather than by the
-        // parser, or the parser would hash most of the header a second time itself.
-        try (PipelinedDigest arrayDigest = new PipelinedDigest(EvidenceIds.sha256(), true)) {
-          in.openWindow(arrayDigest);
-          value = readArray(1);
-          sha256 = HexFormat.of().formatHex(in.closeWindow());
-        }
+        in.openWindow(arrayDigest);
+        MetadataValue value = readArray(1);
+        String sha256 = HexFormat.of().formatHex(in.closeWindow());
         asm.metadata(new MetadataRow((int) i, key, type, value, sha256), in.position());
         continue;
       }
