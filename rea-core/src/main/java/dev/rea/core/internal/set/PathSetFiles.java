@@ -116,6 +116,12 @@ final class PathSetFiles implements SetFiles {
     }
   }
 
+  /** Local files, each opened by its own inspection: yes. */
+  @Override
+  public boolean concurrent() {
+    return true;
+  }
+
   @Override
   public Inspection inspect(
       String name, HashMode hash, ModelInspector.Listener listener, Cancellation cancellation) {

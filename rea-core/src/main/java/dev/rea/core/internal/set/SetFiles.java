@@ -45,6 +45,14 @@ interface SetFiles {
    */
   byte[] readIndex(String name) throws ReaException;
 
+  /**
+   * @return whether {@link #inspect} may run for several members at once on different threads
+   *     (then {@link Ahead} inspects members ahead of the one checked)
+   */
+  default boolean concurrent() {
+    return false;
+  }
+
   /** Inspects one member with the file operation. */
   Inspection inspect(String name, HashMode hash, ModelInspector.Listener listener,
       Cancellation cancellation);

@@ -7,7 +7,6 @@ import dev.rea.core.evidence.Inspection;
 import dev.rea.core.evidence.ModelSetRecord;
 import dev.rea.core.evidence.Request;
 import dev.rea.core.evidence.SetInspection;
-import dev.rea.core.internal.evidence.EvidenceIds;
 import dev.rea.core.internal.inspect.ModelInspector;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
@@ -114,11 +113,13 @@ public final class SetInspector {
       Limits limits = inspector.limits();
       // Each index is read once: the bytes grouping parsed are the bytes the record hashes.
       java.util.Map<String, byte[]> indexes = new java.util.HashMap<>();
+      java.util.Map<String, IndexDigest> digests = new java.util.HashMap<>();
       SetGrouping.IndexBytes once = n -> {
         byte[] b = indexes.get(n);
         if (b == null) {
           b = files.readIndex(n);
           indexes.put(n, b);
+          digests.put(n, IndexDigest.start(b));
         }
         return b;
       };
@@ -138,13 +139,37 @@ public final class SetInspector {
       if (unit.error() != null) {
         throw unit.error().withPath(files.pathOf(unit.anchor()));
       }
+      IndexDigest digest = digests.get(unit.anchor());
+      digests.clear();
+      ModelSetRecord.IndexInfo indexInfo =
+          digest == null ? null : indexInfo(files, unit, indexBytes, digest);
+      indexBytes = null; // hashed and parsed: not kept while the members are read
       return new Run(files, unit, request, observedAt, hash, progress, cancellation, sink)
-          .run(indexBytes);
+          .run(indexInfo);
     } catch (ReaException e) {
       return new SetInspection.Failed(e, null, List.of());
     } catch (RuntimeException e) {
       throw new IllegalStateException("internal error inspecting the set " + requested, e);
     }
+  }
+
+  /**
+   * @param bytes the index file's bytes, which {@code unit.index()} was parsed from
+   * @return what the set record says of the index, or null for a set without one
+   */
+  private static ModelSetRecord.@Nullable IndexInfo indexInfo(
+      SetFiles files, SetUnit unit, byte @Nullable [] bytes, IndexDigest digest) {
+    SafetensorsIndex index = unit.index();
+    if (index == null || bytes == null) {
+      return null;
+    }
+    List<ModelSetRecord.IndexEntry> entries = new ArrayList<>();
+    for (SafetensorsIndex.Entry e : index.metadata()) {
+      entries.add(new ModelSetRecord.IndexEntry(
+          e.key(), e.value(), e.kind() == SafetensorsIndex.Kind.BOOLEAN));
+    }
+    return new ModelSetRecord.IndexInfo(files.pathOf(unit.anchor()), bytes.length,
+        digest.hex(), entries);
   }
 
   /** One set inspection's state. */
@@ -174,22 +199,10 @@ public final class SetInspector {
       this.cancellation = cancellation;
     }
 
-    /** @param bytes the index file's bytes, which {@code unit.index()} was parsed from */
-    SetInspection run(byte @Nullable [] bytes) throws ReaException {
+    /** @param indexInfo what the record says of the index, or null for a set without one */
+    SetInspection run(ModelSetRecord.@Nullable IndexInfo indexInfo) throws ReaException {
       SafetensorsIndex index = unit.index();
-      ModelSetRecord.IndexInfo indexInfo = null;
       List<String> members = unit.members();
-      if (index != null && bytes != null) {
-        String indexPath = files.pathOf(unit.anchor());
-        List<ModelSetRecord.IndexEntry> entries = new ArrayList<>();
-        for (SafetensorsIndex.Entry e : index.metadata()) {
-          entries.add(new ModelSetRecord.IndexEntry(
-              e.key(), e.value(), e.kind() == SafetensorsIndex.Kind.BOOLEAN));
-        }
-        indexInfo = new ModelSetRecord.IndexInfo(
-            indexPath, bytes.length, EvidenceIds.sha256Hex(bytes), entries);
-        bytes = null; // hashed and parsed: not kept while the members are read
-      }
       builder = new SetRecordBuilder(request, observedAt,
           new ModelSetRecord.SetInfo(unit.kind().wire(), files.pathOf(unit.anchor()), indexInfo));
       SetChecks checks = new SetChecks(unit.kind(), index, members.size());
@@ -199,29 +212,20 @@ public final class SetInspector {
         total += sizes[k];
       }
       long base = 0;
-      for (int k = 0; k < members.size(); k++) {
-        if (cancellation.isCancelled()) {
-          return failed(cancelled());
-        }
-        String name = members.get(k);
-        Inspection one = files.inspect(name, hash, listener(base, total), cancellation);
-        if (one instanceof Inspection.Failed f) {
-          return failed(memberFailure(k, members.size(), name, f.error()));
-        }
-        EvidenceRecord r = ((Inspection.Complete) one).record();
-        checks.member(k, name, r);
-        builder.add(r);
-        done++;
-        if (sink == null) {
-          records.add(r);
-        } else {
-          try {
-            sink.accept(k, r);
-          } catch (ReaException e) {
-            return failed(e);
+      Ahead ahead = Ahead.of(files, hash, members, cancellation);
+      try {
+        for (int k = 0; k < members.size(); k++) {
+          if (cancellation.isCancelled()) {
+            return failed(cancelled());
           }
+          SetInspection stop = member(k, members, checks, ahead, listener(base, total));
+          if (stop != null) {
+            return stop;
+          }
+          base += sizes == null ? 0 : sizes[k];
         }
-        base += sizes == null ? 0 : sizes[k];
+      } finally {
+        ahead.close();
       }
       List<dev.rea.core.evidence.Warning> warnings;
       try {
@@ -230,6 +234,30 @@ public final class SetInspector {
         return failed(e);
       }
       return new SetInspection.Complete(builder.complete(warnings), records, checks.passed());
+    }
+
+    /** Inspects (or takes the inspection made ahead of) member k and checks it; null to go on. */
+    private @Nullable SetInspection member(int k, List<String> members, SetChecks checks,
+        Ahead ahead, ModelInspector.Listener listener) throws ReaException {
+      String name = members.get(k);
+      Inspection one = ahead.take(k, () -> files.inspect(name, hash, listener, cancellation));
+      if (one instanceof Inspection.Failed f) {
+        return failed(memberFailure(k, members.size(), name, f.error()));
+      }
+      EvidenceRecord r = ((Inspection.Complete) one).record();
+      checks.member(k, name, r);
+      Objects.requireNonNull(builder, "builder").add(r);
+      done++;
+      if (sink == null) {
+        records.add(r);
+      } else {
+        try {
+          sink.accept(k, r);
+        } catch (ReaException e) {
+          return failed(e);
+        }
+      }
+      return null;
     }
 
     private long[] sizes(List<String> members) throws ReaException {
