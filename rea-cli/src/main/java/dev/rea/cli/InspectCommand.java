@@ -2,7 +2,6 @@ package dev.rea.cli;
 
 import dev.rea.core.Evidence;
 import dev.rea.core.Rea;
-import dev.rea.core.SelectedPath;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
@@ -257,14 +256,9 @@ public final class InspectCommand extends ReaCommand {
     StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
     Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen);
     ViewRequest selection = view == null ? null : selection(chosen);
-    Path output =
-        evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
-    Path selected = Arguments.resolve(path);
-    SelectedPath.checkTrailingSlash("PATH", path, selected);
-    if (output != null) {
-      Arguments.notTheInput(output, selected, "--evidence_output");
-      Arguments.replacesOnlyEvidence(output, "--evidence_output");
-    }
+    Targets targets = targets(path, evidenceOutput);
+    Path selected = targets.selected();
+    Path output = targets.output();
     boolean signed =
         output != null
             || (json && chosen == Arguments.Detail.COMPLETE)

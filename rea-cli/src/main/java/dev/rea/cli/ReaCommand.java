@@ -1,11 +1,13 @@
 package dev.rea.cli;
 
 import dev.rea.core.Rea;
+import dev.rea.core.SelectedPath;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
@@ -117,5 +119,34 @@ abstract class ReaCommand implements Callable<Integer>, ReaMain.UsesEnvironment 
       options.progress(bar::update);
     }
     return options.build();
+  }
+
+  /**
+   * The PATH argument and the {@code --evidence_output} file, both resolved and checked: the output
+   * is a file path that is not the input and replaces only Evidence.
+   *
+   * @param selected the resolved PATH
+   * @param output the resolved {@code --evidence_output}, or null when not given
+   */
+  record Targets(Path selected, @Nullable Path output) {}
+
+  /**
+   * Resolves and checks PATH and {@code --evidence_output}, in the order the commands report
+   * their problems: the output's form first, then PATH, then the output against PATH.
+   *
+   * @param path the PATH argument as given
+   * @param evidenceOutput the {@code --evidence_output} value, or null
+   * @throws ReaException {@code bad_argument} naming the argument at fault
+   */
+  static Targets targets(String path, @Nullable String evidenceOutput) throws ReaException {
+    Path output =
+        evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
+    Path selected = Arguments.resolve(path);
+    SelectedPath.checkTrailingSlash("PATH", path, selected);
+    if (output != null) {
+      Arguments.notTheInput(output, selected, "--evidence_output");
+      Arguments.replacesOnlyEvidence(output, "--evidence_output");
+    }
+    return new Targets(selected, output);
   }
 }

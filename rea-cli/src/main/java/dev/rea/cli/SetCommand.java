@@ -1,7 +1,6 @@
 package dev.rea.cli;
 
 import dev.rea.core.Rea;
-import dev.rea.core.SelectedPath;
 import dev.rea.core.SetEvidence;
 import dev.rea.core.SetSpool;
 import dev.rea.core.error.Constraint;
@@ -128,14 +127,9 @@ public final class SetCommand extends ReaCommand {
     Arguments.Detail chosen = Arguments.detail(detail);
     StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
     ViewRequest selection = view == null ? null : selection(chosen);
-    Path output =
-        evidenceOutput == null ? null : Arguments.outputFile(evidenceOutput, "--evidence_output");
-    Path selected = Arguments.resolve(path);
-    SelectedPath.checkTrailingSlash("PATH", path, selected);
-    if (output != null) {
-      Arguments.notTheInput(output, selected, "--evidence_output");
-      Arguments.replacesOnlyEvidence(output, "--evidence_output");
-    }
+    Targets targets = targets(path, evidenceOutput);
+    Path selected = targets.selected();
+    Path output = targets.output();
     ProgressBar bar = progressBar(mode, err);
     boolean bundle =
         output != null
