@@ -24,7 +24,8 @@ import tools.jackson.core.json.JsonFactory;
  * maxBytes}, strict UTF-8 (overlong forms and encoded surrogates are refused, which Jackson's
  * decoder would accept), no byte order mark and no NUL byte (so Jackson's encoding detection
  * cannot pick UTF-16/32), JSON syntax, duplicate object keys (compared after unescaping), the
- * container depth against {@code maxDepth} (the outermost container is depth 1), and nothing
+ * container depth against {@code maxDepth} (the outermost container is depth 1), at most {@link
+ * #MAX_PROPERTIES} properties in any object, and nothing
  * after the root value. Only then is a fresh parser positioned at the root for the caller.
  *
  * <p>The size check comes first, on the array's length, before any byte is examined. Every parser
@@ -101,6 +102,25 @@ public final class StrictJson implements AutoCloseable {
       Constraint constraint,
       String what)
       throws ReaException {
+    return open(input, maxBytes, maxDepth, maxNameChars, MAX_PROPERTIES, constraint, what);
+  }
+
+  /**
+   * As {@link #open(byte[], long, int, int, Constraint, String)}, with a chosen most properties
+   * per object instead of {@link #MAX_PROPERTIES}: for a document one of whose objects is a map
+   * of any size (a safetensors index's {@code weight_map}, bounded by the index's size limit).
+   *
+   * @param maxProperties most properties in any object
+   */
+  public static StrictJson open(
+      byte[] input,
+      long maxBytes,
+      int maxDepth,
+      int maxNameChars,
+      int maxProperties,
+      Constraint constraint,
+      String what)
+      throws ReaException {
     if (input.length > maxBytes) {
       throw ReaException.builder(
               constraint,
@@ -131,6 +151,15 @@ public final class StrictJson implements AutoCloseable {
       int at = bad >= 0 ? bad : -(bad + 2);
       throw failure(constraint, what, "the text is not well-formed UTF-8", null, at);
     }
+    long crowded = firstCrowdedObject(input, maxDepth, maxProperties);
+    if (crowded >= 0) {
+      throw failure(
+          constraint,
+          what,
+          "an object has more than " + maxProperties + " properties",
+          null,
+          crowded);
+    }
     JsonFactory factory = factory(maxBytes, maxDepth, maxBytes, maxNameChars);
     // Pass 1: syntax, duplicates, depth and trailing content, without building anything.
     try (JsonParser scan = factory.createParser(ObjectReadContext.empty(), input)) {
@@ -158,6 +187,62 @@ public final class StrictJson implements AutoCloseable {
     }
     JsonParser p = factory.createParser(ObjectReadContext.empty(), input);
     return new StrictJson(input, constraint, what, p, maxBytes, maxDepth, maxNameChars);
+  }
+
+  /**
+   * Most properties one object may have: every input this cursor reads has a schema whose objects
+   * have a few dozen properties at most (an Evidence record has 17). Checked before Jackson sees
+   * the input, because Jackson's duplicate check and its table of names keep every distinct
+   * property name of the document: a 63 MB bundle of 5.5 million made-up names in one object took
+   * 2.6 GB of heap before its first unknown name was refused.
+   */
+  public static final int MAX_PROPERTIES = 1024;
+
+  /**
+   * Finds the first object with more than {@code maxProperties} properties, counting the colons
+   * outside strings at each object's level. Bytes that are not JSON are skipped (the parse that
+   * follows refuses them); containers deeper than {@code maxDepth} end the scan (the parse
+   * refuses the depth), so the scan's own memory is bounded by {@code maxDepth}.
+   *
+   * @return the byte offset of that object's opening brace, or -1 when there is none
+   */
+  static long firstCrowdedObject(byte[] input, int maxDepth, int maxProperties) {
+    if (maxProperties == Integer.MAX_VALUE) {
+      return -1;
+    }
+    int[] count = new int[Math.max(1, Math.min(maxDepth, 4096)) + 1];
+    long[] start = new long[count.length];
+    int depth = 0;
+    boolean inString = false;
+    for (int i = 0; i < input.length; i++) {
+      byte b = input[i];
+      if (inString) {
+        if (b == '\\') {
+          i++;
+        } else if (b == '"') {
+          inString = false;
+        }
+        continue;
+      }
+      switch (b) {
+        case '"' -> inString = true;
+        case '{', '[' -> {
+          if (++depth >= count.length) {
+            return -1;
+          }
+          count[depth] = b == '{' ? 0 : -1;
+          start[depth] = i;
+        }
+        case '}', ']' -> depth = Math.max(0, depth - 1);
+        case ':' -> {
+          if (depth > 0 && count[depth] >= 0 && ++count[depth] > maxProperties) {
+            return start[depth];
+          }
+        }
+        default -> {}
+      }
+    }
+    return -1;
   }
 
   /**

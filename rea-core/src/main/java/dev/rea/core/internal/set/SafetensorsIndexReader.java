@@ -63,7 +63,14 @@ public final class SafetensorsIndexReader {
     checkNesting(bytes, limits.nestingLimit());
     try (StrictJson j =
         StrictJson.open(
-            bytes, bytes.length, limits.nestingLimit() + 1, Constraint.FILE_FORMAT_REJECTED, WHAT)) {
+            bytes,
+            bytes.length,
+            limits.nestingLimit() + 1,
+            bytes.length,
+            // The weight_map names every tensor: its size is bounded by the index's size limit.
+            Integer.MAX_VALUE,
+            Constraint.FILE_FORMAT_REJECTED,
+            WHAT)) {
       return walk(j);
     }
   }

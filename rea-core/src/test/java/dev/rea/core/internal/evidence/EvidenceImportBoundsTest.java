@@ -134,4 +134,45 @@ class EvidenceImportBoundsTest {
     assertThat(Limits.builder().retainedBudgetBytes(2000).evidenceInputBytes(2000).build()
         .evidenceInputBytes()).isEqualTo(2000);
   }
+
+  /** {"schema":"rea.bundle.v1","records":[{...n made-up properties...}]} placed after a prefix. */
+  private static byte[] crowded(String prefix, int n, String suffix) {
+    StringBuilder b = new StringBuilder(prefix).append('{');
+    for (int i = 0; i < n; i++) {
+      // Colons, braces and escaped quotes inside names and values must not be counted.
+      b.append(i == 0 ? "" : ",").append("\"k:{").append(i).append("\\\"\":\"v:[\"");
+    }
+    return b.append('}').append(suffix).toString().getBytes(StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void anObjectWithMoreThanTheMostPropertiesIsRefusedBeforeJacksonReadsIt() {
+    String prefix = "{\"schema\":\"rea.bundle.v1\",\"records\":[";
+    byte[] over = crowded(prefix, StrictJson.MAX_PROPERTIES + 1, "]}");
+    assertThatThrownBy(() -> EvidenceImport.standard().read(over))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> {
+              assertThat(e.constraint()).isEqualTo(Constraint.EVIDENCE_REJECTED);
+              assertThat(e.getMessage()).contains("more than 1024 properties");
+              // The crowded object's opening brace.
+              assertThat(e.offset()).isEqualTo((long) prefix.length());
+            });
+    // At the most, the scan lets it through: the record's first made-up name is what is refused.
+    byte[] atMost = crowded(prefix, StrictJson.MAX_PROPERTIES, "]}");
+    assertThatThrownBy(() -> EvidenceImport.standard().read(atMost))
+        .isInstanceOfSatisfying(
+            ReaException.class,
+            e -> assertThat(e.getMessage()).doesNotContain("properties").contains("k:{0"));
+    // Properties of nested objects are counted per object, not per document.
+    StringBuilder nested = new StringBuilder(prefix);
+    for (int i = 0; i < 3; i++) {
+      nested.append(i == 0 ? "" : ",")
+          .append(new String(crowded("", 600, ""), StandardCharsets.US_ASCII));
+    }
+    byte[] many = nested.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
+    assertThatThrownBy(() -> EvidenceImport.standard().read(many))
+        .isInstanceOfSatisfying(
+            ReaException.class, e -> assertThat(e.getMessage()).doesNotContain("properties"));
+  }
 }
