@@ -20,6 +20,8 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.core.JsonToken;
 
 /**
@@ -116,8 +118,12 @@ public final class SetBundleReader {
       set = new SetRecordParser("records[0].").parse(setValue);
       setText = Arrays.copyOfRange(json, (int) setSpan[0], (int) setSpan[1]);
     }
-    List<EvidenceRecord> members =
-        verifier.importVerified(memberBundle(json, spans)).records();
+    List<EvidenceRecord> members;
+    try {
+      members = verifier.importVerified(memberBundle(json, spans)).records();
+    } catch (ReaException e) {
+      throw inBundle(e, spans);
+    }
     authenticate(set, setText, ring);
     match(set, members);
     return new Read(set, members);
@@ -129,11 +135,54 @@ public final class SetBundleReader {
     return head.contains("\"" + ModelSetRecord.SCHEMA + "\"");
   }
 
+  /** The start of the bundle {@link #memberBundle} makes, before the first member's bytes. */
+  private static final byte[] MEMBERS_OPEN =
+      ("{\"schema\":\"" + EvidenceJson.BUNDLE_SCHEMA + "\",\"records\":[")
+          .getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * A member's failure as the given bundle places it: the members were read as a bundle of their
+   * own ({@link #memberBundle}), where member k is {@code records[k]} at other byte offsets, while
+   * in the given bundle it is {@code records[k + 1]}, after the set record.
+   */
+  static ReaException inBundle(ReaException e, List<long[]> spans) {
+    String message = e.getMessage();
+    String field = e.field();
+    Matcher m = field == null ? null : MEMBER_FIELD.matcher(field);
+    String moved = null;
+    if (field != null && m != null && m.lookingAt()) {
+      moved = "records[" + (Long.parseLong(m.group(1)) + 1) + "]" + field.substring(m.end());
+      message = message.replace(" at " + field, " at " + moved);
+    }
+    Long offset = e.offset();
+    long original = -1;
+    if (offset != null) {
+      long start = MEMBERS_OPEN.length;
+      for (long[] span : spans) {
+        long length = span[1] - span[0];
+        if (offset >= start && offset <= start + length) {
+          original = span[0] + (offset - start);
+          message = message.replace("(byte " + offset + ")", "(byte " + original + ")");
+          break;
+        }
+        start += length + 1; // the comma between members
+      }
+    }
+    ReaException.Builder b = e.toBuilder(message);
+    if (moved != null) {
+      b.field(moved);
+    }
+    if (original >= 0) {
+      b.offset(original);
+    }
+    return b.build();
+  }
+
+  private static final Pattern MEMBER_FIELD = Pattern.compile("records\\[(\\d+)\\]");
+
   private static byte[] memberBundle(byte[] json, List<long[]> spans) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(json.length);
-    byte[] open = ("{\"schema\":\"" + EvidenceJson.BUNDLE_SCHEMA + "\",\"records\":[")
-        .getBytes(StandardCharsets.US_ASCII);
-    out.write(open, 0, open.length);
+    out.write(MEMBERS_OPEN, 0, MEMBERS_OPEN.length);
     for (int i = 0; i < spans.size(); i++) {
       if (i > 0) {
         out.write(',');

@@ -98,6 +98,27 @@ class SetBundleTest {
   }
 
   @Test
+  void aMembersFailureIsPlacedWhereTheBundleHoldsIt() throws Exception {
+    Rea rea = rea();
+    SetInspection.Complete c = signedSplit(rea);
+    String json = new String(Rea.setBundleJson(c.set(), c.members()), StandardCharsets.UTF_8);
+    // The third record of the bundle is the second member: give it a property no record has.
+    int first = json.indexOf("{\"schema\":\"rea.evidence.v1\"");
+    int second = json.indexOf("{\"schema\":\"rea.evidence.v1\"", first + 1);
+    String forged = json.substring(0, second + 1) + "\"zz\":1," + json.substring(second + 1);
+    assertThatThrownBy(() -> rea.readSetEvidence(forged.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.EVIDENCE_REJECTED);
+          assertThat(e.field()).startsWith("records[2]");
+          assertThat(e.getMessage()).contains("at " + e.field());
+          assertThat(e.offset()).isNotNull();
+          long at = e.offset();
+          assertThat(at).isBetween((long) second, (long) second + 8);
+          assertThat(e.getMessage()).contains("(byte " + at + ")");
+        });
+  }
+
+  @Test
   void anUnsignedSetRecordIsRejected() throws Exception {
     Rea rea = rea();
     SetInspection.Complete c = signedSplit(rea);
