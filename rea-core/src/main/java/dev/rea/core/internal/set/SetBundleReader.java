@@ -118,6 +118,13 @@ public final class SetBundleReader {
       set = new SetRecordParser("records[0].").parse(setValue);
       setText = Arrays.copyOfRange(json, (int) setSpan[0], (int) setSpan[1]);
     }
+    if (spans.isEmpty()) {
+      // Checked here: the members' own bundle would be empty, and its refusal would say that a
+      // bundle holds at least one record, of a bundle that holds one.
+      throw RecordChecks.reject("records",
+          "a set bundle holds the set record and then every member's record; this one holds"
+              + " the set record only");
+    }
     List<EvidenceRecord> members;
     try {
       members = verifier.importVerified(memberBundle(json, spans)).records();

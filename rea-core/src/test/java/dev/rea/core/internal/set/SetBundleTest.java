@@ -98,6 +98,19 @@ class SetBundleTest {
   }
 
   @Test
+  void aSetBundleWithoutMemberRecordsSaysSo() throws Exception {
+    Rea rea = rea();
+    SetInspection.Complete c = signedSplit(rea);
+    byte[] json = Rea.setBundleJson(c.set(), List.of());
+    assertThatThrownBy(() -> rea.readSetEvidence(json))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.EVIDENCE_REJECTED);
+          assertThat(e.field()).isEqualTo("records");
+          assertThat(e.getMessage()).contains("holds the set record only");
+        });
+  }
+
+  @Test
   void aMembersFailureIsPlacedWhereTheBundleHoldsIt() throws Exception {
     Rea rea = rea();
     SetInspection.Complete c = signedSplit(rea);
