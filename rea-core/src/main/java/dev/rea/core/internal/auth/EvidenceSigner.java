@@ -3,10 +3,9 @@ package dev.rea.core.internal.auth;
 import dev.rea.core.evidence.Authentication;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.io.Background;
 import java.util.Base64;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * Gives a record its identity and signature (CONTRACT section 5): {@code evidence_id = "sha256:"
@@ -36,10 +35,7 @@ public final class EvidenceSigner {
    */
   public EvidenceRecord sign(EvidenceRecord record) {
     EvidenceIds.Identity identity = EvidenceIds.identity(record);
-    String signature = Base64.getEncoder().encodeToString(ring.sign(identity.canonical()));
-    return record
-        .withEvidenceId(identity.evidenceId())
-        .withAuthentication(new Authentication(SCHEME, ring.keyId(), signature));
+    return signed(record, identity.evidenceId(), ring.sign(identity.canonical()));
   }
 
   /**
@@ -62,47 +58,20 @@ public final class EvidenceSigner {
    */
   public EvidenceRecord signFresh(EvidenceRecord record) {
     byte[] canonical = EvidenceIds.canonicalBytes(record);
-    String evidenceId;
-    byte[] signature;
-    if (canonical.length < SECOND_THREAD_BYTES) {
-      evidenceId = EvidenceIds.idOfCanonical(canonical);
-      signature = ring.sign(canonical);
-    } else {
-      FutureTask<String> id = new FutureTask<>(() -> EvidenceIds.idOfCanonical(canonical));
-      Thread worker = new Thread(id, "rea-evidence-id");
-      worker.setDaemon(true);
-      worker.start();
-      signature = ring.sign(canonical);
-      evidenceId = joined(id);
-    }
+    Background<String> id =
+        Background.start(
+            () -> EvidenceIds.idOfCanonical(canonical),
+            "rea-evidence-id",
+            canonical.length >= SECOND_THREAD_BYTES);
+    byte[] signature = ring.sign(canonical);
+    return signed(record, id.join("computing the evidence ID"), signature);
+  }
+
+  private EvidenceRecord signed(EvidenceRecord record, String evidenceId, byte[] signature) {
     return record
         .withEvidenceId(evidenceId)
         .withAuthentication(
             new Authentication(SCHEME, ring.keyId(), Base64.getEncoder().encodeToString(signature)));
-  }
-
-  /**
-   * The id computed on the second thread. The wait ignores interruption (it lasts at most one
-   * SHA-256 over the canonical form) and restores the thread's interrupt status, so a cancelled
-   * caller sees its cancellation at its next interruptible step.
-   */
-  private static String joined(FutureTask<String> id) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return id.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          throw new IllegalStateException("computing the evidence ID failed", e.getCause());
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 
   /** @return the key ring used */
