@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * ({@code -Xshare:dump}); later runs map that
  * archive ({@code -XX:SharedArchiveFile}) and start faster. Inspects a tiny GGUF and a tiny
  * safetensors file it writes (readable report, {@code --json} with signing, {@code --hash full},
- * a summary with a view, a failure), all inside a temporary directory that also serves as
+ * a summary with a view, a two-member sharded set readable and as a bundle, a failure), all inside a temporary directory that also serves as
  * {@code REA_HOME} (so no key is created in the user's home) and is deleted at the end. Prints
  * nothing; exits 0 when every command gave the expected status, 1 otherwise.
  */
@@ -75,6 +75,17 @@ public final class StartupTraining {
                 sink,
                 env)
             == 0;
+    // A sharded model: index and two members, readable and as a signed bundle.
+    Path set = Files.createDirectories(dir.resolve("set"));
+    Files.write(set.resolve("model-00001-of-00002.safetensors"), tinySafetensors("a"));
+    Files.write(set.resolve("model-00002-of-00002.safetensors"), tinySafetensors("b"));
+    Files.writeString(set.resolve("model.safetensors.index.json"),
+        "{\"metadata\":{\"total_size\":16},\"weight_map\":{"
+            + "\"a\":\"model-00001-of-00002.safetensors\","
+            + "\"b\":\"model-00002-of-00002.safetensors\"}}");
+    ok &= ReaMain.run(new String[] {"inspect-model-set", set.toString()}, sink, sink, env) == 0;
+    ok &= ReaMain.run(
+        new String[] {"inspect-model-set", set.toString(), "--json"}, sink, sink, env) == 0;
     // A failure path: the error object.
     ok &=
         ReaMain.run(
@@ -119,8 +130,14 @@ public final class StartupTraining {
 
   /** A safetensors file with metadata and one F32 tensor of 2 elements. */
   static byte[] tinySafetensors() {
+    return tinySafetensors("w");
+  }
+
+  /** As {@link #tinySafetensors()}, its tensor named {@code name} (plain ASCII). */
+  static byte[] tinySafetensors(String name) {
     byte[] json =
-        "{\"__metadata__\":{\"format\":\"pt\"},\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}"
+        ("{\"__metadata__\":{\"format\":\"pt\"},\"" + name
+                + "\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}")
             .getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(8 + json.length + 8).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(json.length).put(json).put(new byte[8]);

@@ -116,7 +116,7 @@ public final class ModelUnits {
       listing.add(new SetGrouping.Listed(n, format));
     }
     List<Unit> out = new ArrayList<>();
-    for (SetUnit u : SetGrouping.group(listing, indexes::read, limits)) {
+    for (SetUnit u : SetGrouping.group(listing, SetGrouping.fromBytes(indexes::read, limits))) {
       out.add(new Unit(u.kind().wire(), u.anchor(), u.members()));
     }
     return out;

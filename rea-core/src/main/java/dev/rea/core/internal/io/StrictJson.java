@@ -350,6 +350,18 @@ public final class StrictJson implements AutoCloseable {
     return failure(constraint, what, "malformed JSON: " + reason, null, offset);
   }
 
+  /**
+   * A refusal worded as every reader of this cursor's family words it: {@code "<what> rejected:
+   * <reason> at <field> (byte <offset>)"}, with the reason as the diagnostic {@code reason}.
+   *
+   * @param field the JSON path, or null when none applies
+   * @param offset the byte offset in the input, or -1 when none applies
+   */
+  public static ReaException rejection(
+      Constraint constraint, String what, String reason, @Nullable String field, long offset) {
+    return failure(constraint, what, reason, field, offset);
+  }
+
   private static ReaException failure(
       Constraint constraint, String what, String reason, @Nullable String field, long offset) {
     StringBuilder m = new StringBuilder(what).append(" rejected: ").append(reason);

@@ -92,7 +92,7 @@ final class PathSetFiles implements SetFiles {
   }
 
   @Override
-  public byte[] readIndex(String name) throws ReaException {
+  public SafetensorsIndex readIndex(String name) throws ReaException {
     Path p = dir.resolve(name);
     if (Files.exists(p) && !Files.isRegularFile(p)) {
       // Never opened: a FIFO would block the read until a writer came.
@@ -103,12 +103,11 @@ final class PathSetFiles implements SetFiles {
           .path(p.toString())
           .build();
     }
-    SafetensorsIndexReader.checkSize(size(name), limits);
+    long size = size(name);
+    SafetensorsIndexReader.checkSize(size, limits);
+    // The reader checks the ceiling again as bytes arrive, whatever the size was a moment ago.
     try (InputStream in = Files.newInputStream(p)) {
-      // Bounded by the ceiling whatever the size was a moment ago.
-      byte[] b = in.readNBytes((int) Math.min(limits.headerCeilingBytes() + 1, Integer.MAX_VALUE - 8));
-      SafetensorsIndexReader.checkSize(b.length, limits);
-      return b;
+      return SetFiles.parseIndex(in, size, limits);
     } catch (IOException e) {
       throw failure(p.toString(), e, "reading the index failed");
     } catch (ReaException e) {

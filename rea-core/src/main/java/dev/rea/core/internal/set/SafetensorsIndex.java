@@ -1,7 +1,6 @@
 package dev.rea.core.internal.set;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -14,24 +13,29 @@ import org.jspecify.annotations.Nullable;
  *     JSON string's text, a number's exact text, or {@code true}/{@code false}/{@code null}
  *     (see {@link Entry})
  * @param weightMap tensor name to member file name, in the index's own order
- * @param members the distinct file names {@code weightMap} names, in code-point order
  * @param totalSize {@code metadata.total_size} when present (bytes, non-negative), else null
+ * @param fileSize the index file's size in bytes (the bytes read)
+ * @param sha256 the lower-case hex SHA-256 of the file's bytes, or null when the reader was not
+ *     asked for it
  */
 public record SafetensorsIndex(
     List<Entry> metadata,
-    Map<String, String> weightMap,
-    List<String> members,
-    @Nullable Long totalSize) {
+    WeightMap weightMap,
+    @Nullable Long totalSize,
+    long fileSize,
+    @Nullable String sha256) {
 
   /** The name suffix of a safetensors index file. */
   public static final String SUFFIX = ".safetensors.index.json";
 
   public SafetensorsIndex {
     metadata = List.copyOf(metadata);
-    // Not copied: the reader hands over a map of its own, which for a large set is most of the
-    // memory the set inspection holds (92k entries for DeepSeek-V3).
-    weightMap = java.util.Collections.unmodifiableMap(weightMap);
-    members = List.copyOf(members);
+    Objects.requireNonNull(weightMap, "weightMap");
+  }
+
+  /** @return the distinct file names the {@code weight_map} names, in code-point order */
+  public List<String> members() {
+    return weightMap.files();
   }
 
   /**

@@ -5,14 +5,17 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.evidence.Derivations;
 import dev.rea.core.internal.io.StrictJson;
 import dev.rea.core.options.Limits;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
-import java.util.function.Supplier;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JsonToken;
 
 /**
  * Reads a safetensors index ({@code *.safetensors.index.json}: {@code {"metadata": {...}?,
@@ -26,10 +29,9 @@ import tools.jackson.core.JsonToken;
  *       resource_exhausted} / {@code header_ceiling}; the caller checks the file size before
  *       reading it whole, and this reader checks again;
  *   <li>container nesting deeper than the nesting limit (32; the top-level object is level 1) is
- *       {@code resource_exhausted} / {@code nesting_limit}, found by one pass over the bytes
- *       that allocates nothing;
- *   <li>{@link StrictJson}: strict UTF-8, no byte order mark or NUL, JSON syntax, duplicate keys
- *       at every level (compared after unescaping), nothing after the top-level object: {@code
+ *       {@code resource_exhausted} / {@code nesting_limit};
+ *   <li>strict UTF-8, no byte order mark or NUL, JSON syntax, duplicate keys at every level
+ *       (compared after unescaping), nothing after the top-level object: {@code
  *       target_unavailable} / {@code file_format_rejected};
  *   <li>the shape: {@code weight_map} present, an object of strings, mapping at least one tensor;
  *       {@code metadata} absent, null, or an object of scalars (a string, number, true, false or
@@ -41,12 +43,15 @@ import tools.jackson.core.JsonToken;
  *       never leave the index's directory.
  * </ol>
  *
- * <p>Nothing is allocated from a size the file declares: the JSON is parsed from the bytes read,
- * and the maps grow with the entries actually present. Stateless and thread-safe.
+ * <p>All of these are checked in one forward pass over the stream ({@link IndexLexer}), so each
+ * failure is the first one in byte order. Nothing is allocated from a size the file declares, and
+ * the index is not held: the {@code weight_map} goes straight into a {@link WeightMap} (about a
+ * third of its UTF-8 size for a sorted map), the other values are read and dropped. Jackson, the
+ * library the rest of REA's JSON goes through, needed five passes over the whole text held in
+ * memory (the checks of {@link StrictJson}, then a parse that kept every name for its duplicate
+ * check); it stays the oracle of this reader's tests. Stateless and thread-safe.
  */
 public final class SafetensorsIndexReader {
-  private static final String WHAT = "safetensors index";
-
   private SafetensorsIndexReader() {}
 
   /**
@@ -54,25 +59,41 @@ public final class SafetensorsIndexReader {
    *
    * @param bytes the whole file
    * @param limits the header ceiling and nesting limit
-   * @return the index
+   * @return the index ({@link SafetensorsIndex#sha256()} null: not asked for)
    * @throws ReaException {@code header_ceiling}, {@code nesting_limit} or {@code
    *     file_format_rejected} as the class comment lists
    */
   public static SafetensorsIndex read(byte[] bytes, Limits limits) throws ReaException {
     checkSize(bytes.length, limits);
-    checkNesting(bytes, limits.nestingLimit());
-    try (StrictJson j =
-        StrictJson.open(
-            bytes,
-            bytes.length,
-            limits.nestingLimit() + 1,
-            bytes.length,
-            // The weight_map names every tensor: its size is bounded by the index's size limit.
-            Integer.MAX_VALUE,
-            Constraint.FILE_FORMAT_REJECTED,
-            WHAT)) {
-      return walk(j);
+    try {
+      return read(new ByteArrayInputStream(bytes), limits, null);
+    } catch (IOException impossible) {
+      throw new IllegalStateException("reading a byte array failed", impossible);
     }
+  }
+
+  /**
+   * Reads an index from a stream, to its end, in one pass.
+   *
+   * @param in the file's bytes from its start; read to the end, not closed
+   * @param limits the header ceiling (checked again as bytes arrive) and nesting limit
+   * @param sha256 a fresh SHA-256 digest to feed with every byte read, or null
+   * @return the index, with its size in bytes and, when {@code sha256} was given, its hex SHA-256
+   * @throws ReaException as {@link #read(byte[], Limits)}
+   * @throws IOException when the stream fails
+   */
+  public static SafetensorsIndex read(
+      InputStream in, Limits limits, @Nullable MessageDigest sha256)
+      throws ReaException, IOException {
+    IndexLexer x = new IndexLexer(in, limits, sha256);
+    Parts parts = walk(x);
+    WeightMap map = parts.weightMap;
+    if (map == null) {
+      throw x.fail("the index has no weight_map object", "weight_map", 0);
+    }
+    x.drain();
+    String hex = sha256 == null ? null : HexFormat.of().formatHex(sha256.digest());
+    return new SafetensorsIndex(parts.metadata, map, parts.totalSize, x.bytesRead(), hex);
   }
 
   /**
@@ -101,108 +122,109 @@ public final class SafetensorsIndexReader {
     }
   }
 
-  /** One pass over the bytes: container depth outside strings, refused past the limit. */
-  static void checkNesting(byte[] b, int limit) throws ReaException {
-    int depth = 0;
-    for (int i = 0; i < b.length; i++) {
-      byte c = b[i];
-      if (c == '"') {
-        for (i++; i < b.length && b[i] != '"'; i++) {
-          if (b[i] == '\\') {
-            i++;
-          }
-        }
-      } else if (c == '{' || c == '[') {
-        depth++;
-        if (depth > limit) {
-          throw ReaException.builder(
-                  Constraint.NESTING_LIMIT,
-                  "the safetensors index nests "
-                      + depth
-                      + " containers deep at byte "
-                      + i
-                      + ", over the nesting limit of "
-                      + limit
-                      + " (the top-level object is level 1)")
-              .field("index")
-              .offset(i)
-              .diagnostic("limit", "nesting_limit")
-              .diagnostic("limit_levels", limit)
-              .diagnostic("requested_levels", depth)
-              .build();
-        }
-      } else if (c == '}' || c == ']') {
-        depth--;
-      }
-    }
+  private static final class Parts {
+    List<SafetensorsIndex.Entry> metadata = List.of();
+    @Nullable Long totalSize;
+    @Nullable WeightMap weightMap;
   }
 
-  private static SafetensorsIndex walk(StrictJson j) throws ReaException {
-    j.startObject(() -> "index");
-    List<SafetensorsIndex.Entry> metadata = List.of();
-    Long totalSize = null;
-    Map<String, String> weightMap = null;
-    String name;
-    while ((name = j.nextName()) != null) {
+  private static Parts walk(IndexLexer x) throws ReaException, IOException {
+    int c = x.skipWhitespace();
+    if (c < 0) {
+      throw x.fail("the input is empty", 0);
+    }
+    if (c == 0xEF && x.offset() == 0) {
+      throw x.fail("a byte order mark is not allowed", 0);
+    }
+    if (c != '{') {
+      throw x.fail("the top-level value must be an object", x.offset());
+    }
+    x.enter();
+    Parts parts = new Parts();
+    Set<String> seen = new HashSet<>();
+    boolean first = true;
+    while (x.nextName(first)) {
+      first = false;
+      String name = x.string();
+      if (!seen.add(name)) {
+        throw x.duplicate(name, null, x.stringOffset);
+      }
       if (name.equals("metadata")) {
-        if (j.next() == JsonToken.VALUE_NULL) {
+        int v = x.skipWhitespace();
+        if (v == 'n') {
+          x.readLiteral("null");
           continue;
         }
-        j.requireObject(() -> "metadata");
+        if (v != '{') {
+          throw shape(x, v, "metadata", "metadata must be an object or null");
+        }
+        x.enter();
         List<SafetensorsIndex.Entry> entries = new ArrayList<>();
-        totalSize = readMetadata(j, entries);
+        parts.totalSize = readMetadata(x, entries);
         entries.sort((a, b) -> Derivations.compareCodePoints(a.key(), b.key()));
-        metadata = entries;
+        parts.metadata = entries;
       } else if (name.equals("weight_map")) {
-        j.startObject(() -> "weight_map");
-        weightMap = readWeightMap(j);
+        int v = x.skipWhitespace();
+        if (v != '{') {
+          throw shape(x, v, "weight_map", "weight_map must be an object");
+        }
+        long at = x.offset();
+        x.enter();
+        parts.weightMap = readWeightMap(x, at);
       } else {
-        j.next();
-        j.skipValue();
+        x.skipValue();
       }
     }
-    if (weightMap == null) {
-      throw j.errorAt(0, "weight_map", "the index has no weight_map object");
+    if (x.skipWhitespace() >= 0) {
+      throw x.fail("content follows the top-level object", x.offset());
     }
-    TreeSet<String> files = new TreeSet<>(Derivations::compareCodePoints);
-    files.addAll(weightMap.values());
-    return new SafetensorsIndex(metadata, weightMap, new ArrayList<>(files), totalSize);
+    return parts;
+  }
+
+  /** A value of the wrong kind: a shape refusal when it is JSON, else a syntax one. */
+  private static ReaException shape(IndexLexer x, int c, String field, String reason) {
+    if (!IndexLexer.startsValue(c)) {
+      return x.unexpected(c, "a value");
+    }
+    return x.fail(reason + ", found " + IndexLexer.describe(c), field, x.offset());
   }
 
   /** Reads the metadata object's members; returns {@code total_size} when present. */
-  private static @Nullable Long readMetadata(StrictJson j, List<SafetensorsIndex.Entry> out)
-      throws ReaException {
+  private static @Nullable Long readMetadata(IndexLexer x, List<SafetensorsIndex.Entry> out)
+      throws ReaException, IOException {
     Long total = null;
-    String key;
-    while ((key = j.nextName()) != null) {
-      String k = key;
-      Supplier<String> field = () -> "metadata." + ReaException.truncateForMessage(k);
-      JsonToken t = j.next();
+    Set<String> keys = new HashSet<>();
+    boolean first = true;
+    while (x.nextName(first)) {
+      first = false;
+      String k = x.string();
+      if (!keys.add(k)) {
+        throw x.duplicate(k, "metadata", x.stringOffset);
+      }
+      String field = "metadata." + ReaException.truncateForMessage(k);
+      int c = x.skipWhitespace();
+      long at = x.offset();
       SafetensorsIndex.Entry e;
-      switch (t) {
-        case VALUE_STRING:
-          e = new SafetensorsIndex.Entry(k, j.currentString(field), SafetensorsIndex.Kind.STRING);
-          break;
-        case VALUE_NUMBER_INT:
-        case VALUE_NUMBER_FLOAT:
-          e = new SafetensorsIndex.Entry(k, j.numberText(), SafetensorsIndex.Kind.NUMBER);
-          break;
-        case VALUE_TRUE:
-        case VALUE_FALSE:
-          e = new SafetensorsIndex.Entry(
-              k, t == JsonToken.VALUE_TRUE ? "true" : "false", SafetensorsIndex.Kind.BOOLEAN);
-          break;
-        case VALUE_NULL:
-          e = new SafetensorsIndex.Entry(k, null, SafetensorsIndex.Kind.NULL);
-          break;
-        default:
-          throw j.error(
-              field,
-              "metadata values must be strings, numbers, true, false or null, found "
-                  + StrictJson.describe(t));
+      boolean integer = false;
+      if (c == '"') {
+        x.readString();
+        e = new SafetensorsIndex.Entry(k, x.string(), SafetensorsIndex.Kind.STRING);
+      } else if (c == '-' || (c >= '0' && c <= '9')) {
+        String n = x.readNumber();
+        integer = n.indexOf('.') < 0 && n.indexOf('e') < 0 && n.indexOf('E') < 0;
+        e = new SafetensorsIndex.Entry(k, n, SafetensorsIndex.Kind.NUMBER);
+      } else if (c == 't' || c == 'f') {
+        String word = c == 't' ? "true" : "false";
+        x.readLiteral(word);
+        e = new SafetensorsIndex.Entry(k, word, SafetensorsIndex.Kind.BOOLEAN);
+      } else if (c == 'n') {
+        x.readLiteral("null");
+        e = new SafetensorsIndex.Entry(k, null, SafetensorsIndex.Kind.NULL);
+      } else {
+        throw shape(x, c, field, "metadata values must be strings, numbers, true, false or null");
       }
       if (k.equals("total_size")) {
-        total = totalSize(j, e, t, field);
+        total = totalSize(x, e, integer, field, at);
       }
       out.add(e);
     }
@@ -210,50 +232,81 @@ public final class SafetensorsIndexReader {
   }
 
   private static long totalSize(
-      StrictJson j, SafetensorsIndex.Entry e, JsonToken t, Supplier<String> field)
+      IndexLexer x, SafetensorsIndex.Entry e, boolean integer, String field, long at)
       throws ReaException {
     String text = e.value();
-    if (text == null
-        || !(t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_STRING)
-        || !StrictJson.isCanonicalDecimal(text, false)) {
-      throw j.error(
-          field,
+    boolean kind = e.kind() == SafetensorsIndex.Kind.STRING
+        || (e.kind() == SafetensorsIndex.Kind.NUMBER && integer);
+    if (text == null || !kind || !StrictJson.isCanonicalDecimal(text, false)) {
+      throw x.fail(
           "total_size must be a non-negative integer (bytes), found "
-              + (text == null ? "null" : ReaException.truncateForMessage(text)));
+              + (text == null ? "null" : ReaException.truncateForMessage(text)),
+          field,
+          at);
     }
     try {
-      long v = Long.parseLong(text);
-      return v;
+      return Long.parseLong(text);
     } catch (NumberFormatException overflow) {
-      throw j.error(field, "total_size " + ReaException.truncateForMessage(text) + " exceeds 2^63-1");
+      throw x.fail(
+          "total_size " + ReaException.truncateForMessage(text) + " exceeds 2^63-1", field, at);
     }
   }
 
-  private static Map<String, String> readWeightMap(StrictJson j) throws ReaException {
-    Map<String, String> map = new LinkedHashMap<>();
-    // A few hundred files for up to hundreds of thousands of tensors: one String per file.
-    Map<String, String> files = new java.util.HashMap<>();
-    String tensor;
-    while ((tensor = j.nextName()) != null) {
-      String t = tensor;
-      Supplier<String> field = () -> "weight_map[\"" + ReaException.truncateForMessage(t) + "\"]";
-      if (j.next() != JsonToken.VALUE_STRING) {
-        throw j.error(
-            field,
-            "weight_map values must be file names (strings), found "
-                + StrictJson.describe(j.current()));
+  private static WeightMap readWeightMap(IndexLexer x, long at) throws ReaException, IOException {
+    WeightMap map = new WeightMap();
+    byte[] name = new byte[256];
+    // Consecutive tensors mostly live in one file: its bytes are compared, not decoded again.
+    byte[] lastFile = new byte[0];
+    int lastFileLength = -1;
+    int lastId = -1;
+    boolean first = true;
+    while (x.nextName(first)) {
+      first = false;
+      long nameAt = x.stringOffset;
+      int nameLength = x.strLength;
+      if (name.length < nameLength) {
+        name = new byte[Math.max(nameLength, name.length * 2)];
       }
-      String file = j.currentString(field);
-      String why = badMemberName(file);
-      if (why != null) {
-        throw j.error(field, "member file name \"" + ReaException.truncateForMessage(file) + "\" " + why);
+      System.arraycopy(x.str, 0, name, 0, nameLength);
+      int c = x.skipWhitespace();
+      if (c != '"') {
+        throw shape(x, c, field(name, nameLength),
+            "weight_map values must be file names (strings)");
       }
-      map.put(t, files.computeIfAbsent(file, f -> f));
+      long valueAt = x.offset();
+      x.readString();
+      int id;
+      if (x.strLength == lastFileLength
+          && Arrays.equals(x.str, 0, x.strLength, lastFile, 0, lastFileLength)) {
+        id = lastId;
+      } else {
+        String file = x.string();
+        String why = badMemberName(file);
+        if (why != null) {
+          throw x.fail("member file name \"" + ReaException.truncateForMessage(file) + "\" " + why,
+              field(name, nameLength), valueAt);
+        }
+        id = map.fileId(file);
+        lastFile = Arrays.copyOf(x.str, x.strLength);
+        lastFileLength = x.strLength;
+        lastId = id;
+      }
+      if (map.add(name, nameLength, id) >= 0) {
+        throw x.duplicate(
+            new String(name, 0, nameLength, java.nio.charset.StandardCharsets.UTF_8),
+            "weight_map", nameAt);
+      }
     }
-    if (map.isEmpty()) {
-      throw j.error(() -> "weight_map", "weight_map maps no tensor; an index names at least one");
+    if (map.size() == 0) {
+      throw x.fail("weight_map maps no tensor; an index names at least one", "weight_map", at);
     }
+    map.seal();
     return map;
+  }
+
+  private static String field(byte[] name, int length) {
+    String t = new String(name, 0, length, java.nio.charset.StandardCharsets.UTF_8);
+    return "weight_map[\"" + ReaException.truncateForMessage(t) + "\"]";
   }
 
   /**

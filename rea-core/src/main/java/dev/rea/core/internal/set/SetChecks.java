@@ -74,8 +74,8 @@ public final class SetChecks {
   private BigInteger byteSum = BigInteger.ZERO;
   private boolean bytesKnown = true;
   private FormatFacts.@Nullable Gguf first;
-  /** Tensors the index maps to each file. */
-  private final Map<String, Integer> perFile = new HashMap<>();
+  /** The index's entries found in their member, by entry number. */
+  private final java.util.BitSet matched = new java.util.BitSet();
 
   /**
    * @param kind the set's kind
@@ -86,11 +86,6 @@ public final class SetChecks {
     this.kind = kind;
     this.index = index;
     this.count = count;
-    if (index != null) {
-      for (String file : index.weightMap().values()) {
-        perFile.merge(file, 1, Integer::sum);
-      }
-    }
   }
 
   /**
@@ -148,29 +143,29 @@ public final class SetChecks {
       add(k, path, null, "artifact.format",
           "the index names a " + r.artifact().format() + " file; its members must be safetensors");
     }
-    Map<String, String> map = index.weightMap();
+    WeightMap map = index.weightMap();
+    int file = map.fileNumber(name);
     int mapped = 0;
     for (TensorRow t : r.tensors()) {
-      String to = map.get(t.name());
-      if (to == null) {
+      int e = map.find(t.name());
+      if (e < 0) {
         add(k, path, t.name(), "tensors[" + t.index() + "].name",
             "the tensor is in the member but the index's weight_map does not map it");
-      } else if (!to.equals(name)) {
+      } else if (map.fileNumberOf(e) != file) {
         add(k, path, t.name(), "tensors[" + t.index() + "].name",
-            "the tensor is in this member but the index's weight_map maps it to " + quoted(to));
+            "the tensor is in this member but the index's weight_map maps it to "
+                + quoted(map.fileOf(e)));
       } else {
+        matched.set(e);
         mapped++;
       }
     }
-    int expected = perFile.getOrDefault(name, 0);
-    if (mapped < expected) {
-      Set<String> present = new HashSet<>();
-      for (TensorRow t : r.tensors()) {
-        present.add(t.name());
-      }
-      for (Map.Entry<String, String> e : map.entrySet()) {
-        if (e.getValue().equals(name) && !present.contains(e.getKey())) {
-          add(k, path, e.getKey(), "weight_map[" + quoted(e.getKey()) + "]",
+    if (mapped < map.count(file)) {
+      // Each entry is this member's to match, once (a member's own names are unique).
+      for (int e = 0; e < map.size(); e++) {
+        if (map.fileNumberOf(e) == file && !matched.get(e)) {
+          String tensor = map.name(e);
+          add(k, path, tensor, "weight_map[" + quoted(tensor) + "]",
               "the index maps the tensor to this member, which does not hold it");
         }
       }

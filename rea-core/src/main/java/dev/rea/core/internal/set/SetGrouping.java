@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * Groups one directory's files into models (CONTRACT section 9, and section 10 for {@code rea
  * scan} and the Spark job): a pure function of the listing, so that local paths and Hadoop paths
  * share it through thin adapters. Names in, {@link SetUnit}s out; the only input read is an
- * index's bytes, through {@link IndexBytes}.
+ * index, through {@link Indexes}.
  *
  * <p>Rules, in order:
  *
@@ -52,6 +52,26 @@ public final class SetGrouping {
     }
   }
 
+  /** Reads and parses an index file ({@link SafetensorsIndexReader}). */
+  @FunctionalInterface
+  public interface Indexes {
+    /**
+     * @param name the index file's name in the directory
+     * @return the index
+     * @throws ReaException when it cannot be read, is over the header ceiling or is refused
+     */
+    SafetensorsIndex read(String name) throws ReaException;
+  }
+
+  /**
+   * @param bytes reads an index file's bytes (bounded by the header ceiling)
+   * @param limits the reader's limits
+   * @return indexes parsed from those bytes
+   */
+  public static Indexes fromBytes(IndexBytes bytes, Limits limits) {
+    return name -> SafetensorsIndexReader.read(bytes.read(name), limits);
+  }
+
   /** Reads an index file's bytes (bounded by the header ceiling). */
   @FunctionalInterface
   public interface IndexBytes {
@@ -68,15 +88,14 @@ public final class SetGrouping {
    *
    * @param listing the directory's regular files
    * @param indexes reads an index's bytes
-   * @param limits the index reader's limits
    * @return the units, in anchor order
    */
-  public static List<SetUnit> group(List<Listed> listing, IndexBytes indexes, Limits limits) {
+  public static List<SetUnit> group(List<Listed> listing, Indexes indexes) {
     List<SetUnit> units = new ArrayList<>();
     Set<String> claimed = new HashSet<>();
     for (Listed f : listing) {
       if (SafetensorsIndex.isIndexName(f.name())) {
-        SetUnit u = indexUnit(f.name(), indexes, limits);
+        SetUnit u = indexUnit(f.name(), indexes);
         units.add(u);
         claimed.add(f.name());
         claimed.addAll(u.members());
@@ -112,13 +131,12 @@ public final class SetGrouping {
    * @param fileName the file's name in its directory
    * @param modelFormat the file's model format by content, or null (an index has none)
    * @param indexes reads the index's bytes
-   * @param limits the index reader's limits
    * @return the unit (an index that cannot be read carries its error)
    */
   public static SetUnit unitOf(
-      String fileName, @Nullable String modelFormat, IndexBytes indexes, Limits limits) {
+      String fileName, @Nullable String modelFormat, Indexes indexes) {
     if (SafetensorsIndex.isIndexName(fileName)) {
-      return indexUnit(fileName, indexes, limits);
+      return indexUnit(fileName, indexes);
     }
     GgufSplitName s = "gguf".equals(modelFormat) ? GgufSplitName.parse(fileName) : null;
     return s != null ? splitUnit(s) : SetUnit.single(fileName);
@@ -132,12 +150,11 @@ public final class SetGrouping {
    * @param fileName the safetensors file's name
    * @param listing the directory's regular files
    * @param indexes reads an index's bytes
-   * @param limits the index reader's limits
    * @return the first index unit (in code-point order) whose members include the file; else the
    *     first index that cannot be read (it may be the file's: its error is the answer); else null
    */
   public static @Nullable SetUnit indexClaiming(
-      String fileName, List<Listed> listing, IndexBytes indexes, Limits limits) {
+      String fileName, List<Listed> listing, Indexes indexes) {
     List<String> names = new ArrayList<>();
     for (Listed f : listing) {
       if (SafetensorsIndex.isIndexName(f.name())) {
@@ -147,7 +164,7 @@ public final class SetGrouping {
     names.sort(Derivations::compareCodePoints);
     SetUnit unreadable = null;
     for (String n : names) {
-      SetUnit u = indexUnit(n, indexes, limits);
+      SetUnit u = indexUnit(n, indexes);
       if (u.error() != null) {
         unreadable = unreadable == null ? u : unreadable;
       } else if (u.members().contains(fileName)) {
@@ -216,9 +233,9 @@ public final class SetGrouping {
         .build();
   }
 
-  private static SetUnit indexUnit(String name, IndexBytes indexes, Limits limits) {
+  private static SetUnit indexUnit(String name, Indexes indexes) {
     try {
-      SafetensorsIndex index = SafetensorsIndexReader.read(indexes.read(name), limits);
+      SafetensorsIndex index = indexes.read(name);
       return new SetUnit(SetKind.SAFETENSORS_INDEX, name, index.members(), index, null);
     } catch (ReaException e) {
       return new SetUnit(SetKind.SAFETENSORS_INDEX, name, List.of(), null, e);

@@ -110,40 +110,31 @@ public final class SetInspector {
     SetUnit unit;
     try {
       cancellation.check();
-      Limits limits = inspector.limits();
       // Each index is read once: the bytes grouping parsed are the bytes the record hashes.
-      java.util.Map<String, byte[]> indexes = new java.util.HashMap<>();
-      java.util.Map<String, IndexDigest> digests = new java.util.HashMap<>();
-      SetGrouping.IndexBytes once = n -> {
-        byte[] b = indexes.get(n);
-        if (b == null) {
-          b = files.readIndex(n);
-          indexes.put(n, b);
-          digests.put(n, IndexDigest.start(b));
+      java.util.Map<String, SafetensorsIndex> indexes = new java.util.HashMap<>();
+      SetGrouping.Indexes once = n -> {
+        SafetensorsIndex ix = indexes.get(n);
+        if (ix == null) {
+          ix = files.readIndex(n);
+          indexes.put(n, ix);
         }
-        return b;
+        return ix;
       };
       if (name == null) {
-        unit = SetGrouping.only(
-            SetGrouping.group(files.listing(), once, limits), files.directory());
+        unit = SetGrouping.only(SetGrouping.group(files.listing(), once), files.directory());
       } else {
         String format = SafetensorsIndex.isIndexName(name) ? null : files.modelFormat(name);
-        unit = SetGrouping.unitOf(name, format, once, limits);
+        unit = SetGrouping.unitOf(name, format, once);
         if (unit.kind() == SetKind.SINGLE_FILE && "safetensors".equals(format)) {
-          SetUnit index = SetGrouping.indexClaiming(name, files.listing(), once, limits);
+          SetUnit index = SetGrouping.indexClaiming(name, files.listing(), once);
           unit = index != null ? index : unit;
         }
       }
-      byte[] indexBytes = unit.index() == null ? null : indexes.get(unit.anchor());
       indexes.clear();
       if (unit.error() != null) {
         throw unit.error().withPath(files.pathOf(unit.anchor()));
       }
-      IndexDigest digest = digests.get(unit.anchor());
-      digests.clear();
-      ModelSetRecord.IndexInfo indexInfo =
-          digest == null ? null : indexInfo(files, unit, indexBytes, digest);
-      indexBytes = null; // hashed and parsed: not kept while the members are read
+      ModelSetRecord.IndexInfo indexInfo = indexInfo(files, unit);
       return new Run(files, unit, request, observedAt, hash, progress, cancellation, sink)
           .run(indexInfo);
     } catch (ReaException e) {
@@ -153,14 +144,10 @@ public final class SetInspector {
     }
   }
 
-  /**
-   * @param bytes the index file's bytes, which {@code unit.index()} was parsed from
-   * @return what the set record says of the index, or null for a set without one
-   */
-  private static ModelSetRecord.@Nullable IndexInfo indexInfo(
-      SetFiles files, SetUnit unit, byte @Nullable [] bytes, IndexDigest digest) {
+  /** @return what the set record says of the index, or null for a set without one */
+  private static ModelSetRecord.@Nullable IndexInfo indexInfo(SetFiles files, SetUnit unit) {
     SafetensorsIndex index = unit.index();
-    if (index == null || bytes == null) {
+    if (index == null) {
       return null;
     }
     List<ModelSetRecord.IndexEntry> entries = new ArrayList<>();
@@ -168,8 +155,9 @@ public final class SetInspector {
       entries.add(new ModelSetRecord.IndexEntry(
           e.key(), e.value(), e.kind() == SafetensorsIndex.Kind.BOOLEAN));
     }
-    return new ModelSetRecord.IndexInfo(files.pathOf(unit.anchor()), bytes.length,
-        digest.hex(), entries);
+    String sha256 = java.util.Objects.requireNonNull(index.sha256(), "a set's index is hashed");
+    return new ModelSetRecord.IndexInfo(
+        files.pathOf(unit.anchor()), index.fileSize(), sha256, entries);
   }
 
   /** One set inspection's state. */

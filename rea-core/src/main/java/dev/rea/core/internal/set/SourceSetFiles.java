@@ -90,24 +90,14 @@ final class SourceSetFiles implements SetFiles {
   }
 
   @Override
-  public byte[] readIndex(String name) throws ReaException {
-    SafetensorsIndexReader.checkSize(size(name), limits);
+  public SafetensorsIndex readIndex(String name) throws ReaException {
+    long size = size(name);
+    SafetensorsIndexReader.checkSize(size, limits);
     try {
       SeekableSource s = source.open(name);
       try (SeekableByteChannel ch = s.channel()) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
         ch.position(0);
-        int n;
-        while ((n = ch.read(buf)) >= 0) {
-          out.write(buf.array(), 0, buf.position());
-          buf.clear();
-          SafetensorsIndexReader.checkSize(out.size(), limits);
-          if (n == 0 && out.size() >= s.identity().size()) {
-            break;
-          }
-        }
-        return out.toByteArray();
+        return SetFiles.parseIndex(java.nio.channels.Channels.newInputStream(ch), size, limits);
       }
     } catch (IOException e) {
       throw PathSetFiles.failure(pathOf(name), e, "reading the index failed");

@@ -39,7 +39,7 @@ class SafetensorsIndexReaderTest {
                 + "    \"model.norm.weight\": \"model-00002-of-00002.safetensors\"\n  }\n}\n");
     assertThat(ix.members())
         .containsExactly("model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors");
-    assertThat(ix.weightMap()).hasSize(3);
+    assertThat(ix.weightMap().size()).isEqualTo(3);
     assertThat(ix.weightMap().get("model.norm.weight")).isEqualTo("model-00002-of-00002.safetensors");
     assertThat(ix.totalSize()).isEqualTo(1234L);
     assertThat(ix.metadata())

@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 class SetGroupingTest {
   private static final Limits LIMITS = Limits.defaults();
 
-  private static SetGrouping.IndexBytes indexes(Map<String, String> texts) {
-    return name -> {
+  private static SetGrouping.Indexes indexes(Map<String, String> texts) {
+    return SetGrouping.fromBytes(name -> {
       String t = texts.get(name);
       if (t == null) {
         throw ReaException.builder(Constraint.NOT_FOUND, "no " + name).build();
       }
       return t.getBytes(StandardCharsets.UTF_8);
-    };
+    }, LIMITS);
   }
 
   @Test
@@ -43,7 +43,7 @@ class SetGroupingTest {
             + "\"b\":\"model-00002-of-00002.safetensors\"}}";
     List<SetUnit> units =
         SetGrouping.group(
-            listing, indexes(Map.of("model.safetensors.index.json", index)), LIMITS);
+            listing, indexes(Map.of("model.safetensors.index.json", index)));
     assertThat(units)
         .extracting(SetUnit::anchor)
         .containsExactly(
@@ -64,8 +64,7 @@ class SetGroupingTest {
     List<SetUnit> units =
         SetGrouping.group(
             List.of(new SetGrouping.Listed("m.safetensors.index.json", null)),
-            indexes(Map.of("m.safetensors.index.json", "{\"weight_map\":{\"t\":\"../x\"}}")),
-            LIMITS);
+            indexes(Map.of("m.safetensors.index.json", "{\"weight_map\":{\"t\":\"../x\"}}")));
     assertThat(units).hasSize(1);
     assertThat(units.get(0).error()).isNotNull();
     assertThat(units.get(0).error().constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
@@ -74,12 +73,12 @@ class SetGroupingTest {
 
   @Test
   void aFileNamesItsOwnUnit() {
-    SetGrouping.IndexBytes none = indexes(Map.of());
-    assertThat(SetGrouping.unitOf("x-00002-of-00002.gguf", "gguf", none, LIMITS).members())
+    SetGrouping.Indexes none = indexes(Map.of());
+    assertThat(SetGrouping.unitOf("x-00002-of-00002.gguf", "gguf", none).members())
         .containsExactly("x-00001-of-00002.gguf", "x-00002-of-00002.gguf");
-    assertThat(SetGrouping.unitOf("x-00002-of-00002.gguf", "safetensors", none, LIMITS).kind())
+    assertThat(SetGrouping.unitOf("x-00002-of-00002.gguf", "safetensors", none).kind())
         .isEqualTo(SetKind.SINGLE_FILE);
-    assertThat(SetGrouping.unitOf("one.gguf", "gguf", none, LIMITS).members())
+    assertThat(SetGrouping.unitOf("one.gguf", "gguf", none).members())
         .containsExactly("one.gguf");
   }
 
