@@ -143,8 +143,10 @@ public final class SetCommand extends ReaCommand {
         Interrupts installed = interrupts(cancellation)) {
       InspectOptions options = inspectOptions(mode, cancellation, bar, assumeLayout);
       SetInspection result;
+      // Members that will be signed are signed on the threads that inspect them.
+      boolean signed = bundle || standard == StandardFormat.IN_TOTO;
       try {
-        result = rea.inspectSet(selected, options, (k, r) -> {
+        SetInspection.MemberSink sink = (k, r) -> {
           if (k == 0) {
             first[0] = r;
           }
@@ -154,7 +156,10 @@ public final class SetCommand extends ReaCommand {
           if (standard != StandardFormat.REA) {
             kept.add(standard == StandardFormat.IN_TOTO ? rea.sign(r) : r);
           }
-        });
+        };
+        result = signed
+            ? rea.inspectSetSigned(selected, options, sink)
+            : rea.inspectSet(selected, options, sink);
       } finally {
         if (bar != null) {
           bar.finish();

@@ -216,6 +216,30 @@ public final class Rea {
   }
 
   /**
+   * As {@link #inspectSet(Path, InspectOptions, SetInspection.MemberSink)}, each complete member
+   * record delivered signed: its {@code evidence_id} and signature are computed together on the
+   * thread that inspected it ({@link #inspectSigned}), so that a set bundle's members are signed
+   * while later members are read; {@link #sign(EvidenceRecord)} and {@link SetSpool} then give
+   * such a record back as it is. When the provider's key pair cannot be read or created, members
+   * come unsigned, as {@link #inspectSet(Path, InspectOptions, SetInspection.MemberSink)} gives
+   * them ({@link #sign(EvidenceRecord)} then names the key's problem). The set record is not
+   * signed: {@link #sign(ModelSetRecord)} signs it once the members are known.
+   *
+   * @param sink takes the members' records in member order, or null to keep them in the result
+   */
+  public SetInspection inspectSetSigned(
+      Path path, InspectOptions options, SetInspection.@Nullable MemberSink sink) {
+    ModelInspector members = inspectorFor(options);
+    try {
+      members = members.withCompletion(new EvidenceSigner(signingRing())::signFresh);
+    } catch (ReaException keyUnusable) {
+      // Inspected unsigned; signing later names the key's problem.
+    }
+    return new SetInspector(members, clock)
+        .inspect(path, options.hash(), options.progress(), options.cancellation(), sink);
+  }
+
+  /**
    * A spool of signed member records for a set bundle written without holding the members
    * (a temporary file); use it as the {@link SetInspection.MemberSink} of {@link
    * #inspectSet(Path, InspectOptions, SetInspection.MemberSink)}, then write the bundle with it.

@@ -70,10 +70,7 @@ final class SetUnitWork {
     try (SetSpool spool = bundles == null ? null : rea.newSetSpool()) {
       SetInspection result;
       try {
-        result =
-            rea.inspectSet(
-                unit.path(),
-                options,
+        SetInspection.MemberSink sink =
                 (k, r) -> {
                   if (k == 0) {
                     first[0] = r;
@@ -82,7 +79,11 @@ final class SetUnitWork {
                   if (spool != null) {
                     spool.accept(k, r);
                   }
-                });
+                };
+        // With bundles, members are signed on the threads that inspect them.
+        result = spool == null
+            ? rea.inspectSet(unit.path(), options, sink)
+            : rea.inspectSetSigned(unit.path(), options, sink);
       } catch (OutOfMemoryError e) {
         write(unit, UnitStatus.FAILED, null, null, ReaException.heapExhausted(e), List.of());
         return;

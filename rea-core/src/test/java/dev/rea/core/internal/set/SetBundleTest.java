@@ -55,6 +55,35 @@ class SetBundleTest {
   }
 
   @Test
+  void membersSignedWhileInspectedAreTheMembersSignedAfterwards() throws Exception {
+    Rea rea = rea();
+    List<Path> m = SetFixtures.ggufSplit(dir, "s", 3, 1, 2);
+    SetInspection.Complete after = signedSplit(rea);
+    List<EvidenceRecord> delivered = new ArrayList<>();
+    SetInspection.Complete during =
+        rea.inspectSetSigned(m.get(0), InspectOptions.defaults(), (k, r) -> delivered.add(r))
+            .orThrow();
+    assertThat(delivered).hasSize(3);
+    for (int k = 0; k < 3; k++) {
+      EvidenceRecord r = delivered.get(k);
+      assertThat(r.authentication()).isNotNull();
+      // Ed25519 is deterministic: the same fields as signing the inspected record afterwards,
+      // apart from the observation time.
+      EvidenceRecord resigned = rea.sign(r.withEvidenceId(null).withAuthentication(null));
+      assertThat(r.evidenceId()).isEqualTo(resigned.evidenceId());
+      assertThat(r.authentication()).isEqualTo(resigned.authentication());
+      // Signing a record delivered signed gives it back as it is.
+      assertThat(rea.sign(r)).isSameAs(r);
+      assertThat(during.set().members().get(k).evidenceId()).isEqualTo(r.evidenceId());
+    }
+    assertThat(after.members()).hasSize(3);
+    // The bundle of members signed while inspected reads back (ids and signatures verified).
+    Path out = dir.resolve("signed-during.json");
+    rea.writeSetEvidence(out, rea.sign(during.set()), delivered);
+    assertThat(rea.readSetEvidence(out).memberRecords()).isEqualTo(delivered);
+  }
+
+  @Test
   void aMemberListThatDoesNotMatchTheMemberRecordsIsRejected() throws Exception {
     Rea rea = rea();
     SetInspection.Complete c = signedSplit(rea);
