@@ -38,8 +38,22 @@ final class Sizes {
     return grouped(n) + " " + (n == 1 ? singular : singular + "s");
   }
 
-  /** @return the value with thousands separators */
+  /**
+   * @return the value with thousands separators, as {@code String.format(Locale.ROOT, "%,d",
+   *     value)} gives it (which builds a {@code DecimalFormat} for every number: a set's report
+   *     prints thousands of them)
+   */
   static String grouped(BigInteger value) {
-    return String.format(Locale.ROOT, "%,d", value);
+    String digits = value.abs().toString();
+    StringBuilder b = new StringBuilder(digits.length() + digits.length() / 3 + 1);
+    if (value.signum() < 0) {
+      b.append('-');
+    }
+    int first = digits.length() % 3 == 0 ? 3 : digits.length() % 3;
+    b.append(digits, 0, first);
+    for (int i = first; i < digits.length(); i += 3) {
+      b.append(',').append(digits, i, i + 3);
+    }
+    return b.toString();
   }
 }
