@@ -5,6 +5,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.set.SafetensorsIndex;
 import dev.rea.core.internal.set.SafetensorsIndexReader;
+import dev.rea.core.internal.set.WeightMap;
 import dev.rea.core.options.Limits;
 import java.util.EnumSet;
 import java.util.Set;
@@ -35,14 +36,24 @@ class SafetensorsIndexFuzzTest {
   static void check(byte[] input) {
     try {
       SafetensorsIndex ix = SafetensorsIndexReader.read(input, LIMITS);
-      require(ix.weightMap().size() > 0, "an empty weight map was accepted");
+      require(ix.names().size() > 0, "an empty weight map was accepted");
+      SafetensorsIndex exact = readExact(input);
+      require(exact.names().size() == ix.names().size() && exact.members().equals(ix.members()),
+          "the read with names kept differs from the read without");
+      WeightMap map = java.util.Objects.requireNonNull(exact.weightMap(), "names kept");
       java.util.Set<String> files = new java.util.HashSet<>();
-      for (int e = 0; e < ix.weightMap().size(); e++) {
-        files.add(ix.weightMap().fileOf(e));
-        require(ix.weightMap().find(ix.weightMap().name(e)) == e, "an entry is not found by its name");
+      java.util.Map<String, java.util.List<String>> byFile = new java.util.HashMap<>();
+      for (int e = 0; e < map.size(); e++) {
+        files.add(map.fileOf(e));
+        byFile.computeIfAbsent(map.fileOf(e), f -> new java.util.ArrayList<>()).add(map.name(e));
+        require(map.find(map.name(e)) == e, "an entry is not found by its name");
       }
       require(ix.members().size() == files.size() && files.containsAll(ix.members()),
           "members are not the distinct files of the weight map");
+      for (java.util.Map.Entry<String, java.util.List<String>> f : byFile.entrySet()) {
+        require(ix.names().matches(f.getKey(), f.getValue()),
+            "a file's names do not match their digest");
+      }
       for (String m : ix.members()) {
         require(SafetensorsIndexReader.badMemberName(m) == null, "a member leaves the directory");
       }
@@ -52,6 +63,15 @@ class SafetensorsIndexFuzzTest {
       require(READER.contains(e.constraint()), "unexpected constraint " + e.constraint());
       require(e.offset() == null || (e.offset() >= 0 && e.offset() <= input.length),
           "offset " + e.offset() + " outside the input of " + input.length + " bytes");
+    }
+  }
+
+  private static SafetensorsIndex readExact(byte[] input) throws ReaException {
+    try {
+      return SafetensorsIndexReader.readExact(
+          () -> new java.io.ByteArrayInputStream(input), LIMITS, null);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
     }
   }
 

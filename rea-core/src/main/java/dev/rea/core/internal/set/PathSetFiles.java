@@ -92,7 +92,7 @@ final class PathSetFiles implements SetFiles {
   }
 
   @Override
-  public SafetensorsIndex readIndex(String name) throws ReaException {
+  public SafetensorsIndexReader.IndexSource indexSource(String name) throws ReaException {
     Path p = dir.resolve(name);
     if (Files.exists(p) && !Files.isRegularFile(p)) {
       // Never opened: a FIFO would block the read until a writer came.
@@ -103,16 +103,18 @@ final class PathSetFiles implements SetFiles {
           .path(p.toString())
           .build();
     }
-    long size = size(name);
-    SafetensorsIndexReader.checkSize(size, limits);
-    // The reader checks the ceiling again as bytes arrive, whatever the size was a moment ago.
-    try (InputStream in = Files.newInputStream(p)) {
-      return SetFiles.parseIndex(in, size, limits);
-    } catch (IOException e) {
-      throw failure(p.toString(), e, "reading the index failed");
+    try {
+      SafetensorsIndexReader.checkSize(size(name), limits);
     } catch (ReaException e) {
       throw e.withPath(p.toString());
     }
+    // The reader checks the ceiling again as bytes arrive, whatever the size was a moment ago.
+    return () -> Files.newInputStream(p);
+  }
+
+  @Override
+  public Limits limits() {
+    return limits;
   }
 
   /** Local files, each opened by its own inspection: yes. */

@@ -12,30 +12,38 @@ import org.jspecify.annotations.Nullable;
  * @param metadata the {@code metadata} members in code-point order of their keys; each value is a
  *     JSON string's text, a number's exact text, or {@code true}/{@code false}/{@code null}
  *     (see {@link Entry})
- * @param weightMap tensor name to member file name, in the index's own order
+ * @param names per member file, how many tensors the {@code weight_map} maps to it and a keyed
+ *     digest of their names
+ * @param weightMap the {@code weight_map} itself (tensor name to file, in the index's order)
+ *     when the index was read with its names kept ({@link SafetensorsIndexReader#readExact}),
+ *     else null
  * @param totalSize {@code metadata.total_size} when present (bytes, non-negative), else null
  * @param fileSize the index file's size in bytes (the bytes read)
  * @param sha256 the lower-case hex SHA-256 of the file's bytes, or null when the reader was not
  *     asked for it
+ * @param mayRepeatNames whether two of the names may be the same (the reader then reads the
+ *     file again with its names kept; true only between the two reads)
  */
 public record SafetensorsIndex(
     List<Entry> metadata,
-    WeightMap weightMap,
+    MappedNames names,
+    @Nullable WeightMap weightMap,
     @Nullable Long totalSize,
     long fileSize,
-    @Nullable String sha256) {
+    @Nullable String sha256,
+    boolean mayRepeatNames) {
 
   /** The name suffix of a safetensors index file. */
   public static final String SUFFIX = ".safetensors.index.json";
 
   public SafetensorsIndex {
     metadata = List.copyOf(metadata);
-    Objects.requireNonNull(weightMap, "weightMap");
+    Objects.requireNonNull(names, "names");
   }
 
   /** @return the distinct file names the {@code weight_map} names, in code-point order */
   public List<String> members() {
-    return weightMap.files();
+    return names.files();
   }
 
   /**

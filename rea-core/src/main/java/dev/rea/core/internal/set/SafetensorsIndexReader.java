@@ -3,12 +3,13 @@ package dev.rea.core.internal.set;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.evidence.Derivations;
+import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.io.PipelinedDigest;
 import dev.rea.core.internal.io.StrictJson;
 import dev.rea.core.options.Limits;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -54,6 +55,13 @@ import org.jspecify.annotations.Nullable;
 public final class SafetensorsIndexReader {
   private SafetensorsIndexReader() {}
 
+  /** Opens an index file's bytes from its start; each call a new stream, closed by the reader. */
+  @FunctionalInterface
+  public interface IndexSource {
+    /** @return a stream of the file's bytes from its start */
+    InputStream open() throws IOException;
+  }
+
   /**
    * Reads an index file's bytes.
    *
@@ -66,34 +74,106 @@ public final class SafetensorsIndexReader {
   public static SafetensorsIndex read(byte[] bytes, Limits limits) throws ReaException {
     checkSize(bytes.length, limits);
     try {
-      return read(new ByteArrayInputStream(bytes), limits, null);
+      return read(() -> new ByteArrayInputStream(bytes), limits, false);
     } catch (IOException impossible) {
       throw new IllegalStateException("reading a byte array failed", impossible);
     }
   }
 
   /**
-   * Reads an index from a stream, to its end, in one pass.
+   * Reads an index in one pass, keeping per member file the count and a keyed digest of the
+   * names the {@code weight_map} maps to it ({@link MappedNames}), not the names. When two names
+   * may be the same (their digests agree), the file is read again with every name kept ({@link
+   * #readExact}), which refuses the duplicate with its offset.
    *
-   * @param in the file's bytes from its start; read to the end, not closed
+   * @param source the file
    * @param limits the header ceiling (checked again as bytes arrive) and nesting limit
-   * @param sha256 a fresh SHA-256 digest to feed with every byte read, or null
-   * @return the index, with its size in bytes and, when {@code sha256} was given, its hex SHA-256
-   * @throws ReaException as {@link #read(byte[], Limits)}
-   * @throws IOException when the stream fails
+   * @param sha256 whether to compute the file's SHA-256 while reading it
+   * @return the index, its size in bytes and, when asked, its hex SHA-256; no {@link
+   *     SafetensorsIndex#weightMap()} unless it had to be read again
+   * @throws ReaException as {@link #read(byte[], Limits)}; {@code target_changed} when the file
+   *     read again is not the file read first
+   * @throws IOException when the file cannot be read
    */
-  public static SafetensorsIndex read(
-      InputStream in, Limits limits, @Nullable MessageDigest sha256)
+  public static SafetensorsIndex read(IndexSource source, Limits limits, boolean sha256)
       throws ReaException, IOException {
-    IndexLexer x = new IndexLexer(in, limits, sha256);
-    Parts parts = walk(x);
-    WeightMap map = parts.weightMap;
-    if (map == null) {
-      throw x.fail("the index has no weight_map object", "weight_map", 0);
+    SafetensorsIndex first = readOnce(source, limits, sha256, false);
+    if (!first.mayRepeatNames()) {
+      return first;
     }
-    x.drain();
-    String hex = sha256 == null ? null : HexFormat.of().formatHex(sha256.digest());
-    return new SafetensorsIndex(parts.metadata, map, parts.totalSize, x.bytesRead(), hex);
+    SafetensorsIndex exact = readOnce(source, limits, true, true);
+    requireSame(first, exact);
+    return exact;
+  }
+
+  /**
+   * Reads an index keeping every name ({@link SafetensorsIndex#weightMap()} set) and its SHA-256:
+   * for a set whose members contradict the index, so that each contradiction is named.
+   *
+   * @param expected the same index as read before, or null: when given, a file that is not the
+   *     same (size or SHA-256) is refused
+   * @throws ReaException as {@link #read(IndexSource, Limits, boolean)}
+   * @throws IOException when the file cannot be read
+   */
+  public static SafetensorsIndex readExact(
+      IndexSource source, Limits limits, @Nullable SafetensorsIndex expected)
+      throws ReaException, IOException {
+    SafetensorsIndex exact = readOnce(source, limits, true, true);
+    if (expected != null) {
+      requireSame(expected, exact);
+    }
+    return exact;
+  }
+
+  private static void requireSame(SafetensorsIndex before, SafetensorsIndex now)
+      throws ReaException {
+    boolean same = before.fileSize() == now.fileSize()
+        && (before.sha256() == null || before.sha256().equals(now.sha256()));
+    if (!same) {
+      throw ReaException.builder(
+              Constraint.TARGET_CHANGED,
+              "the safetensors index changed while the set was read: it had "
+                  + before.fileSize()
+                  + " bytes"
+                  + (before.sha256() == null ? "" : " (SHA-256 " + before.sha256() + ")")
+                  + ", and read again it has "
+                  + now.fileSize()
+                  + " bytes (SHA-256 "
+                  + now.sha256()
+                  + ")")
+          .field("index")
+          .build();
+    }
+  }
+
+  private static SafetensorsIndex readOnce(
+      IndexSource source, Limits limits, boolean sha256, boolean exact)
+      throws ReaException, IOException {
+    try (InputStream in = source.open();
+        PipelinedDigest digest = sha256 ? digest(limits) : null) {
+      IndexLexer x = new IndexLexer(in, limits, digest);
+      Parts parts = walk(x, exact);
+      MappedNames.Builder names = parts.names;
+      if (names == null) {
+        throw x.fail("the index has no weight_map object", "weight_map", 0);
+      }
+      x.drain();
+      String hex = digest == null ? null : HexFormat.of().formatHex(digest.digest());
+      boolean mayRepeat = !exact && names.mayRepeat();
+      return new SafetensorsIndex(parts.metadata, names.build(), parts.weightMap,
+          parts.totalSize, x.bytesRead(), hex, mayRepeat);
+    }
+  }
+
+  /**
+   * SHA-256 on a second thread while the index is parsed, when the machine has a second core and
+   * the index may be large (an 8.8 MB index, DeepSeek-V3's, takes about 0.08 s to hash at the
+   * launcher's first-tier compiler, as long as its parse); inputs under one chunk are hashed by
+   * the caller.
+   */
+  private static PipelinedDigest digest(Limits limits) {
+    return new PipelinedDigest(
+        EvidenceIds.sha256(), Runtime.getRuntime().availableProcessors() > 1);
   }
 
   /**
@@ -125,10 +205,11 @@ public final class SafetensorsIndexReader {
   private static final class Parts {
     List<SafetensorsIndex.Entry> metadata = List.of();
     @Nullable Long totalSize;
+    MappedNames.@Nullable Builder names;
     @Nullable WeightMap weightMap;
   }
 
-  private static Parts walk(IndexLexer x) throws ReaException, IOException {
+  private static Parts walk(IndexLexer x, boolean exact) throws ReaException, IOException {
     int c = x.skipWhitespace();
     if (c < 0) {
       throw x.fail("the input is empty", 0);
@@ -170,7 +251,8 @@ public final class SafetensorsIndexReader {
         }
         long at = x.offset();
         x.enter();
-        parts.weightMap = readWeightMap(x, at);
+        parts.names = new MappedNames.Builder();
+        parts.weightMap = readWeightMap(x, at, parts.names, exact ? new WeightMap() : null);
       } else {
         x.skipValue();
       }
@@ -252,8 +334,10 @@ public final class SafetensorsIndexReader {
     }
   }
 
-  private static WeightMap readWeightMap(IndexLexer x, long at) throws ReaException, IOException {
-    WeightMap map = new WeightMap();
+  /** Reads the weight_map into {@code names} and, when given, {@code map} (sealed); returns it. */
+  private static @Nullable WeightMap readWeightMap(
+      IndexLexer x, long at, MappedNames.Builder names, @Nullable WeightMap map)
+      throws ReaException, IOException {
     byte[] name = new byte[256];
     // Consecutive tensors mostly live in one file: its bytes are compared, not decoded again.
     byte[] lastFile = new byte[0];
@@ -286,21 +370,27 @@ public final class SafetensorsIndexReader {
           throw x.fail("member file name \"" + ReaException.truncateForMessage(file) + "\" " + why,
               field(name, nameLength), valueAt);
         }
-        id = map.fileId(file);
+        id = names.fileId(file);
+        if (map != null) {
+          map.fileId(file); // numbered in the same order of first sight
+        }
         lastFile = Arrays.copyOf(x.str, x.strLength);
         lastFileLength = x.strLength;
         lastId = id;
       }
-      if (map.add(name, nameLength, id) >= 0) {
+      if (map != null && map.add(name, nameLength, id) >= 0) {
         throw x.duplicate(
             new String(name, 0, nameLength, java.nio.charset.StandardCharsets.UTF_8),
             "weight_map", nameAt);
       }
+      names.add(name, nameLength, id);
     }
-    if (map.size() == 0) {
+    if (names.size() == 0) {
       throw x.fail("weight_map maps no tensor; an index names at least one", "weight_map", at);
     }
-    map.seal();
+    if (map != null) {
+      map.seal();
+    }
     return map;
   }
 

@@ -77,15 +77,30 @@ public final class SetChecks {
   /** The index's entries found in their member, by entry number. */
   private final java.util.BitSet matched = new java.util.BitSet();
 
+  /** Reads the index again with its names ({@link SafetensorsIndexReader#readExact}). */
+  @FunctionalInterface
+  public interface ExactIndex {
+    /** @return the {@code weight_map} with every name */
+    WeightMap read() throws ReaException;
+  }
+
+  private final ExactIndex exact;
+  /** The index's names, once a member disagreed with their digest. */
+  private @Nullable WeightMap indexNames;
+
   /**
    * @param kind the set's kind
    * @param index the index (kind {@link SetKind#SAFETENSORS_INDEX}), else null
    * @param count the number of members
+   * @param exact reads the index's names when a member's names disagree with the index's digest
+   *     of them (at most once)
    */
-  public SetChecks(SetKind kind, @Nullable SafetensorsIndex index, int count) {
+  public SetChecks(SetKind kind, @Nullable SafetensorsIndex index, int count, ExactIndex exact) {
     this.kind = kind;
     this.index = index;
     this.count = count;
+    this.exact = exact;
+    this.indexNames = index == null ? null : index.weightMap();
   }
 
   /**
@@ -94,8 +109,10 @@ public final class SetChecks {
    * @param k the member's index (0-based, in member order, each once)
    * @param name the member's file name (as the index or split names it)
    * @param r its complete record
+   * @throws ReaException when the index, read again to name a contradiction, cannot be read or
+   *     has changed
    */
-  public void member(int k, String name, EvidenceRecord r) {
+  public void member(int k, String name, EvidenceRecord r) throws ReaException {
     String path = r.artifact().path();
     paths.add(path);
     List<TensorRow> tensors = r.tensors();
@@ -138,12 +155,25 @@ public final class SetChecks {
   }
 
   private void checkIndexMember(
-      SafetensorsIndex index, int k, String name, String path, EvidenceRecord r) {
+      SafetensorsIndex index, int k, String name, String path, EvidenceRecord r)
+      throws ReaException {
     if (!"safetensors".equals(r.artifact().format())) {
       add(k, path, null, "artifact.format",
           "the index names a " + r.artifact().format() + " file; its members must be safetensors");
     }
-    WeightMap map = index.weightMap();
+    WeightMap map = indexNames;
+    if (map == null) {
+      List<String> held = new ArrayList<>(r.tensors().size());
+      for (TensorRow t : r.tensors()) {
+        held.add(t.name());
+      }
+      if (index.names().matches(name, held)) {
+        return;
+      }
+      // A contradiction: its tensors are named from the index's names, read once for the set.
+      map = exact.read();
+      indexNames = map;
+    }
     int file = map.fileNumber(name);
     int mapped = 0;
     for (TensorRow t : r.tensors()) {

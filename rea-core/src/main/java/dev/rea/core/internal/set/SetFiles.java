@@ -5,11 +5,8 @@ import dev.rea.core.evidence.Inspection;
 import dev.rea.core.internal.inspect.ModelInspector;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
-import dev.rea.core.internal.evidence.EvidenceIds;
-import dev.rea.core.internal.io.PipelinedDigest;
 import dev.rea.core.options.Limits;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -44,34 +41,52 @@ interface SetFiles {
   long size(String name) throws ReaException;
 
   /**
-   * Reads and parses an index in one pass ({@link SafetensorsIndexReader}), with its size and
-   * SHA-256, refusing one over the header ceiling before reading.
+   * Opens an index for reading, after refusing one over the header ceiling (or not a regular
+   * file) before anything is read.
    *
-   * @throws ReaException {@code header_ceiling}, the reader's refusal, or the read's failure,
+   * @throws ReaException {@code header_ceiling}, {@code not_regular_file}, or the host's failure,
    *     naming the path
    */
-  SafetensorsIndex readIndex(String name) throws ReaException;
+  SafetensorsIndexReader.IndexSource indexSource(String name) throws ReaException;
+
+  /** @return the limits the index reader works under */
+  Limits limits();
 
   /**
-   * Parses an index from a stream, hashing it with SHA-256 on a second thread while it is parsed
-   * when it is at least {@value #DIGEST_THREAD_BYTES} bytes and the machine has a second core
-   * (an 8.8 MB index, DeepSeek-V3's, takes about 0.08 s to hash at the launcher's first-tier
-   * compiler, as long as its parse).
+   * Reads and parses an index in one pass ({@link SafetensorsIndexReader#read(
+   * SafetensorsIndexReader.IndexSource, Limits, boolean)}), with its size and SHA-256.
    *
-   * @param in the file's bytes
-   * @param size the file's size as listed (chooses the thread; the bytes read are what count)
+   * @throws ReaException the reader's refusal, or the read's failure, naming the path
    */
-  static SafetensorsIndex parseIndex(InputStream in, long size, Limits limits)
-      throws ReaException, IOException {
-    boolean thread =
-        size >= DIGEST_THREAD_BYTES && Runtime.getRuntime().availableProcessors() > 1;
-    try (PipelinedDigest sha256 = new PipelinedDigest(EvidenceIds.sha256(), thread)) {
-      return SafetensorsIndexReader.read(in, limits, sha256);
+  default SafetensorsIndex readIndex(String name) throws ReaException {
+    SafetensorsIndexReader.IndexSource source = indexSource(name);
+    try {
+      return SafetensorsIndexReader.read(source, limits(), true);
+    } catch (IOException e) {
+      throw PathSetFiles.failure(pathOf(name), e, "reading the index failed");
+    } catch (ReaException e) {
+      throw e.withPath(pathOf(name));
     }
   }
 
-  /** Smallest index hashed on a second thread while parsed. */
-  int DIGEST_THREAD_BYTES = 1 << 20;
+  /**
+   * Reads an index again with every name kept ({@link SafetensorsIndexReader#readExact}), to
+   * name the contradictions of a set whose members disagree with it.
+   *
+   * @param expected the index as read first: a file that changed since is refused
+   * @throws ReaException as {@link #readIndex}; {@code target_changed} when the file changed
+   */
+  default SafetensorsIndex readIndexExact(String name, SafetensorsIndex expected)
+      throws ReaException {
+    SafetensorsIndexReader.IndexSource source = indexSource(name);
+    try {
+      return SafetensorsIndexReader.readExact(source, limits(), expected);
+    } catch (IOException e) {
+      throw PathSetFiles.failure(pathOf(name), e, "reading the index failed");
+    } catch (ReaException e) {
+      throw e.withPath(pathOf(name));
+    }
+  }
 
   /**
    * @return whether {@link #inspect} may run for several members at once on different threads

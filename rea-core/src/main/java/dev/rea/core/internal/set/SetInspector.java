@@ -193,7 +193,11 @@ public final class SetInspector {
       List<String> members = unit.members();
       builder = new SetRecordBuilder(request, observedAt,
           new ModelSetRecord.SetInfo(unit.kind().wire(), files.pathOf(unit.anchor()), indexInfo));
-      SetChecks checks = new SetChecks(unit.kind(), index, members.size());
+      SetChecks checks = new SetChecks(unit.kind(), index, members.size(), () -> {
+        SafetensorsIndex first = Objects.requireNonNull(index, "an index set has its index");
+        return Objects.requireNonNull(
+            files.readIndexExact(unit.anchor(), first).weightMap(), "read with its names");
+      });
       long[] sizes = hash == HashMode.FULL ? sizes(members) : null;
       long total = 0;
       for (int k = 0; sizes != null && k < sizes.length; k++) {
@@ -233,7 +237,11 @@ public final class SetInspector {
         return failed(memberFailure(k, members.size(), name, f.error()));
       }
       EvidenceRecord r = ((Inspection.Complete) one).record();
-      checks.member(k, name, r);
+      try {
+        checks.member(k, name, r);
+      } catch (ReaException e) {
+        return failed(e);
+      }
       Objects.requireNonNull(builder, "builder").add(r);
       done++;
       if (sink == null) {

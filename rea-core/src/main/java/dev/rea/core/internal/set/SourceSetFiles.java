@@ -90,20 +90,23 @@ final class SourceSetFiles implements SetFiles {
   }
 
   @Override
-  public SafetensorsIndex readIndex(String name) throws ReaException {
-    long size = size(name);
-    SafetensorsIndexReader.checkSize(size, limits);
+  public SafetensorsIndexReader.IndexSource indexSource(String name) throws ReaException {
     try {
-      SeekableSource s = source.open(name);
-      try (SeekableByteChannel ch = s.channel()) {
-        ch.position(0);
-        return SetFiles.parseIndex(java.nio.channels.Channels.newInputStream(ch), size, limits);
-      }
-    } catch (IOException e) {
-      throw PathSetFiles.failure(pathOf(name), e, "reading the index failed");
+      SafetensorsIndexReader.checkSize(size(name), limits);
     } catch (ReaException e) {
       throw e.withPath(pathOf(name));
     }
+    return () -> {
+      SeekableSource s = source.open(name);
+      SeekableByteChannel ch = s.channel();
+      ch.position(0);
+      return java.nio.channels.Channels.newInputStream(ch);
+    };
+  }
+
+  @Override
+  public Limits limits() {
+    return limits;
   }
 
   @Override

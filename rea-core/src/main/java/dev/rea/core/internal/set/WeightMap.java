@@ -28,8 +28,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>an open-addressing table from hash to entry, at most half full.
  * </ul>
  *
- * <p>The hash is SipHash-1-3 (Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012)
- * with a key drawn at random for each map, so that a hostile index cannot choose names that all
+ * <p>The hash is {@link SipHash} with a key drawn at random for each map, so that a hostile index cannot choose names that all
  * fall on one slot and turn the lookups quadratic. Lookups compare the stored name's bytes: the
  * hash only chooses where to look.
  *
@@ -291,46 +290,8 @@ public final class WeightMap {
     table[slot] = e + 1;
   }
 
-  /** SipHash-1-3 of {@code b[off..off+len)} under this map's key, folded to 32 bits. */
   private int hash(byte[] b, int off, int len) {
-    long v0 = k0 ^ 0x736f6d6570736575L;
-    long v1 = k1 ^ 0x646f72616e646f6dL;
-    long v2 = k0 ^ 0x6c7967656e657261L;
-    long v3 = k1 ^ 0x7465646279746573L;
-    int end = off + (len & ~7);
-    for (int i = off; i < end; i += 8) {
-      long m = littleEndian(b, i, 8);
-      v3 ^= m;
-      // One compression round (SipRound).
-      v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-      v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-      v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-      v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-      v0 ^= m;
-    }
-    long m = littleEndian(b, end, len & 7) | ((long) len << 56);
-    v3 ^= m;
-    v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-    v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-    v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-    v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-    v0 ^= m;
-    v2 ^= 0xFF;
-    for (int r = 0; r < 3; r++) {
-      v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-      v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-      v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-      v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-    }
-    long h = v0 ^ v1 ^ v2 ^ v3;
+    long h = SipHash.hash(k0, k1, b, off, len);
     return (int) (h ^ (h >>> 32));
-  }
-
-  private static long littleEndian(byte[] b, int at, int n) {
-    long v = 0;
-    for (int i = n - 1; i >= 0; i--) {
-      v = (v << 8) | (b[at + i] & 0xFFL);
-    }
-    return v;
   }
 }

@@ -115,10 +115,10 @@ class SafetensorsIndexOracleTest {
 
   /** @return whether the text has a surrogate escape that is not half of an escaped pair */
   @Test
-  void anEscapedPairIsOneCharacter() throws ReaException {
-    SafetensorsIndex ix = SafetensorsIndexReader.read(
+  void anEscapedPairIsOneCharacter() throws Exception {
+    SafetensorsIndex ix = readChunked(
         "{\"weight_map\":{\"a\\ud83d\\ude00\":\"m.safetensors\"}}".getBytes(StandardCharsets.UTF_8),
-        LIMITS);
+        new Random(1));
     assertThat(ix.weightMap().name(0)).isEqualTo("a\uD83D\uDE00");
     assertThat(ix.weightMap().get("a😀")).isEqualTo("m.safetensors");
   }
@@ -161,6 +161,17 @@ class SafetensorsIndexOracleTest {
       e++;
     }
     assertThat(map.get("not a tensor of this index")).isNull();
+    Map<String, List<String>> byFile = new LinkedHashMap<>();
+    expected.weightMap().forEach((t, f) -> byFile.computeIfAbsent(f, x -> new ArrayList<>()).add(t));
+    for (Map.Entry<String, List<String>> f : byFile.entrySet()) {
+      List<String> names = new ArrayList<>(f.getValue());
+      java.util.Collections.reverse(names);
+      assertThat(actual.names().matches(f.getKey(), names)).as(shown).isTrue();
+      names.set(0, names.get(0) + "x");
+      assertThat(actual.names().matches(f.getKey(), names)).as(shown).isFalse();
+      assertThat(actual.names().matches(f.getKey(), names.subList(1, names.size())))
+          .as(shown).isFalse();
+    }
   }
 
   /** Reads through a stream that hands over 1 to 9 bytes at a time, or all at once. */
@@ -174,7 +185,14 @@ class SafetensorsIndexOracleTest {
         return super.read(b, off, whole ? len : Math.min(len, 1 + r.nextInt(9)));
       }
     };
-    return SafetensorsIndexReader.read(in, LIMITS, dev.rea.core.internal.evidence.EvidenceIds.sha256());
+    // Read twice from the same chunking: without the names (what a set holds), then with them.
+    SafetensorsIndex digest = SafetensorsIndexReader.read(() -> in, LIMITS, true);
+    in.reset();
+    SafetensorsIndex exact = SafetensorsIndexReader.readExact(() -> in, LIMITS, digest);
+    assertThat(digest.members()).isEqualTo(exact.members());
+    assertThat(digest.names().size()).isEqualTo(exact.names().size());
+    assertThat(digest.metadata()).isEqualTo(exact.metadata());
+    return exact;
   }
 
   // --- generation ---

@@ -20,6 +20,16 @@ class SafetensorsIndexReaderTest {
     return SafetensorsIndexReader.read(json.getBytes(StandardCharsets.UTF_8), LIMITS);
   }
 
+  /** Reads with every name kept. */
+  private static SafetensorsIndex readExact(String json) throws ReaException {
+    byte[] b = json.getBytes(StandardCharsets.UTF_8);
+    try {
+      return SafetensorsIndexReader.readExact(() -> new java.io.ByteArrayInputStream(b), LIMITS, null);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private static ReaException refusal(String json) {
     try {
       read(json);
@@ -31,16 +41,23 @@ class SafetensorsIndexReaderTest {
 
   @Test
   void aSavePretrainedIndexGivesItsMembersInNameOrder() throws ReaException {
-    SafetensorsIndex ix =
-        read(
+    String json =
             "{\n  \"metadata\": {\n    \"total_size\": 1234\n  },\n  \"weight_map\": {\n"
                 + "    \"lm_head.weight\": \"model-00002-of-00002.safetensors\",\n"
                 + "    \"model.embed_tokens.weight\": \"model-00001-of-00002.safetensors\",\n"
-                + "    \"model.norm.weight\": \"model-00002-of-00002.safetensors\"\n  }\n}\n");
+                + "    \"model.norm.weight\": \"model-00002-of-00002.safetensors\"\n  }\n}\n";
+    SafetensorsIndex ix = read(json);
+    assertThat(ix.weightMap()).isNull();
+    assertThat(ix.names().size()).isEqualTo(3);
+    assertThat(ix.names().count("model-00002-of-00002.safetensors")).isEqualTo(2);
+    assertThat(ix.names().matches("model-00002-of-00002.safetensors",
+        List.of("model.norm.weight", "lm_head.weight"))).isTrue();
+    assertThat(ix.names().matches("model-00002-of-00002.safetensors",
+        List.of("model.norm.weight", "model.embed_tokens.weight"))).isFalse();
+    assertThat(readExact(json).weightMap().get("model.norm.weight"))
+        .isEqualTo("model-00002-of-00002.safetensors");
     assertThat(ix.members())
         .containsExactly("model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors");
-    assertThat(ix.weightMap().size()).isEqualTo(3);
-    assertThat(ix.weightMap().get("model.norm.weight")).isEqualTo("model-00002-of-00002.safetensors");
     assertThat(ix.totalSize()).isEqualTo(1234L);
     assertThat(ix.metadata())
         .containsExactly(new SafetensorsIndex.Entry("total_size", "1234", SafetensorsIndex.Kind.NUMBER));

@@ -34,6 +34,9 @@ class SetSourceTest {
     final Map<String, byte[]> files = new LinkedHashMap<>();
     final AtomicInteger open = new AtomicInteger();
     int opened;
+    final Map<String, Integer> opens = new LinkedHashMap<>();
+    /** What a file holds from its second opening on. */
+    final Map<String, byte[]> later = new LinkedHashMap<>();
 
     @Override
     public String directory() {
@@ -62,6 +65,9 @@ class SetSourceTest {
       }
       opened++;
       open.incrementAndGet();
+      if (opens.merge(name, 1, Integer::sum) > 1 && later.containsKey(name)) {
+        b = later.get(name);
+      }
       ByteArrayChannel bytes = new ByteArrayChannel(b);
       SeekableByteChannel ch = new SeekableByteChannel() {
         @Override
@@ -174,6 +180,43 @@ class SetSourceTest {
     SetInspection.Failed bad = (SetInspection.Failed) Rea.standard()
         .inspectSet(d, "../etc/x.gguf", InspectOptions.defaults());
     assertThat(bad.error().constraint()).isEqualTo(Constraint.BAD_ARGUMENT);
+    assertThat(d.open.get()).isZero();
+  }
+
+  @Test
+  void aConsistentCheckpointReadsItsIndexOnce() throws Exception {
+    SetFixtures.checkpoint(dir, 3, 4);
+    MemoryDir d = load(dir);
+    SetInspection.Complete c =
+        Rea.standard().inspectSet(d, "model.safetensors.index.json", InspectOptions.defaults())
+            .orThrow();
+    assertThat(c.members()).hasSize(3);
+    // Members are checked against the index's digest of their names: no second read.
+    assertThat(d.opens.get("model.safetensors.index.json")).isEqualTo(1);
+  }
+
+  @Test
+  void aContradictionIsNamedFromTheIndexReadAgainUnlessItChanged() throws Exception {
+    SetFixtures.checkpoint(dir, 3, 2, (s, b) -> {},
+        m -> m.put("model.layers.0.mlp.weight", "model-00002-of-00003.safetensors"));
+    MemoryDir d = load(dir);
+    SetInspection.Failed f = (SetInspection.Failed) Rea.standard()
+        .inspectSet(d, "model.safetensors.index.json", InspectOptions.defaults());
+    assertThat(f.error().constraint()).isEqualTo(Constraint.SET_REJECTED);
+    assertThat(f.error().getMessage()).contains("model.layers.0.mlp.weight");
+    assertThat(d.opens.get("model.safetensors.index.json")).isEqualTo(2);
+    // The same contradiction, but the index read again is not the index read first.
+    byte[] index = d.files.get("model.safetensors.index.json");
+    byte[] changed = index.clone();
+    int space = new String(changed, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("  ");
+    changed[space] = '\t';
+    d.later.put("model.safetensors.index.json", changed);
+    d.opens.clear();
+    SetInspection.Failed g = (SetInspection.Failed) Rea.standard()
+        .inspectSet(d, "model.safetensors.index.json", InspectOptions.defaults());
+    assertThat(g.error().constraint()).isEqualTo(Constraint.TARGET_CHANGED);
+    assertThat(g.error().getMessage()).contains("changed while the set was read");
+    assertThat(g.partial()).isNotNull();
     assertThat(d.open.get()).isZero();
   }
 }
