@@ -59,11 +59,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
       Interrupts.early();
     }
     Prewarm.startFor(args);
-    PrintWriter out =
-        new PrintWriter(
-            new OutputStreamWriter(
-                new PipeAware(new FileOutputStream(FileDescriptor.out)), StandardCharsets.UTF_8),
-            true);
+    PrintWriter out = new Output.Stdout(new PipeAware(new FileOutputStream(FileDescriptor.out)));
     PrintWriter err =
         new PrintWriter(
             new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),

@@ -194,10 +194,17 @@ public final class SetCommand extends ReaCommand {
   /** Writes the signed set bundle from the spool to stdout as one JSON line. */
   private static void printBundle(SetSpool spool, ModelSetRecord set, PrintWriter out)
       throws ReaException {
-    WriterStream stream = new WriterStream(out);
-    spool.writeBundle(stream, set);
-    out.print('\n');
-    out.flush();
+    java.io.OutputStream bytes = Output.bytes(out);
+    spool.writeBundle(bytes, set);
+    try {
+      bytes.write('\n');
+      bytes.flush();
+    } catch (java.io.IOException e) {
+      throw ReaException.builder(dev.rea.core.error.Constraint.IO_ERROR,
+              "writing the set bundle failed (" + e.getMessage() + ")")
+          .cause(e)
+          .build();
+    }
   }
 
   private int failure(Rea rea, SetInspection.Failed failed, PrintWriter out, PrintWriter err) {
@@ -270,50 +277,6 @@ public final class SetCommand extends ReaCommand {
         CompactReport.printPage(text, page.json());
       }
       text.flush();
-    }
-  }
-
-  /** UTF-8 bytes into the command's writer (stdout), without holding a whole bundle as text. */
-  private static final class WriterStream extends java.io.OutputStream {
-    private final PrintWriter out;
-    private final java.nio.charset.CharsetDecoder decoder =
-        java.nio.charset.StandardCharsets.UTF_8.newDecoder();
-    private final java.nio.ByteBuffer pending = java.nio.ByteBuffer.allocate(8192);
-    private final java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(8192);
-
-    WriterStream(PrintWriter out) {
-      this.out = out;
-    }
-
-    @Override
-    public void write(int b) {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      while (len > 0) {
-        int n = Math.min(len, pending.remaining());
-        pending.put(b, off, n);
-        off += n;
-        len -= n;
-        drain();
-      }
-    }
-
-    private void drain() {
-      pending.flip();
-      decoder.decode(pending, chars, false);
-      chars.flip();
-      out.append(chars);
-      chars.clear();
-      pending.compact();
-    }
-
-    @Override
-    public void flush() {
-      drain();
-      out.flush();
     }
   }
 }
