@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A safetensors index's {@code weight_map} (tensor name to member file name, CONTRACT section 9)
- * held compactly: a model set's index maps every tensor of the model (91,991 names, 4.8 MB of
- * UTF-8, for DeepSeek-V3), and keeping each name as a {@code String} in a {@code HashMap} cost
- * more than the largest member's whole inspection.
+ * with every name, held compactly. A set is checked against {@link MappedNames} and needs the
+ * names only to name its contradictions ({@link SafetensorsIndexReader#readExact}); an index maps
+ * every tensor of the model (91,991 names, 4.8 MB of UTF-8, for DeepSeek-V3), and a {@code
+ * HashMap} of {@code String}s would hold about 13 MB of them.
  *
  * <p>Layout, all in primitive arrays that grow with the entries actually read (nothing is sized
  * from a declared count):
@@ -28,9 +29,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>an open-addressing table from hash to entry, at most half full.
  * </ul>
  *
- * <p>The hash is {@link SipHash} with a key drawn at random for each map, so that a hostile index cannot choose names that all
- * fall on one slot and turn the lookups quadratic. Lookups compare the stored name's bytes: the
- * hash only chooses where to look.
+ * <p>The hash is {@link SipHash} with a key drawn at random for each map, so that a hostile index
+ * cannot choose names that all fall on one slot and turn the lookups quadratic. Lookups compare
+ * the stored name's bytes: the hash only chooses where to look.
  *
  * <p>Immutable once {@link #seal()}ed; built by one thread ({@link SafetensorsIndexReader}). Reads
  * are thread-safe.
@@ -202,11 +203,6 @@ public final class WeightMap {
     byte[] out = new byte[longest];
     int n = decode(entry, out);
     return new String(out, 0, n, StandardCharsets.UTF_8);
-  }
-
-  /** @return bytes held by the name store (for tests and memory notes) */
-  int storedNameBytes() {
-    return dataLength;
   }
 
   private int find(byte[] name, int length, int h) {
