@@ -158,14 +158,30 @@ public final class FileProbe {
    * @return whether the bytes start as saved Evidence does (JSON whitespace allowed between the
    *     tokens): a REA record or bundle ({@code {"schema":"rea.}), a REA summary or page ({@code {"kind":"model-}: not Evidence, and
    *     the Evidence reader says so and what to give instead), or a DSSE envelope (an object whose first field is {@code payload},
-   *     or with {@code payloadType} among its first bytes). A hint for choosing a reader: {@link
-   *     Rea#readEvidence} decides.
+   *     or with {@code payloadType} among its first bytes); also such an object after a byte
+   *     order mark, with its members in another order, or with an escaped name (no NUL among
+   *     the first bytes, and one of those names or an escape near the start). A hint for
+   *     choosing a reader: {@link Rea#readEvidence} decides.
    */
   public boolean savedEvidence() {
-    String start = probe.text().stripLeading();
-    return SAVED.matcher(start).lookingAt()
-        || (start.startsWith("{") && start.contains("\"payloadType\""));
+    String text = probe.text();
+    // A UTF-8 byte order mark, as ISO-8859-1 characters: the Evidence reader refuses it by name.
+    String start = (text.startsWith("\u00EF\u00BB\u00BF") ? text.substring(3) : text).stripLeading();
+    if (SAVED.matcher(start).lookingAt()
+        || (start.startsWith("{") && start.contains("\"payloadType\""))) {
+      return true;
+    }
+    // The same objects with their members in another order or a name spelled with escapes
+    // (rewritten by another tool). No model file starts so: a safetensors file starting with
+    // "{" (a header length whose low byte is 0x7B) holds a NUL byte among its first 8.
+    return start.startsWith("{")
+        && text.indexOf('\0') < 0
+        && EVIDENCE_NAMES.matcher(start).find();
   }
+
+  /** Member names only Evidence, REA's summaries and DSSE envelopes start with, or an escape. */
+  private static final java.util.regex.Pattern EVIDENCE_NAMES =
+      java.util.regex.Pattern.compile("\"(?:schema|records|payload|payloadType|kind)\"|\\\\u");
 
   /**
    * The start of saved Evidence, a summary or page, or an envelope, with any JSON whitespace

@@ -90,4 +90,30 @@ class FileProbeTest {
     assertThat(FileIdentity.observed(null, -1L, 0, Instant.EPOCH).inode())
         .isEqualTo("18446744073709551615");
   }
+
+  @Test
+  void savedEvidenceRewrittenByAnotherToolIsStillTakenForEvidence() throws Exception {
+    String[] evidence = {
+      "{\"schema\":\"rea.bundle.v1\",\"records\":[]}",
+      "{\"records\":[],\"schema\":\"rea.bundle.v1\"}",
+      "{\"\\u0073chema\":\"rea.bundle.v1\",\"records\":[]}",
+      "\uFEFF{\"schema\":\"rea.bundle.v1\",\"records\":[]}",
+      "  {\n  \"signatures\": [],\n  \"payloadType\": \"application/vnd.in-toto+json\"}"
+    };
+    for (String e : evidence) {
+      Path p = Files.writeString(dir.resolve("e.json"), e);
+      assertThat(FileProbe.of(p).savedEvidence()).as(e).isTrue();
+    }
+    // A model configuration is JSON but not Evidence; a safetensors file may start with "{".
+    Path config = Files.writeString(dir.resolve("config.json"),
+        "{\"architectures\":[\"LlamaForCausalLM\"],\"hidden_size\":4096}");
+    assertThat(FileProbe.of(config).savedEvidence()).isFalse();
+    String header = "{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}";
+    header = header + " ".repeat(0x7B - header.length()); // a header length of 0x7B: "{" first
+    byte[] st = SafetensorsBuilder.file(header, 8);
+    assertThat(st[0]).isEqualTo((byte) '{');
+    Path model = Files.write(dir.resolve("m.safetensors"), st);
+    assertThat(FileProbe.of(model).savedEvidence()).isFalse();
+    assertThat(FileProbe.of(model).modelFormat()).contains("safetensors");
+  }
 }
