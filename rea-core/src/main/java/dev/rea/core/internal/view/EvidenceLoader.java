@@ -95,7 +95,9 @@ public final class EvidenceLoader {
   public Loaded loadFile(Path path) throws ReaException {
     try {
       long max = verifier.importer().maxInputBytes();
-      if (envelopes != null) {
+      if (envelopes != null && !startsAsReaJson(path)) {
+        // An envelope carries Evidence in base64: a third larger. A file that starts as REA's
+        // own JSON is refused by the Evidence limit before any of it is read.
         max = Math.max(max, envelopes.maxEnvelopeBytes());
       }
       byte[] json = EvidenceFiles.read(path, max);
@@ -104,6 +106,19 @@ public final class EvidenceLoader {
       throw withModelHint(e, path).withPath(path.toString());
     }
   }
+
+  /** @return whether the file starts as a REA record or bundle ({@code {"schema":"rea.}) */
+  private static boolean startsAsReaJson(Path path) {
+    try {
+      String start = dev.rea.core.internal.detect.FormatDetector.probe(path).text().stripLeading();
+      return REA_JSON.matcher(start).lookingAt();
+    } catch (java.io.IOException | RuntimeException unreadable) {
+      return false; // the read that follows reports it
+    }
+  }
+
+  private static final java.util.regex.Pattern REA_JSON =
+      java.util.regex.Pattern.compile("\\{[ \\t\\r\\n]*\"schema\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"rea\\.");
 
   /**
    * When a file given as Evidence is a model file, or a summary or page of an inspection (common
