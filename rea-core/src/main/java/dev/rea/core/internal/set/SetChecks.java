@@ -137,8 +137,12 @@ public final class SetChecks {
       checkSplitMember(k, path, r);
     } else if (kind == SetKind.SINGLE_FILE) {
       splitCountAlone = splitCount(r);
+      shardAlone = "safetensors".equals(r.artifact().format()) ? ShardName.parse(name) : null;
     }
   }
+
+  /** The name of a safetensors file taken alone, when it names it one shard of several. */
+  private @Nullable ShardName shardAlone;
 
   /** {@code split.count} of a file taken alone, when it says it is one of two or more; else 0. */
   private long splitCountAlone;
@@ -267,7 +271,7 @@ public final class SetChecks {
    * Ends the checks.
    *
    * @return the set's own warnings ({@code index_total_size_mismatch}, {@code
-   *     split_member_alone}, {@code split_metadata_outside_first})
+   *     split_member_alone}, {@code shard_without_index}, {@code split_metadata_outside_first})
    * @throws ReaException {@code target_unavailable} / {@code set_rejected} when anything
    *     contradicted, naming the first contradiction's member (its path), tensor and field, with
    *     up to {@value #LISTED} in {@code details.diagnostics.contradictions} and the total in
@@ -302,6 +306,15 @@ public final class SetChecks {
               + ": it is one member of a split set, but it is not named as gguf-split names"
               + " members (NAME-00001-of-0000N.gguf), so it was taken alone and its totals are"
               + " this file's only"));
+    }
+    if (shardAlone != null) {
+      // No index in the directory names it (else the set would be the index's).
+      out.add(new Warning("shard_without_index",
+          "the file is named as shard " + shardAlone.number() + " of " + shardAlone.count()
+              + " of a checkpoint, but no safetensors index in its directory names it: it was"
+              + " taken alone, and its totals are this file's only (a checkpoint's shards are"
+              + " checked against its index, " + shardAlone.prefix()
+              + ".safetensors.index.json as save_pretrained names it)"));
     }
     if (!outsideFirst.isEmpty()) {
       out.add(new Warning("split_metadata_outside_first",

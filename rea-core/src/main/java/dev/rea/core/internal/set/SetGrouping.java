@@ -220,17 +220,42 @@ public final class SetGrouping {
       names.add(u.anchor());
       m.append(names.size() > 1 ? ", " : "").append(ReaException.truncateForMessage(u.anchor()));
     }
+    String shards = shardsWithoutIndex(units);
     throw ReaException.builder(
             Constraint.AMBIGUOUS_SET,
-            "the directory holds "
-                + units.size()
-                + " models, not one: "
-                + m
-                + "; name one of them (an index, a split member or a file)")
+            shards != null
+                ? "the directory holds " + units.size() + " files named as shards of " + shards
+                    + ", but no safetensors index naming them: " + m + "; a sharded checkpoint is"
+                    + " checked against its index (is it missing?), or name one shard to inspect"
+                    + " it alone"
+                : "the directory holds "
+                    + units.size()
+                    + " models, not one: "
+                    + m
+                    + "; name one of them (an index, a split member or a file)")
         .path(directory)
         .diagnostic("units", names)
         .diagnostic("unit_count", units.size())
         .build();
+  }
+
+  /**
+   * @return {@code "PREFIX (N shards)"} when every unit is a lone safetensors file named as a shard
+   *     of one checkpoint ({@link ShardName}: same prefix and count), else null
+   */
+  private static @Nullable String shardsWithoutIndex(List<SetUnit> units) {
+    ShardName first = null;
+    for (SetUnit u : units) {
+      ShardName s = u.kind() == SetKind.SINGLE_FILE ? ShardName.parse(u.anchor()) : null;
+      if (s == null
+          || (first != null && (!s.prefix().equals(first.prefix()) || s.count() != first.count()))) {
+        return null;
+      }
+      first = first == null ? s : first;
+    }
+    return first == null
+        ? null
+        : ReaException.truncateForMessage(first.prefix()) + " (of " + first.count() + ")";
   }
 
   private static SetUnit indexUnit(String name, Indexes indexes) {

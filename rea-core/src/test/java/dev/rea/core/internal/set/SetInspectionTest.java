@@ -36,6 +36,28 @@ class SetInspectionTest {
   }
 
   @Test
+  void shardsWhoseIndexIsMissingAreSaidToBeSo() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 2);
+    Files.delete(c.index);
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(dir, InspectOptions.defaults());
+    assertThat(f.error().constraint()).isEqualTo(Constraint.AMBIGUOUS_SET);
+    assertThat(f.error().getMessage())
+        .contains("3 files named as shards of model (of 3), but no safetensors index")
+        .contains("is it missing?");
+    // One shard named alone is inspected alone, and the set says what its name says.
+    SetInspection.Complete one = complete(c.shards.get(1));
+    assertThat(one.set().set().kind()).isEqualTo("single_file");
+    assertThat(one.set().warnings()).extracting(Warning::code).contains("shard_without_index");
+    assertThat(one.set().warnings()).filteredOn(w -> w.code().equals("shard_without_index"))
+        .singleElement().extracting(Warning::message).asString()
+        .contains("shard 2 of 3").contains("model.safetensors.index.json");
+    // With its index, no such warning.
+    SetFixtures.Checkpoint whole = SetFixtures.checkpoint(Files.createDirectory(dir.resolve("w")), 3, 2);
+    assertThat(complete(whole.shards.get(1)).set().warnings())
+        .extracting(Warning::code).doesNotContain("shard_without_index");
+  }
+
+  @Test
   void aFourShardCheckpointByItsIndex() throws Exception {
     SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 4, 3);
     SetInspection.Complete r = complete(c.index);
