@@ -21,6 +21,12 @@ final class Advice {
    */
   static ReaException advise(ReaException e) {
     String todo = todo(e.constraint(), e.diagnostics().get("detected"));
+    if (todo == null
+        && e.constraint() == Constraint.NOT_REGULAR_FILE
+        && e.getMessage().startsWith("the path is a directory")) {
+      todo = "a model of several files in it is inspected with inspect-model-set DIR, every model"
+          + " under it with scan DIR";
+    }
     return todo == null ? e : e.toBuilder(e.getMessage() + ": " + todo).build();
   }
 

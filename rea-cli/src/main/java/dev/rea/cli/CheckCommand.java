@@ -177,6 +177,10 @@ public final class CheckCommand extends ReaCommand {
     } catch (ReaException e) {
       result = new Inspection.Failed(e, null);
     }
+    if (result instanceof Inspection.Failed f) {
+      // A sharded model's index or directory: say which command reads it.
+      result = new Inspection.Failed(Advice.advise(f.error()), f.partial());
+    }
     return Rea.verdict(text, result, policy);
   }
 

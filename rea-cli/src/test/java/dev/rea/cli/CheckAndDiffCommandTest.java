@@ -41,6 +41,19 @@ class CheckAndDiffCommandTest {
   }
 
   @Test
+  void aDirectoryOrAnIndexFailsSayingWhichCommandReadsIt() throws Exception {
+    Path ok = write("ok.gguf", llama().tensor("w", F32, 8, 4));
+    Path index = java.nio.file.Files.writeString(ok.resolveSibling("model.safetensors.index.json"),
+        "{\"weight_map\":{\"w\":\"model-00001-of-00002.safetensors\"}}");
+    CliRunner.Result r = CliRunner.run("check", ok.getParent().toString(), index.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).contains("FAIL " + ok.getParent() + ": not_regular_file: ")
+        .contains("inspect-model-set DIR")
+        .contains("FAIL " + index + ": unsupported_format: ")
+        .contains("inspect the whole model with inspect-model-set PATH");
+  }
+
+  @Test
   void aKQuantFileCutShortFailsWithItsWarning() throws Exception {
     Path cut = write("cut.gguf", llama().tensor("blk.0.ffn_down.weight", Q4_K, 256, 4).truncate(100));
     CliRunner.Result r = CliRunner.run("check", cut.toString());
