@@ -73,6 +73,9 @@ public final class SetCommand extends ReaCommand {
       description = "The index, any member, the model's directory, or one model file.")
   String path;
 
+  @Option(names = WideOption.NAME, description = WideOption.DESCRIPTION)
+  boolean wide;
+
   @Option(names = "--json",
       description = "Print JSON on stdout: the signed set bundle (or the set summary with "
           + "--detail summary), or the error object on failure.")
@@ -184,7 +187,7 @@ public final class SetCommand extends ReaCommand {
         printBundle(Objects.requireNonNull(spool, "spool"), set, out);
       } else {
         PrintWriter text = TerminalText.wrap(out);
-        new SetReport(text).print(set, done.checksPassed(), output);
+        new SetReport(text, Screen.forStdout(env, wide)).print(set, done.checksPassed(), output);
         text.flush();
       }
     }
@@ -223,7 +226,7 @@ public final class SetCommand extends ReaCommand {
     }
     if (partial != null) {
       PrintWriter text = TerminalText.wrap(out);
-      new SetReport(text).print(partial, List.of(), null, e);
+      new SetReport(text, Screen.forStdout(env, wide)).print(partial, List.of(), null, e);
       text.flush();
     }
     return Failures.report(e, false, out, err, 0);
@@ -271,10 +274,10 @@ public final class SetCommand extends ReaCommand {
       }
     } else {
       PrintWriter text = TerminalText.wrap(out);
-      new SetReport(text).print(set, checks, output);
+      new SetReport(text, Screen.forStdout(env, wide)).print(set, checks, output);
       if (page != null) {
         text.println();
-        CompactReport.printPage(text, page.json());
+        CompactReport.printPage(text, page.json(), Screen.forStdout(env, wide));
       }
       text.flush();
     }

@@ -25,9 +25,20 @@ final class SetReport {
   private static final int SHOWN_TYPES = 12;
 
   private final PrintWriter out;
+  private final Screen screen;
 
+  /** A report with lines as long as their content (a pipe, a file, {@code --wide}). */
   SetReport(PrintWriter out) {
+    this(out, Screen.UNLIMITED);
+  }
+
+  /**
+   * @param screen the width to fit: prose is wrapped at spaces, a digest goes on a line of its
+   *     own, the members' table shortens or drops columns ({@link FittedTable})
+   */
+  SetReport(PrintWriter out, Screen screen) {
     this.out = out;
+    this.screen = screen;
   }
 
   /**
@@ -49,8 +60,9 @@ final class SetReport {
       ModelSetRecord s, List<String> checks, @Nullable Path output, @Nullable ReaException failure) {
     boolean partial = ModelSetRecord.STATUS_PARTIAL.equals(s.status());
     boolean rejected = failure != null && failure.constraint() == Constraint.SET_REJECTED;
-    out.println((rejected ? "REJECTED model set " : partial ? "PARTIAL model set " : "Model set ")
-        + TerminalText.printable(s.set().path()));
+    screen.println(out,
+        (rejected ? "REJECTED model set " : partial ? "PARTIAL model set " : "Model set ")
+            + TerminalText.printable(s.set().path()), Screen.OWN_LINE_INDENT);
     List<String[]> facts = new ArrayList<>();
     facts.add(new String[] {"kind", kindText(s)});
     if (s.set().index() != null) {
@@ -82,16 +94,16 @@ final class SetReport {
           + TerminalText.printable(String.join(", ", codes)) + "): see Warnings at the end"});
     }
     facts.add(new String[] {"evidence", String.valueOf(s.evidenceId())});
-    TextTable.print(out, List.of(), facts);
+    screen.printFacts(out, facts);
     printMembers(s);
     printWarnings(s);
     out.println();
-    out.println("Tensor rows are not printed for a set: page them with --detail summary"
+    screen.println(out, "Tensor rows are not printed for a set: page them with --detail summary"
         + " --evidence_output FILE --view '{\"collection\":\"tensors\"}' (each row names its"
-        + " member), or inspect one member with inspect-model-artifact.");
+        + " member), or inspect one member with inspect-model-artifact.", 0);
     if (output != null) {
-      out.println("Complete Evidence " + s.evidenceId() + " written to "
-          + TerminalText.printable(output.toString()));
+      screen.println(out, "Complete Evidence " + s.evidenceId() + " written to "
+          + TerminalText.printable(output.toString()), 0);
     }
   }
 
@@ -102,14 +114,23 @@ final class SetReport {
     for (ModelSetRecord.Member m : s.members()) {
       rows.add(new String[] {
         Integer.toString(m.index()),
-        TextTable.cut(TerminalText.printable(fileName(m.path())), 48),
+        // Whole on an unlimited screen (a pipe gets whole lines); fitted below otherwise.
+        TerminalText.printable(fileName(m.path())),
         m.format(),
         Sizes.grouped(m.tensorCount()),
         Sizes.grouped(m.parameterCount()),
         Sizes.human(m.fileSize())
       });
     }
-    TextTable.print(out, List.of("#", "file", "format", "tensors", "parameters", "size"), rows);
+    FittedTable.Fit fit = FittedTable.print(out, screen, List.of(
+            FittedTable.Column.fixed("#"),
+            FittedTable.Column.text("file", 16, 40),
+            FittedTable.Column.droppable("format", 4),
+            FittedTable.Column.fixed("tensors"),
+            FittedTable.Column.droppable("parameters", 3),
+            FittedTable.Column.fixed("size")),
+        rows, true);
+    FittedTable.printDroppedNote(out, fit, screen);
   }
 
   private void printWarnings(ModelSetRecord s) {
@@ -119,8 +140,8 @@ final class SetReport {
     out.println();
     out.println("Warnings (" + s.warnings().size() + ")");
     for (Warning w : s.warnings()) {
-      out.println("  - " + TerminalText.printable(w.code()) + ": "
-          + TerminalText.printable(w.message()));
+      screen.println(out, "  - " + TerminalText.printable(w.code()) + ": "
+          + TerminalText.printable(w.message()), 4);
     }
   }
 
