@@ -52,6 +52,8 @@ final class IndexLexer {
   int strLength;
   /** Offset of the last string's opening quote. */
   long stringOffset;
+  /** Longest string {@link #readString} reads, in UTF-8 bytes; the caller sets it per value. */
+  int stringLimit = Integer.MAX_VALUE;
   private final StringBuilder number = new StringBuilder();
 
   IndexLexer(InputStream in, Limits limits, @Nullable MessageDigest digest) {
@@ -445,6 +447,10 @@ final class IndexLexer {
           if (!names.add(n)) {
             throw duplicate(n, null, at);
           }
+          if (names.size() > StrictJson.MAX_PROPERTIES) {
+            throw fail("an object has more than " + StrictJson.MAX_PROPERTIES + " properties",
+                at);
+          }
           skipValue();
         }
         return;
@@ -530,7 +536,10 @@ final class IndexLexer {
     return StrictJson.rejection(Constraint.FILE_FORMAT_REJECTED, WHAT, reason, field, at);
   }
 
-  private void append(byte[] b, int off, int n) {
+  private void append(byte[] b, int off, int n) throws ReaException {
+    if (n > stringLimit - strLength) {
+      throw longString();
+    }
     if (strLength + n > str.length) {
       str = Arrays.copyOf(str, Math.max(strLength + n, str.length * 2));
     }
@@ -538,14 +547,22 @@ final class IndexLexer {
     strLength += n;
   }
 
-  private void appendByte(int b) {
+  private void appendByte(int b) throws ReaException {
+    if (strLength == stringLimit) {
+      throw longString();
+    }
     if (strLength == str.length) {
       str = Arrays.copyOf(str, str.length * 2);
     }
     str[strLength++] = (byte) b;
   }
 
-  private void appendCodePoint(int u) {
+  private ReaException longString() {
+    return fail("a string is longer than " + stringLimit + " bytes, longer than this value may be",
+        stringOffset);
+  }
+
+  private void appendCodePoint(int u) throws ReaException {
     if (u < 0x80) {
       appendByte(u);
     } else if (u < 0x800) {

@@ -283,13 +283,22 @@ public final class SafetensorsIndexReader {
       if (!keys.add(k)) {
         throw x.duplicate(k, "metadata", x.stringOffset);
       }
+      if (keys.size() > MAX_PROPERTIES) {
+        throw x.fail("metadata has more than " + MAX_PROPERTIES + " members", "metadata",
+            x.stringOffset);
+      }
       String field = "metadata." + ReaException.truncateForMessage(k);
       int c = x.skipWhitespace();
       long at = x.offset();
       SafetensorsIndex.Entry e;
       boolean integer = false;
       if (c == '"') {
-        x.readString();
+        x.stringLimit = MAX_METADATA_VALUE_BYTES;
+        try {
+          x.readString();
+        } finally {
+          x.stringLimit = Integer.MAX_VALUE;
+        }
         e = new SafetensorsIndex.Entry(k, x.string(), SafetensorsIndex.Kind.STRING);
       } else if (c == '-' || (c >= '0' && c <= '9')) {
         String n = x.readNumber();
@@ -358,7 +367,13 @@ public final class SafetensorsIndexReader {
             "weight_map values must be file names (strings)");
       }
       long valueAt = x.offset();
-      x.readString();
+      // A file name: refused at its 256th byte rather than read whole.
+      x.stringLimit = MAX_MEMBER_NAME_BYTES;
+      try {
+        x.readString();
+      } finally {
+        x.stringLimit = Integer.MAX_VALUE;
+      }
       int id;
       if (x.strLength == lastFileLength
           && Arrays.equals(x.str, 0, x.strLength, lastFile, 0, lastFileLength)) {
@@ -400,12 +415,33 @@ public final class SafetensorsIndexReader {
   }
 
   /**
+   * Longest member file name, in UTF-8 bytes: a file name's limit on Linux and macOS (NAME_MAX,
+   * 255) and about Windows' (255 UTF-16 units).
+   */
+  public static final int MAX_MEMBER_NAME_BYTES = 255;
+
+  /**
+   * Most members of the {@code metadata} object and of any object other than {@code weight_map},
+   * as for Evidence ({@link StrictJson#MAX_PROPERTIES}): the metadata is kept in the set record,
+   * and an ignored object's names are kept while it is read (to refuse a duplicate). Writers put
+   * one or two keys there ({@code total_size}, sometimes {@code total_parameters}).
+   */
+  public static final int MAX_PROPERTIES = StrictJson.MAX_PROPERTIES;
+
+  /** Most bytes of one metadata value (kept in the set record), in UTF-8. */
+  public static final int MAX_METADATA_VALUE_BYTES = 64 * 1024;
+
+  /**
    * @return why a member file name could leave the index's directory or name nothing, or null
    *     when it is a plain file name
    */
   public static @Nullable String badMemberName(String file) {
     if (file.isEmpty()) {
       return "is empty";
+    }
+    if (file.length() > MAX_MEMBER_NAME_BYTES
+        || file.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_MEMBER_NAME_BYTES) {
+      return "is longer than " + MAX_MEMBER_NAME_BYTES + " bytes, longer than a file name may be";
     }
     if (file.indexOf('/') >= 0 || file.indexOf('\\') >= 0) {
       return "holds a path separator: members must be in the index's own directory";

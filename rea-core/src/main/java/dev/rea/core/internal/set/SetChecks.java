@@ -352,7 +352,7 @@ public final class SetChecks {
       list.add(m);
     }
     String where = "member " + c.member() + " (" + c.path() + ")"
-        + (c.tensor() == null ? "" : ", tensor " + quoted(c.tensor()))
+        + (c.tensor() == null ? "" : ", tensor \"" + c.tensor() + "\"")
         + ", " + c.field() + ": " + c.message();
     return ReaException.builder(
             Constraint.SET_REJECTED,
@@ -371,7 +371,10 @@ public final class SetChecks {
   private void add(int k, String path, @Nullable String tensor, String field, String message) {
     found++;
     if (listed.size() < LISTED) {
-      listed.add(new Contradiction(k, path, tensor, field, message));
+      // A name is file-controlled and may be megabytes long: messages and diagnostics keep
+      // its start and length (a field path holds it quoted, already shortened).
+      listed.add(new Contradiction(k, path,
+          tensor == null ? null : ReaException.truncateForMessage(tensor), field, message));
     }
   }
 

@@ -150,8 +150,10 @@ public final class SetGrouping {
    * @param fileName the safetensors file's name
    * @param listing the directory's regular files
    * @param indexes reads an index's bytes
-   * @return the first index unit (in code-point order) whose members include the file; else the
-   *     first index that cannot be read (it may be the file's: its error is the answer); else null
+   * @return the index unit whose members include the file; when two or more do, a unit whose
+   *     error is {@code invalid_input} / {@code ambiguous_set} naming them (which checkpoint the
+   *     file belongs to is the user's to say); else the first index that cannot be read (it may
+   *     be the file's: its error is the answer); else null
    */
   public static @Nullable SetUnit indexClaiming(
       String fileName, List<Listed> listing, Indexes indexes) {
@@ -163,15 +165,40 @@ public final class SetGrouping {
     }
     names.sort(Derivations::compareCodePoints);
     SetUnit unreadable = null;
+    List<SetUnit> claiming = new ArrayList<>();
     for (String n : names) {
       SetUnit u = indexUnit(n, indexes);
       if (u.error() != null) {
         unreadable = unreadable == null ? u : unreadable;
       } else if (u.members().contains(fileName)) {
-        return u;
+        claiming.add(u);
       }
     }
-    return unreadable;
+    if (claiming.size() > 1) {
+      List<Object> anchors = new ArrayList<>();
+      for (SetUnit u : claiming) {
+        anchors.add(u.anchor());
+      }
+      ReaException e = ReaException.builder(
+              Constraint.AMBIGUOUS_SET,
+              claiming.size() + " safetensors indexes in the directory name "
+                  + ReaException.truncateForMessage(fileName) + " as a member: "
+                  + ReaException.truncateForMessage(String.join(", ", names(anchors)))
+                  + "; name the index of the checkpoint to inspect")
+          .diagnostic("units", anchors)
+          .diagnostic("unit_count", anchors.size())
+          .build();
+      return new SetUnit(SetKind.SAFETENSORS_INDEX, claiming.get(0).anchor(), List.of(), null, e);
+    }
+    return claiming.isEmpty() ? unreadable : claiming.get(0);
+  }
+
+  private static List<String> names(List<Object> anchors) {
+    List<String> out = new ArrayList<>();
+    for (Object a : anchors) {
+      out.add(String.valueOf(a));
+    }
+    return out;
   }
 
   /**

@@ -180,4 +180,31 @@ class SafetensorsIndexReaderTest {
     assertThat(refusal("\uFEFF{\"weight_map\":{\"t\":\"x\"}}").constraint())
         .isEqualTo(Constraint.FILE_FORMAT_REJECTED);
   }
+
+  @Test
+  void keptAndIgnoredPartsAreBoundedBeforeTheyAreHeld() {
+    // A member name past a file name's length, refused at its start.
+    String longName = "x".repeat(300) + ".safetensors";
+    ReaException name = refusal("{\"weight_map\":{\"t\":\"" + longName + "\"}}");
+    assertThat(name.constraint()).isEqualTo(Constraint.FILE_FORMAT_REJECTED);
+    assertThat(name.getMessage()).contains("longer than 255 bytes");
+    assertThat(name.offset()).isEqualTo(19L);
+    assertThat(SafetensorsIndexReader.badMemberName("é".repeat(128))).contains("255 bytes");
+    // Metadata of more members than any writer puts there, or a value of megabytes.
+    StringBuilder many = new StringBuilder("{\"metadata\":{");
+    for (int i = 0; i <= SafetensorsIndexReader.MAX_PROPERTIES; i++) {
+      many.append(i > 0 ? "," : "").append("\"k").append(i).append("\":1");
+    }
+    many.append("},\"weight_map\":{\"t\":\"x.safetensors\"}}");
+    ReaException keys = refusal(many.toString());
+    assertThat(keys.field()).isEqualTo("metadata");
+    assertThat(keys.getMessage()).contains("more than 1024 members");
+    ReaException value = refusal("{\"metadata\":{\"v\":\"" + "v".repeat(70_000)
+        + "\"},\"weight_map\":{\"t\":\"x.safetensors\"}}");
+    assertThat(value.getMessage()).contains("longer than 65536 bytes");
+    assertThat(value.offset()).isEqualTo(17L);
+    // An ignored object of more properties than that.
+    ReaException ignored = refusal(many.toString().replace("\"metadata\"", "\"extra\""));
+    assertThat(ignored.getMessage()).contains("more than 1024 properties");
+  }
 }

@@ -36,6 +36,31 @@ class SetInspectionTest {
   }
 
   @Test
+  void aContradictionNamesALongTensorByItsStartAndLength() throws Exception {
+    String longName = "t".repeat(10_000);
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1,
+        (s, b) -> { if (s == 2) { b.tensor(longName, "F16", 4, 8); } }, m -> {});
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(c.index, InspectOptions.defaults());
+    assertThat(f.error().constraint()).isEqualTo(Constraint.SET_REJECTED);
+    assertThat(f.error().getMessage()).contains("(10000 chars)").hasSizeLessThan(2_000);
+    assertThat(f.error().diagnostics().toString()).doesNotContain("t".repeat(300));
+  }
+
+  @Test
+  void aShardThatTwoIndexesClaimIsAmbiguous() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+    Files.copy(c.index, dir.resolve("other.safetensors.index.json"));
+    SetInspection.Failed f =
+        (SetInspection.Failed) rea.inspectSet(c.shards.get(0), InspectOptions.defaults());
+    assertThat(f.error().constraint()).isEqualTo(Constraint.AMBIGUOUS_SET);
+    assertThat(f.error().getMessage())
+        .contains("2 safetensors indexes in the directory name model-00001-of-00002.safetensors")
+        .contains("model.safetensors.index.json, other.safetensors.index.json");
+    // Named by one index, it is that index's set.
+    assertThat(complete(c.index).members()).hasSize(2);
+  }
+
+  @Test
   void shardsWhoseIndexIsMissingAreSaidToBeSo() throws Exception {
     SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 2);
     Files.delete(c.index);
