@@ -16,41 +16,34 @@ final class SipHash {
    * @return SipHash-2-4 of {@code b[off..off+len)}
    */
   static long hash(long k0, long k1, byte[] b, int off, int len) {
-    long[] v = {
-      k0 ^ 0x736f6d6570736575L, k1 ^ 0x646f72616e646f6dL,
-      k0 ^ 0x6c7967656e657261L, k1 ^ 0x7465646279746573L
-    };
+    long v0 = k0 ^ 0x736f6d6570736575L;
+    long v1 = k1 ^ 0x646f72616e646f6dL;
+    long v2 = k0 ^ 0x6c7967656e657261L;
+    long v3 = k1 ^ 0x7465646279746573L;
     int blocks = len >>> 3;
-    // Every 8-byte block, then the last 0 to 7 bytes with the length in the top byte.
-    for (int i = 0; i <= blocks; i++) {
-      long m = i < blocks
-          ? littleEndian(b, off + 8 * i, 8)
-          : littleEndian(b, off + 8 * blocks, len & 7) | ((long) len << 56);
-      v[3] ^= m;
-      rounds(v, 2);
-      v[0] ^= m;
+    // Every 8-byte block, then the last 0 to 7 bytes with the length in the top byte; then the
+    // finalization. Two compression rounds a block, four at the end (written out, not in a
+    // helper: the state is four longs, and a helper would need an array for every name hashed).
+    for (int i = 0, rounds = 2; i <= blocks + 1; i++) {
+      long m = 0;
+      if (i < blocks) {
+        m = littleEndian(b, off + 8 * i, 8);
+      } else if (i == blocks) {
+        m = littleEndian(b, off + 8 * blocks, len & 7) | ((long) len << 56);
+      } else {
+        v2 ^= 0xFF;
+        rounds = 4;
+      }
+      v3 ^= m;
+      for (int r = 0; r < rounds; r++) {
+        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+      }
+      v0 ^= m;
     }
-    v[2] ^= 0xFF;
-    rounds(v, 4);
-    return v[0] ^ v[1] ^ v[2] ^ v[3];
-  }
-
-  /** {@code n} SipRounds over the state. */
-  private static void rounds(long[] v, int n) {
-    long v0 = v[0];
-    long v1 = v[1];
-    long v2 = v[2];
-    long v3 = v[3];
-    for (int r = 0; r < n; r++) {
-      v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-      v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-      v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-      v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-    }
-    v[0] = v0;
-    v[1] = v1;
-    v[2] = v2;
-    v[3] = v3;
+    return v0 ^ v1 ^ v2 ^ v3;
   }
 
   private static long littleEndian(byte[] b, int at, int n) {
