@@ -55,9 +55,20 @@ final class Failures {
         err.println("  offset: " + Long.toUnsignedString(e.offset()));
       }
       for (Map.Entry<String, Object> d : e.diagnostics().entrySet()) {
+        if (d.getValue() instanceof java.util.List<?> items
+            && !items.isEmpty()
+            && items.get(0) instanceof Map) {
+          // A list of findings (a set's contradictions): one line each, not a Java map dump.
+          err.println("  " + d.getKey() + ":");
+          for (Object item : items) {
+            err.println("    - " + TerminalText.printable(
+                item instanceof Map<?, ?> m ? finding(m) : String.valueOf(item)));
+          }
+          continue;
+        }
         String value = String.valueOf(d.getValue());
         boolean repeated =
-            (d.getKey().equals("path") && value.equals(e.path()))
+            (d.getKey().endsWith("path") && value.equals(e.path()))
                 || (d.getKey().equals("offset")
                     && e.offset() != null
                     && value.equals(Long.toUnsignedString(e.offset())))
@@ -71,5 +82,22 @@ final class Failures {
       err.flush();
     }
     return e.code().exitStatus();
+  }
+
+  /**
+   * @return a finding as a line: {@code member M (PATH), tensor "T", FIELD: MESSAGE} for a set's
+   *     contradiction, else its entries as {@code key: value} joined by commas
+   */
+  static String finding(Map<?, ?> m) {
+    if (m.containsKey("member") && m.containsKey("field") && m.containsKey("message")) {
+      return "member " + m.get("member") + " (" + m.get("path") + ")"
+          + (m.get("tensor") == null ? "" : ", tensor \"" + m.get("tensor") + "\"")
+          + ", " + m.get("field") + ": " + m.get("message");
+    }
+    StringBuilder b = new StringBuilder();
+    for (Map.Entry<?, ?> x : m.entrySet()) {
+      b.append(b.length() > 0 ? ", " : "").append(x.getKey()).append(": ").append(x.getValue());
+    }
+    return b.toString();
   }
 }

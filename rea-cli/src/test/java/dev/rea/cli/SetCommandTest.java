@@ -85,7 +85,11 @@ class SetCommandTest {
         .isEqualTo("rea.model-set.v1");
     CliRunner.Result text = CliRunner.run("inspect-model-set", c.index.toString());
     assertThat(text.status()).isEqualTo(3);
-    assertThat(text.err()).contains("set_rejected").contains("ghost");
+    assertThat(text.err()).contains("set_rejected").contains("ghost")
+        // One line per contradiction, as a sentence, not a Java map.
+        .contains("  contradictions:\n    - member 1 (")
+        .contains("), tensor \"ghost\", weight_map[\"ghost\"]: ")
+        .doesNotContain("{member=");
     // Every member was read: the report says the set was rejected, not that a read stopped.
     assertThat(text.out())
         .startsWith("REJECTED model set ")
