@@ -70,6 +70,8 @@ public final class SetChecks {
   private final List<Integer> declaredTensorCounts = new ArrayList<>();
   private final List<String> paths = new ArrayList<>();
   private final List<Integer> outsideFirst = new ArrayList<>();
+  /** The first few keys other than split.* met in a later member, for the warning. */
+  private final Set<String> keysOutsideFirst = new java.util.LinkedHashSet<>();
   private long tensorSum;
   private BigInteger byteSum = BigInteger.ZERO;
   private boolean bytesKnown = true;
@@ -232,6 +234,9 @@ public final class SetChecks {
         split.put(m.key(), m);
       } else {
         other = true;
+        if (k > 0 && keysOutsideFirst.size() < 4) {
+          keysOutsideFirst.add(ReaException.truncateForMessage(m.key()));
+        }
       }
     }
     if (other && k > 0) {
@@ -319,6 +324,8 @@ public final class SetChecks {
     if (!outsideFirst.isEmpty()) {
       out.add(new Warning("split_metadata_outside_first",
           "metadata other than split.* is in later members " + shortList(outsideFirst)
+              + " (" + String.join(", ", keysOutsideFirst)
+              + (keysOutsideFirst.size() == 4 ? ", ..." : "") + ")"
               + "; gguf-split keeps it in the first member only, and readers may ignore it"));
     }
     return out;

@@ -423,7 +423,7 @@ class SetInspectionTest {
     SetInspection.Complete r = complete(m.get(0));
     assertThat(r.set().warnings()).extracting(Warning::code)
         .containsExactly("split_metadata_outside_first");
-    assertThat(r.set().warnings().get(0).message()).contains("members 2");
+    assertThat(r.set().warnings().get(0).message()).contains("members 2 (general.name)");
   }
 
   @Test
