@@ -376,11 +376,16 @@ final class CompactReport {
    * could not be established): shown by {@link #amount}, as the readable report shows them.
    */
   private static final Set<String> AMOUNTS =
-      Set.of("parameter_count", "offset", "file_offset", "byte_length", "tensor_count");
+      Set.of("parameter_count", "offset", "file_offset", "byte_length", "tensor_count",
+          "file_size");
 
   private static String cellText(String column, JsonNode v) {
     if (AMOUNTS.contains(column) && (v.isNull() || isDecimal(v))) {
       return amount(v);
+    }
+    // A set member's whole-file digest exists only with --hash full.
+    if (column.equals("sha256") && v.isNull()) {
+      return "not hashed";
     }
     // A metadata value is quoted when it is a string, as the readable report shows it, so that
     // "7" the string and 7 the number differ.

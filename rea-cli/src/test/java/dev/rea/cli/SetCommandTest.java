@@ -126,4 +126,17 @@ class SetCommandTest {
         "--detail", "summary");
     assertThat(s.out()).contains("split member 1 of 3").contains("split.count");
   }
+
+  @Test
+  void aMembersPageGroupsSizesAndSaysWhatWasNotHashed() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 400);
+    CliRunner.Result r = CliRunner.run("inspect-model-set", c.index.toString(), "--detail",
+        "summary", "--evidence_output", dir.resolve("set.json").toString(), "--view",
+        "{\"collection\":\"members\"}");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("not hashed").doesNotContain(" null ");
+    long size = Files.size(c.shards.get(0));
+    assertThat(size).isGreaterThan(9_999);
+    assertThat(r.out()).contains("  " + Sizes.grouped(size) + "  ");
+  }
 }
