@@ -53,7 +53,10 @@ final class PathSetFiles implements SetFiles {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String name = p.getFileName().toString();
-        if (!Files.isRegularFile(p)) {
+        // An index name that is not a regular file (a FIFO, a directory, a dangling link) is
+        // listed all the same: reading it fails without opening it, and that failure is the
+        // answer for a shard it would name (docs/sets.md), not the shard taken alone.
+        if (!Files.isRegularFile(p) && !SafetensorsIndex.isIndexName(name)) {
           continue;
         }
         out.add(new SetGrouping.Listed(

@@ -61,6 +61,23 @@ class SetInspectionTest {
   }
 
   @Test
+  void anIndexBesideANamedShardThatIsNoFileIsTheAnswer() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+    Files.delete(c.index);
+    Files.createDirectory(c.index); // a directory where the index should be
+    SetInspection r = rea.inspectSet(c.shards.get(0), InspectOptions.defaults());
+    assertThat(r).isInstanceOf(SetInspection.Failed.class);
+    SetInspection.Failed f = (SetInspection.Failed) r;
+    assertThat(f.error().constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
+    assertThat(f.error().path()).isEqualTo(c.index.toString());
+    Files.delete(c.index);
+    Files.createSymbolicLink(c.index, dir.resolve("nowhere.json")); // a dangling link
+    SetInspection.Failed g =
+        (SetInspection.Failed) rea.inspectSet(c.shards.get(0), InspectOptions.defaults());
+    assertThat(g.error().constraint()).isEqualTo(Constraint.NOT_FOUND);
+  }
+
+  @Test
   void shardsWhoseIndexIsMissingAreSaidToBeSo() throws Exception {
     SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 2);
     Files.delete(c.index);
