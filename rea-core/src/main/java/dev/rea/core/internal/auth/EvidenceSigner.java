@@ -1,12 +1,11 @@
 package dev.rea.core.internal.auth;
 
-import java.lang.ref.WeakReference;
 
 import dev.rea.core.evidence.Authentication;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.internal.evidence.EvidenceIds;
+import dev.rea.core.internal.evidence.RecentRecords;
 import dev.rea.core.internal.io.Background;
-import java.lang.ref.WeakReference;
 import java.util.Base64;
 import java.util.Objects;
 
@@ -39,7 +38,7 @@ public final class EvidenceSigner {
    *     deterministic: signing it again would give the same fields)
    */
   public EvidenceRecord sign(EvidenceRecord record) {
-    if (recentlySigned(record, ring.keyId())) {
+    if (ring.keyId().equals(recent.of(record))) {
       return record;
     }
     EvidenceIds.Identity identity = EvidenceIds.identity(record);
@@ -73,36 +72,18 @@ public final class EvidenceSigner {
             canonical.length >= SECOND_THREAD_BYTES);
     byte[] signature = ring.sign(canonical);
     EvidenceRecord signed = signed(record, id.join("computing the evidence ID"), signature);
-    remember(signed, ring.keyId());
+    recent.remember(signed, ring.keyId());
     return signed;
   }
 
   /**
-   * A record {@link #signFresh} returned, with the key that signed it: {@link #sign} gives such
-   * a record back as it is (a set signs its members on the threads that inspect them, and the
-   * bundle's writer then signs each member again in order). Keyed by identity, held weakly.
+   * The records {@link #signFresh} returned last, with the key that signed each: {@link #sign}
+   * gives such a record back as it is (a set signs its members on the threads that inspect them,
+   * and the bundle's writer then signs each member again in order).
    */
-  private record Signed(WeakReference<EvidenceRecord> of, String keyId) {}
+  private static final RecentRecords<String> recent = new RecentRecords<>();
 
-  /** How many of the records {@link #signFresh} returned last are remembered. */
-  static final int RECENT = 8;
 
-  private static final Signed[] recent = new Signed[RECENT];
-  private static int nextRecent;
-
-  private static synchronized boolean recentlySigned(EvidenceRecord record, String keyId) {
-    for (Signed s : recent) {
-      if (s != null && s.of.get() == record) {
-        return s.keyId.equals(keyId);
-      }
-    }
-    return false;
-  }
-
-  private static synchronized void remember(EvidenceRecord record, String keyId) {
-    recent[nextRecent] = new Signed(new WeakReference<>(record), keyId);
-    nextRecent = (nextRecent + 1) % RECENT;
-  }
 
   private EvidenceRecord signed(EvidenceRecord record, String evidenceId, byte[] signature) {
     return record

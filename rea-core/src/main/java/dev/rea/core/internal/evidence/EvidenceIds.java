@@ -3,7 +3,6 @@ package dev.rea.core.internal.evidence;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.internal.canonical.CanonicalSink;
 import dev.rea.core.internal.canonical.JsonTextCanonicalizer;
-import java.lang.ref.WeakReference;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -54,43 +53,20 @@ public final class EvidenceIds {
 
   /**
    * The canonical bytes of the record and their evidence ID. For the records {@link #withId}
-   * returned last (up to {@value #RECENT}: a set inspects members ahead on worker threads and
+   * returned last (up to {@value RecentRecords#SIZE}: a set inspects members ahead on worker threads and
    * signs them in order on another), the ID is the one it computed (signing, the next step of an
    * inspection delivered whole, does not hash a canonical form of megabytes again); for any other
    * record it is computed afresh. The record's own {@code evidence_id} field is never trusted.
    */
   public static Identity identity(EvidenceRecord record) {
     byte[] canonical = canonicalBytes(record);
-    String known = recentId(record);
+    String known = recent.of(record);
     return new Identity(canonical, known != null ? known : idOfCanonical(canonical));
   }
 
-  /**
-   * A record {@link #withId} returned and its evidence ID. Keyed by identity (a record is
-   * immutable; a copy is identified afresh) and held weakly, so the entry never keeps the record
-   * alive.
-   */
-  private record Identified(WeakReference<EvidenceRecord> of, String id) {}
+  /** The evidence IDs {@link #withId} computed last. */
+  private static final RecentRecords<String> recent = new RecentRecords<>();
 
-  /** How many of the records {@link #withId} returned last are remembered. */
-  static final int RECENT = 8;
-
-  private static final Identified[] recent = new Identified[RECENT];
-  private static int nextRecent;
-
-  private static synchronized @Nullable String recentId(EvidenceRecord record) {
-    for (Identified i : recent) {
-      if (i != null && i.of.get() == record) {
-        return i.id;
-      }
-    }
-    return null;
-  }
-
-  private static synchronized void remember(EvidenceRecord record, String id) {
-    recent[nextRecent] = new Identified(new WeakReference<>(record), id);
-    nextRecent = (nextRecent + 1) % RECENT;
-  }
 
   /**
    * The RFC 8785 canonical form of JSON text as given (Evidence read back: its identity is over
@@ -142,7 +118,7 @@ public final class EvidenceIds {
   public static EvidenceRecord withId(EvidenceRecord record) {
     String id = compute(record);
     EvidenceRecord withId = record.withEvidenceId(id);
-    remember(withId, id);
+    recent.remember(withId, id);
     return withId;
   }
 
