@@ -56,18 +56,31 @@ public final class Background<T> {
         }
       }
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(what + " failed", cause);
+      throw unwrap(e, what);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * The exception a task threw, as its caller should see it.
+   *
+   * @param e what a {@code Future} reported
+   * @param what what the task was doing, for a checked exception's message
+   * @return the task's {@link RuntimeException}, or an {@link IllegalStateException} naming
+   *     {@code what} for a checked exception (for the caller to throw)
+   * @throws Error the task's error, as it was
+   */
+  public static RuntimeException unwrap(ExecutionException e, String what) {
+    Throwable cause = e.getCause();
+    if (cause instanceof RuntimeException re) {
+      return re;
+    }
+    if (cause instanceof Error err) {
+      throw err;
+    }
+    return new IllegalStateException(what + " failed", cause);
   }
 }

@@ -2,6 +2,7 @@ package dev.rea.core.internal.set;
 
 import dev.rea.core.evidence.Inspection;
 import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.io.Background;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import java.util.ArrayDeque;
@@ -102,14 +103,7 @@ final class Ahead implements AutoCloseable {
       f.cancel(false);
       return here.get();
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException("inspecting member " + k + " failed", cause);
+      throw Background.unwrap(e, "inspecting member " + k);
     }
   }
 
