@@ -59,14 +59,7 @@ interface SetFiles {
    * @throws ReaException the reader's refusal, or the read's failure, naming the path
    */
   default SafetensorsIndex readIndex(String name) throws ReaException {
-    SafetensorsIndexReader.IndexSource source = indexSource(name);
-    try {
-      return SafetensorsIndexReader.read(source, limits(), true);
-    } catch (IOException e) {
-      throw PathSetFiles.failure(pathOf(name), e, "reading the index failed");
-    } catch (ReaException e) {
-      throw e.withPath(pathOf(name));
-    }
+    return readIndex(name, source -> SafetensorsIndexReader.read(source, limits(), true));
   }
 
   /**
@@ -78,9 +71,21 @@ interface SetFiles {
    */
   default SafetensorsIndex readIndexExact(String name, SafetensorsIndex expected)
       throws ReaException {
+    return readIndex(name, source -> SafetensorsIndexReader.readExact(source, limits(), expected));
+  }
+
+  /** One way of reading an index from its source. */
+  @FunctionalInterface
+  interface IndexRead {
+    SafetensorsIndex read(SafetensorsIndexReader.IndexSource source)
+        throws ReaException, IOException;
+  }
+
+  /** Reads the named index one way, its failures naming its path. */
+  private SafetensorsIndex readIndex(String name, IndexRead how) throws ReaException {
     SafetensorsIndexReader.IndexSource source = indexSource(name);
     try {
-      return SafetensorsIndexReader.readExact(source, limits(), expected);
+      return how.read(source);
     } catch (IOException e) {
       throw PathSetFiles.failure(pathOf(name), e, "reading the index failed");
     } catch (ReaException e) {

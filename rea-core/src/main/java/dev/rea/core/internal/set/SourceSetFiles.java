@@ -97,9 +97,13 @@ final class SourceSetFiles implements SetFiles {
       throw e.withPath(pathOf(name));
     }
     return () -> {
-      SeekableSource s = source.open(name);
-      SeekableByteChannel ch = s.channel();
-      ch.position(0);
+      SeekableByteChannel ch = source.open(name).channel();
+      try {
+        ch.position(0);
+      } catch (IOException | RuntimeException e) {
+        ch.close(); // the stream that would close it is never made
+        throw e;
+      }
       return java.nio.channels.Channels.newInputStream(ch);
     };
   }
