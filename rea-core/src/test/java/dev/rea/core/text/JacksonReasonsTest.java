@@ -3,10 +3,6 @@ package dev.rea.core.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.rea.core.error.ReaException;
-import dev.rea.core.internal.format.safetensors.SafetensorsBuilder;
-import dev.rea.core.internal.format.safetensors.SafetensorsReads;
-import dev.rea.core.options.Limits;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JacksonException;
@@ -50,18 +46,5 @@ class JacksonReasonsTest {
     assertThat(e.getOriginalMessage()).doesNotContain("[Source");
     assertThat(JacksonReasons.of(e)).isEqualTo(e.getOriginalMessage().replace('\n', ' ').strip());
     assertThat(JacksonReasons.of(e)).startsWith("Unrecognized token 'tru'");
-  }
-
-  @Test
-  void aTruncatedSafetensorsHeaderIsReportedWithREAsOffsetOnly() {
-    String json = "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}";
-    ReaException e =
-        SafetensorsReads.reject(
-            SafetensorsBuilder.file(json, 4), Limits.defaults());
-    assertThat(e.getMessage())
-        .isEqualTo(
-            "header at offset 61: invalid JSON in the header: Unexpected end-of-input: expected"
-                + " close marker for Object");
-    assertThat(e.offset()).isEqualTo(61L);
   }
 }

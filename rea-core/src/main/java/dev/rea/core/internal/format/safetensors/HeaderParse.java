@@ -16,19 +16,16 @@ import dev.rea.core.internal.evidence.TensorType;
 import dev.rea.core.internal.format.ReadContext;
 import dev.rea.core.internal.io.FieldPath;
 import dev.rea.core.internal.io.JsonText;
-import dev.rea.core.text.JacksonReasons;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonToken;
-import tools.jackson.core.exc.StreamConstraintsException;
 
 /**
  * One parse of one safetensors header JSON: the strict pre-pass ({@link HeaderPrescan}), the
- * Jackson token walk with REA's checks, the storage and range checks ({@link HeaderRanges}) and,
+ * token walk over {@link HeaderLexer} with REA's checks, the storage and range checks ({@link HeaderRanges}) and,
  * only when all of that passed, the record's parts from the {@link RecordAssembler}, which the
  * walk asks before it retains anything and hands each entry once whole. The field path ({@link
  * FieldPath}) it keeps as it walks names every failure: {@code header}, {@code
@@ -46,12 +43,12 @@ final class HeaderParse {
 
   private final byte[] json;
   private final long fileSize;
-  private final HeaderJsonFactory factory;
   private final int nestingLimit;
+  private final int nameLimit;
   private final FieldPath path = FieldPath.of("header");
   private final RecordAssembler<SafetensorsTensor> asm;
 
-  private @Nullable HeaderJsonParser parser;
+  private @Nullable HeaderLexer parser;
   private int depth;
 
   private boolean metadataSeen;
@@ -74,27 +71,35 @@ final class HeaderParse {
   private long entryShapeAt;
   private long entryOffsetsAt;
 
-  HeaderParse(byte[] json, long fileSize, ReadContext ctx, HeaderJsonFactory factory) {
+  /**
+   * @param json the header JSON (the {@code N} bytes after the prefix)
+   * @param fileSize the file's size in bytes
+   * @param ctx limits and retained budget
+   */
+  HeaderParse(byte[] json, long fileSize, ReadContext ctx) {
     this.json = json;
     this.fileSize = fileSize;
-    this.factory = factory;
     this.nestingLimit = ctx.limits().nestingLimit();
+    // Every name is charged to the retained budget at no less than its UTF-8 length, and a
+    // UTF-16 unit is at most as many bytes: a name of more units than the budget holds is
+    // refused before it is decoded.
+    this.nameLimit = (int) Math.min(Integer.MAX_VALUE, Math.max(1, ctx.limits().retainedBudgetBytes()));
     this.asm =
         new RecordAssembler<>(ctx.budget(), path, fileSize, RecordAssembler.RowOrder.NAME);
   }
 
   AssembledHeader run() throws ReaException {
     HeaderPrescan.check(json);
-    HeaderJsonParser p = factory.parser(json);
+    // The lexer's own nesting check is a backstop one level deeper than REA's (enter()).
+    HeaderLexer p = new HeaderLexer(json, nameLimit, nestingLimit + 1);
     parser = p;
     try {
       walkTop(p);
-    } catch (StreamConstraintsException e) {
-      throw translateConstraint(e, p);
-    } catch (JacksonException e) {
-      throw HeaderFailures.invalidJson(e, path.get(), HeaderFailures.errorOffset(e, p, json));
-    } finally {
-      p.close();
+    } catch (HeaderLexer.NameTooLong e) {
+      // The field is the object the name is in ("tensors" for a tensor name).
+      throw asm.nameOverBudget(depth == 1 ? "tensors" : path.get(), PREFIX + e.offset);
+    } catch (HeaderLexer.Syntax e) {
+      throw HeaderFailures.invalidJson(e.reason, path.get(), PREFIX + e.offset);
     }
     List<SafetensorsTensor> decls = asm.tensors();
     SafetensorsTensor[] byName = decls.toArray(new SafetensorsTensor[0]);
@@ -118,10 +123,10 @@ final class HeaderParse {
   // -----------------------------------------------------------------------------------------
   // Token walk
 
-  private void walkTop(HeaderJsonParser p) throws ReaException {
+  private void walkTop(HeaderLexer p) throws ReaException {
     JsonToken t = p.nextToken();
     if (t != JsonToken.START_OBJECT) {
-      // The pre-pass saw '{'; Jackson agrees unless something is badly wrong.
+      // The pre-pass saw '{'; the lexer agrees unless something is badly wrong.
       throw reject("the header's top-level JSON value is not an object");
     }
     enter();
@@ -154,10 +159,10 @@ final class HeaderParse {
       }
       path.reset("header");
     }
-    // Jackson only returns END_OBJECT here.
+    // The lexer only returns END_OBJECT here.
     exit();
     // Only JSON whitespace may follow; checked on the bytes so the offset is exact.
-    long end = p.currentLocation().getByteOffset();
+    long end = p.offset();
     for (int i = (int) end; i < json.length; i++) {
       if (!HeaderPrescan.isJsonSpace(json[i])) {
         throw HeaderFailures.reject(
@@ -169,7 +174,7 @@ final class HeaderParse {
     }
   }
 
-  private void walkMetadata(HeaderJsonParser p) throws ReaException {
+  private void walkMetadata(HeaderLexer p) throws ReaException {
     JsonToken t = p.nextToken();
     if (t == JsonToken.VALUE_NULL) {
       return; // null means omitted
@@ -207,7 +212,7 @@ final class HeaderParse {
     exit();
   }
 
-  private void walkTensor(HeaderJsonParser p, String name, long nameAt, long nameEscaped)
+  private void walkTensor(HeaderLexer p, String name, long nameAt, long nameEscaped)
       throws ReaException {
     JsonToken t = p.nextToken();
     if (t != JsonToken.START_OBJECT) {
@@ -299,7 +304,7 @@ final class HeaderParse {
     }
   }
 
-  private void readField(HeaderJsonParser p, int bit) throws ReaException {
+  private void readField(HeaderLexer p, int bit) throws ReaException {
     switch (bit) {
       case F_DTYPE:
         readDtype(p);
@@ -315,7 +320,7 @@ final class HeaderParse {
     }
   }
 
-  private void readDtype(HeaderJsonParser p) throws ReaException {
+  private void readDtype(HeaderLexer p) throws ReaException {
     JsonToken t = p.nextToken();
     if (t != JsonToken.VALUE_STRING) {
       throw reject("dtype must be a string, found " + describe(t));
@@ -338,7 +343,7 @@ final class HeaderParse {
     entryType = new UnknownDtype(keep(sized, "dtype"));
   }
 
-  private void readShape(HeaderJsonParser p) throws ReaException {
+  private void readShape(HeaderLexer p) throws ReaException {
     JsonToken t = p.nextToken();
     if (t != JsonToken.START_ARRAY) {
       throw reject("shape must be an array of unsigned integers, found " + describe(t));
@@ -347,7 +352,7 @@ final class HeaderParse {
     enter();
     int count = 0;
     long product = 1;
-    // The element's index is set before each token so that Jackson's own errors name it too.
+    // The element's index is set before each token so that the lexer's errors name it too.
     path.index(0);
     while ((t = nextElement(p, count)) != JsonToken.END_ARRAY) {
       long v = readU64(p, t, "shape dimensions");
@@ -371,7 +376,7 @@ final class HeaderParse {
     entryElements = product;
   }
 
-  private void readOffsets(HeaderJsonParser p) throws ReaException {
+  private void readOffsets(HeaderLexer p) throws ReaException {
     JsonToken t = p.nextToken();
     if (t != JsonToken.START_ARRAY) {
       throw reject("data_offsets must be an array of two unsigned integers, found " + describe(t));
@@ -412,7 +417,7 @@ final class HeaderParse {
   }
 
   /** Names the element at {@code position} (the path's last index), then reads its token. */
-  private JsonToken nextElement(HeaderJsonParser p, int position) {
+  private JsonToken nextElement(HeaderLexer p, int position) {
     path.lastIndex(position);
     return p.nextToken();
   }
@@ -422,16 +427,16 @@ final class HeaderParse {
    *
    * @return the value (as unsigned bits)
    */
-  private long readU64(HeaderJsonParser p, JsonToken t, String what) throws ReaException {
+  private long readU64(HeaderLexer p, JsonToken t, String what) throws ReaException {
     if (t == JsonToken.VALUE_NUMBER_FLOAT) {
       throw reject(what + " must be unsigned integers, found a number with a fraction or exponent");
     }
     if (t != JsonToken.VALUE_NUMBER_INT) {
       throw reject(what + " must be unsigned integers, found " + describe(t));
     }
-    char[] c = p.getStringCharacters();
-    int off = p.getStringOffset();
-    int len = p.getStringLength();
+    byte[] c = p.bytes();
+    int off = p.tokenStart();
+    int len = p.numberLength();
     if (len > 0 && c[off] == '-') {
       throw reject(
           what
@@ -442,7 +447,7 @@ final class HeaderParse {
     for (int i = 0; i < len; i++) {
       int digit = c[off + i] - '0';
       if (digit < 0 || digit > 9) {
-        // Jackson's integer tokens are digits only; stay typed if that ever changes.
+        // The lexer's integer tokens are digits only; stay typed if that ever changes.
         throw reject(what + " must be unsigned integers");
       }
       // 2^64-1 = 18446744073709551615 has 20 digits; 19 digits cannot overflow.
@@ -457,7 +462,7 @@ final class HeaderParse {
   }
 
   /** Skips one value of an unknown field, with the duplicate, string and nesting checks. */
-  private void skipValue(HeaderJsonParser p, JsonToken t) throws ReaException {
+  private void skipValue(HeaderLexer p, JsonToken t) throws ReaException {
     switch (t) {
       case START_OBJECT:
         skipObject(p);
@@ -487,13 +492,13 @@ final class HeaderParse {
           break;
         }
       default:
-        // Numbers, true, false, null: Jackson has checked their syntax.
+        // Numbers, true, false, null: the lexer has checked their syntax.
         break;
     }
   }
 
   /** Skips an object of an unknown field; its keys are held only until it ends. */
-  private void skipObject(HeaderJsonParser p) throws ReaException {
+  private void skipObject(HeaderLexer p) throws ReaException {
     enter();
     HashSet<String> keys = null;
     long held = 0;
@@ -558,7 +563,7 @@ final class HeaderParse {
    * @throws ReaException {@code file_format_rejected} for a lone surrogate; {@code
    *     retained_budget} when it does not fit
    */
-  private String retainedString(HeaderJsonParser p, String what) throws ReaException {
+  private String retainedString(HeaderLexer p, String what) throws ReaException {
     p.readString(sizer.reset(asm.stringRoom()));
     return keep(sizer, what);
   }
@@ -583,11 +588,10 @@ final class HeaderParse {
     return text;
   }
 
-  /** @return the absolute offset of the current token, without creating a location */
+  /** @return the absolute offset of the current token */
   private long tokenOffset() {
-    HeaderJsonParser p = parser;
-    long b = p == null ? 0 : p.tokenByteOffset();
-    return PREFIX + Math.max(b, 0);
+    HeaderLexer p = parser;
+    return PREFIX + (p == null ? 0 : p.tokenStart());
   }
 
   private ReaException reject(String why) {
@@ -596,20 +600,6 @@ final class HeaderParse {
 
   private ReaException loneSurrogate(String what) {
     return HeaderFailures.loneSurrogate(path.get(), tokenOffset(), what);
-  }
-
-  private ReaException translateConstraint(StreamConstraintsException e, HeaderJsonParser p) {
-    long at = HeaderFailures.errorOffset(e, p, json);
-    if (HeaderFailures.isDepthLimit(e)) {
-      return HeaderFailures.nestedTooDeep(e, path.get(), at, nestingLimit);
-    }
-    if (JacksonReasons.nameLengthLimit(e) >= 0) {
-      // A name longer than the whole budget: the field is the object it is in ("tensors" for a
-      // tensor name) and the offset its opening quote.
-      String in = depth == 1 ? "tensors" : path.get();
-      return asm.nameOverBudget(in, HeaderFailures.nameStart(json, at));
-    }
-    return HeaderFailures.invalidJson(e, path.get(), at);
   }
 
   /**

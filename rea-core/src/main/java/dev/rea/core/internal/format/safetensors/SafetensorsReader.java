@@ -10,14 +10,6 @@ import dev.rea.core.internal.io.FieldPath;
 import dev.rea.core.internal.io.HeaderInput;
 import dev.rea.core.options.Limits;
 import java.nio.ByteOrder;
-import tools.jackson.core.ErrorReportConfiguration;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.TokenStreamFactory;
-import tools.jackson.core.json.JsonFactory;
-import tools.jackson.core.json.JsonFactoryBuilder;
-import tools.jackson.core.json.JsonReadFeature;
-import tools.jackson.core.util.JsonRecyclerPools;
 
 /**
  * Reads and validates a safetensors header (specification, safetensors paragraph; CONTRACT
@@ -38,16 +30,15 @@ import tools.jackson.core.util.JsonRecyclerPools;
  *       through {@link HeaderInput#readFully} (which hashes them).
  *   <li>A strict UTF-8 pass ({@link dev.rea.core.text.Utf8}: overlong forms and encoded surrogates
  *       are invalid), a pass that rejects raw control bytes other than tab, LF and CR (never
- *       valid in JSON text; this also keeps Jackson from guessing a UTF-16/32 encoding), and a
- *       check that the first non-whitespace byte is {@code '{'} (a byte-order mark or any other
- *       top-level value is rejected).
- *   <li>Jackson's streaming parser, with every {@link StreamReadConstraints} limit set on the
- *       factory: string, name and number lengths large enough for anything an {@code N}-byte
- *       document can hold, nesting one above REA's own limit (REA counts JSON containers, the
- *       top-level object being 1, and rejects depth {@code nestingLimit + 1} itself as {@code
- *       resource_exhausted} / {@code nesting_limit}). Duplicate keys are rejected at every level
- *       (decoded strings compared); lone surrogate escapes are rejected in every string and key;
- *       anything but whitespace after the top-level object is rejected.
+ *       valid in JSON text), and a check that the first non-whitespace byte is {@code '{'} (a
+ *       byte-order mark or any other top-level value is rejected).
+ *   <li>REA's own tokenizer ({@link HeaderLexer}; Jackson is its test oracle): RFC 8259 grammar,
+ *       escapes and number syntax, property names no longer than the retained budget (refused
+ *       before they are decoded). REA counts JSON containers, the top-level object being 1, and
+ *       rejects depth {@code nestingLimit + 1} as {@code resource_exhausted} / {@code
+ *       nesting_limit}. Duplicate keys are rejected at every level (decoded strings compared);
+ *       lone surrogate escapes are rejected in every string and key; anything but whitespace
+ *       after the top-level object is rejected.
  *   <li>Entries: {@code __metadata__} (exact match) must be an object of strings, or null
  *       (omitted). Every other key is a tensor: an object with {@code dtype} (a string; unknown
  *       names are kept), {@code shape} (exact unsigned 64-bit integers, products checked in
@@ -75,14 +66,14 @@ import tools.jackson.core.util.JsonRecyclerPools;
  * <p>Retained budget ({@code docs/evidence.md}): the walk asks a {@link
  * dev.rea.core.internal.evidence.RecordAssembler} before it retains anything, and the assembler
  * charges the budget: each row and the name or key that starts it, each retained string at its
- * JSON-escaped length (measured as Jackson streams it, so a string the budget refuses is never
+ * JSON-escaped length (measured as the lexer decodes it in chunks, so a string the budget refuses is never
  * expanded), 64 bytes per shape dimension, and, once an entry has been read, what its JSON row
  * needs beyond that (at the widest index: rows are numbered in name order later) plus the type
  * row of a label not seen before and, for an unknown dtype, its limitation and its {@code
  * tensor_indices} entry, each at its widest. Keys held to detect duplicates inside skipped
  * unknown fields are charged while they are held, so a header cannot use them to exhaust memory.
  *
- * <p>Thread-safe: each {@link #read} call has its own state, including its Jackson factory.
+ * <p>Thread-safe: each {@link #read} call has its own state.
  */
 public final class SafetensorsReader implements FormatReader {
   /** Size of the {@code json_length} prefix in bytes. */
@@ -90,9 +81,6 @@ public final class SafetensorsReader implements FormatReader {
 
   /** Largest JSON length a Java array can hold; longer headers are refused as over the ceiling. */
   static final int MAX_JSON_BYTES = Integer.MAX_VALUE - 8;
-
-  /** Longest Jackson token excerpt echoed in an error message, in characters. */
-  private static final int ERROR_TOKEN_CHARS = 32;
 
   /** Creates a reader. */
   public SafetensorsReader() {}
@@ -158,76 +146,7 @@ public final class SafetensorsReader implements FormatReader {
     byte[] json = new byte[len];
     field.reset("header");
     in.readFully(json, 0, len);
-    HeaderParse parse = new HeaderParse(json, in.fileSize(), ctx, factoryFor(ctx.limits()));
+    HeaderParse parse = new HeaderParse(json, in.fileSize(), ctx);
     return ParsedHeader.of(DetectedFormat.SAFETENSORS, parse.run());
-  }
-
-  /**
-   * A Jackson factory for one read: Jackson's byte-level parser (byte offsets, the array parsed in
-   * place) without a property-name symbol table ({@link HeaderJsonFactory} says why), strict RFC
-   * 8259 JSON and every constraint explicit. A fresh factory per read keeps no state between
-   * inspections.
-   */
-  static HeaderJsonFactory factoryFor(Limits limits) {
-    return new HeaderJsonFactory(builderFor(limits));
-  }
-
-  /**
-   * The settings of {@link #factoryFor}, with canonicalization off. Tests build Jackson's own
-   * factory from the same settings (canonicalization on) to compare the two parsers.
-   */
-  static JsonFactoryBuilder builderFor(Limits limits) {
-    int nestingLimit = limits.nestingLimit();
-    int cap = (int) Math.min(limits.headerCeilingBytes(), MAX_JSON_BYTES);
-    // Every name is charged to the retained budget at no less than its UTF-8 length, so a name
-    // longer than the budget is refused whatever else was retained: Jackson stops decoding it
-    // there (HeaderParse reports retained_budget) instead of building it whole first.
-    int nameCap = (int) Math.min(cap, Math.max(1, limits.retainedBudgetBytes()));
-    // Every limit explicit (never Jackson's static defaults): lengths fit anything a header
-    // within the ceiling can hold (names: anything the budget can hold); a document of cap bytes
-    // has at most cap tokens; depth one above REA's limit so REA's own check (with its offset and
-    // constraint) fires first.
-    StreamReadConstraints constraints =
-        StreamReadConstraints.builder()
-            .maxNestingDepth(nestingLimit + 1)
-            .maxDocumentLength(cap)
-            .maxTokenCount(cap)
-            .maxStringLength(cap)
-            .maxNameLength(nameCap)
-            .maxNumberLength(cap)
-            .build();
-    return JsonFactory.builder()
-        .streamReadConstraints(constraints)
-        .errorReportConfiguration(
-            ErrorReportConfiguration.builder()
-                .maxErrorTokenLength(ERROR_TOKEN_CHARS)
-                .maxRawContentLength(0)
-                .build())
-        // No cross-inspection state: buffers are not pooled.
-        .recyclerPool(JsonRecyclerPools.nonRecyclingPool())
-        // No name table (so nothing to intern, and no hash table for colliding names to flood).
-        .disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
-        .disable(TokenStreamFactory.Feature.INTERN_PROPERTY_NAMES)
-        // The bytes are UTF-8 (checked before parsing); never guess UTF-16/32.
-        .disable(TokenStreamFactory.Feature.CHARSET_DETECTION)
-        .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-        // Duplicates are detected by REA itself, with field paths and offsets.
-        .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        // Strict RFC 8259 JSON (these are Jackson's defaults; stated for the record).
-        .disable(
-            JsonReadFeature.ALLOW_JAVA_COMMENTS,
-            JsonReadFeature.ALLOW_YAML_COMMENTS,
-            JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER,
-            JsonReadFeature.ALLOW_SINGLE_QUOTES,
-            JsonReadFeature.ALLOW_RS_CONTROL_CHAR,
-            JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS,
-            JsonReadFeature.ALLOW_UNQUOTED_PROPERTY_NAMES,
-            JsonReadFeature.ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS,
-            JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS,
-            JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS,
-            JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS,
-            JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS,
-            JsonReadFeature.ALLOW_MISSING_VALUES,
-            JsonReadFeature.ALLOW_TRAILING_COMMA);
   }
 }

@@ -35,11 +35,11 @@ class HeaderJsonFactoryTest {
   private static final byte[] MUTANTS = "{}[],:\"\\x0-e.\u0001 ".getBytes(StandardCharsets.UTF_8);
 
   private static JsonFactory ours() {
-    return SafetensorsReader.factoryFor(Limits.defaults());
+    return JacksonHeaderOracle.factoryFor(Limits.defaults());
   }
 
   private static JsonFactory jacksons() {
-    return SafetensorsReader.builderFor(Limits.defaults())
+    return JacksonHeaderOracle.builderFor(Limits.defaults())
         .enable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
         .build();
   }
@@ -208,7 +208,7 @@ class HeaderJsonFactoryTest {
     assertThatThrownBy(
             () ->
                 new HeaderJsonFactory(
-                    SafetensorsReader.builderFor(Limits.defaults())
+                    JacksonHeaderOracle.builderFor(Limits.defaults())
                         .enable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("CANONICALIZE_PROPERTY_NAMES");

@@ -1,0 +1,105 @@
+package dev.rea.core.internal.format.safetensors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rea.core.error.ReaException;
+import dev.rea.core.options.Limits;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.core.JsonToken;
+
+/**
+ * {@link HeaderLexer}'s own wording and offsets for what it refuses, its name limit in UTF-16
+ * units, and the reader's message for a header cut short (the Jackson comparison is {@code
+ * HeaderLexerOracleTest}).
+ */
+class HeaderLexerTest {
+  private static HeaderLexer.Syntax refusal(String json) {
+    HeaderLexer lx = new HeaderLexer(json.getBytes(StandardCharsets.UTF_8), 1000, 33);
+    return catchThrowableOfType(
+        HeaderLexer.Syntax.class,
+        () -> {
+          while (lx.nextToken() != JsonToken.NOT_AVAILABLE) {
+            // to the end or the refusal
+          }
+        });
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"a\":[1,2|9|the header JSON ends inside an array (expected ',' or ']' after an array element)",
+        "{\"a\":1,}|7|expected a property name after ',', found '}'",
+        "{\"a\":[1,]}|8|expected a value, found ']'",
+        "{\"a\":01}|6|a number must not have a leading zero",
+        "{\"a\":-x}|6|a minus sign must be followed by a digit",
+        "{\"a\":1.}|7|a decimal point must be followed by a digit",
+        "{\"a\":1e+}|8|an exponent must have a digit",
+        "{\"a\":true0}|5|unrecognized token (expected 'true')",
+        "{\"a\":nul}|5|unrecognized token (expected 'null')",
+        "{\"a\":\"x\\qy\"}|8|invalid escape (only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u are JSON)",
+        "{\"a\":\"\\u12g4\"}|10|a \\u escape needs four hexadecimal digits",
+        "{\"a\" 1}|5|expected ':' after a property name, found '1'",
+        "{\"a\":1 \"b\":2}|7|expected ',' or '}' after an object member, found '\"'",
+        "{a:1}|1|expected a property name or '}', found 'a'",
+        "{\"a\":1} x|8|content after the top-level value: 'x'",
+        "{\"a\":\"x|7|the header ends inside a string",
+      })
+  void refusalsNameTheByteAndTheRule(String json, int offset, String reason) {
+    HeaderLexer.Syntax e = refusal(json);
+    assertThat(e.reason).isEqualTo(reason);
+    assertThat(e.offset).isEqualTo(offset);
+  }
+
+  @Test
+  void aRawTabInAStringIsRefusedWhereItIs() {
+    HeaderLexer.Syntax e = refusal("{\"a\":\"x\ty\"}");
+    assertThat(e.reason).isEqualTo("a control character (0x09) must be escaped in a string");
+    assertThat(e.offset).isEqualTo(7);
+  }
+
+  @Test
+  void theNameLimitCountsUtf16UnitsAsWritten() {
+    // "a😀" is 3 units; "\u0041" one unit written in six bytes.
+    for (String name : List.of("a😀", "\\u0041bc")) {
+      byte[] json = ("{\"" + name + "\":1}").getBytes(StandardCharsets.UTF_8);
+      HeaderLexer fits = new HeaderLexer(json, 3, 33);
+      fits.nextToken();
+      assertThat(fits.nextToken()).isEqualTo(JsonToken.PROPERTY_NAME);
+      HeaderLexer over = new HeaderLexer(json, 2, 33);
+      over.nextToken();
+      HeaderLexer.NameTooLong e = catchThrowableOfType(HeaderLexer.NameTooLong.class, over::nextToken);
+      assertThat(e.offset).as(name).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void decodedTextsKeepEscapesAndFourByteCharacters() {
+    byte[] json = "{\"a\\\"\\u00e9😀\":\"x\\n\\/\\ud83d\\ude00\"}".getBytes(StandardCharsets.UTF_8);
+    HeaderLexer lx = new HeaderLexer(json, 100, 33);
+    lx.nextToken();
+    lx.nextToken();
+    assertThat(lx.currentName()).isEqualTo("a\"é😀");
+    assertThat(lx.nextToken()).isEqualTo(JsonToken.VALUE_STRING);
+    StringSizer s = new StringSizer(100);
+    lx.readString(s);
+    assertThat(s.text()).isEqualTo("x\n/😀");
+    assertThat(s.sawPair()).isTrue();
+  }
+
+  @Test
+  void aHeaderCutShortIsRefusedAtItsEndInREAsWords() {
+    String json = "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}";
+    ReaException e = SafetensorsReads.reject(SafetensorsBuilder.file(json, 4), Limits.defaults());
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "header at offset 61: invalid JSON in the header: the header JSON ends inside an"
+                + " object (expected ',' or '}' after an object member)");
+    assertThat(e.offset()).isEqualTo(61L);
+  }
+}
