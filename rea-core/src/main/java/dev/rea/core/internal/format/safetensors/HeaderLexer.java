@@ -1,5 +1,8 @@
 package dev.rea.core.internal.format.safetensors;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JsonToken;
 
@@ -36,6 +39,9 @@ final class HeaderLexer {
   /** Characters handed to a sizer at a time by {@link #readString(StringSizer)}. */
   static final int CHUNK_CHARS = 4096;
 
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   private static final int ROOT = 0;
   private static final int FIRST = 1;
   private static final int AFTER_VALUE = 2;
@@ -59,6 +65,12 @@ final class HeaderLexer {
   private int textEnd;
   private boolean textEscaped;
   private boolean textAscii;
+  /** Whether the string's raw bytes hold a four-byte UTF-8 sequence (a surrogate pair). */
+  private boolean textFourByte;
+  /** For an integer token: its magnitude (unsigned bits), whether it fits 64 bits, its sign. */
+  private long integer;
+  private boolean integerFits;
+  private boolean negative;
 
   private char[] chunk = new char[0];
 
@@ -119,6 +131,57 @@ final class HeaderLexer {
   /** @return the JSON, for the characters of a number token ({@link #tokenStart}, length) */
   byte[] bytes() {
     return b;
+  }
+
+  /** @return whether the current number token starts with a minus sign */
+  boolean negative() {
+    return negative;
+  }
+
+  /** @return whether the current integer token's magnitude fits 64 unsigned bits */
+  boolean integerFits() {
+    return integerFits;
+  }
+
+  /** @return the current integer token's magnitude as unsigned bits (when it {@link #integerFits}) */
+  long integer() {
+    return integer;
+  }
+
+  /**
+   * @return whether the current name or string is written without escapes: its decoded UTF-8 is
+   *     its raw bytes, and its length in the Evidence JSON is {@link #textBytes} (nothing in it
+   *     needs escaping there: raw quotes, backslashes and control bytes cannot occur)
+   */
+  boolean textPlain() {
+    return !textEscaped;
+  }
+
+  /** @return the raw length in bytes of the current name or string, without its quotes */
+  int textBytes() {
+    return textEnd - textStart;
+  }
+
+  /** @return whether the current name or string's raw bytes hold a four-byte UTF-8 sequence */
+  boolean textFourByte() {
+    return textFourByte;
+  }
+
+  /**
+   * @return whether the current name is exactly the ASCII {@code word} as written (no escapes):
+   *     a comparison of bytes that decodes nothing
+   */
+  boolean nameIs(String word) {
+    int n = word.length();
+    if (textEscaped || textEnd - textStart != n) {
+      return false;
+    }
+    for (int k = 0; k < n; k++) {
+      if (b[textStart + k] != word.charAt(k)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** @return the length in bytes of the current number token */
@@ -277,29 +340,48 @@ final class HeaderLexer {
   /** Scans a number's characters (RFC 8259 section 6) from {@link #pos}; textEnd is its end. */
   private JsonToken number() {
     int i = pos;
-    boolean integer = true;
-    if (b[i] == '-') {
+    boolean isInteger = true;
+    negative = b[i] == '-';
+    if (negative) {
       i++;
     }
     if (i >= end || !isDigit(b[i])) {
       throw new Syntax("a minus sign must be followed by a digit", Math.min(i, end));
     }
+    long v = 0;
+    boolean fits = true;
     if (b[i] == '0') {
       i++;
       if (i < end && isDigit(b[i])) {
         throw new Syntax("a number must not have a leading zero", i);
       }
     } else {
-      while (i < end && isDigit(b[i])) {
+      // The magnitude as the digits go by: 19 digits always fit 64 unsigned bits; from the 20th
+      // on, a digit fits only while the value stays at most 2^64-1 = 18446744073709551615.
+      int digits = 0;
+      while (i < end) {
+        int d = b[i] - '0';
+        if (d < 0 || d > 9) {
+          break;
+        }
+        if (digits >= 19
+            && (Long.compareUnsigned(v, 1844674407370955161L) > 0
+                || (v == 1844674407370955161L && d > 5))) {
+          fits = false;
+        }
+        v = v * 10 + d;
+        digits++;
         i++;
       }
     }
+    integer = v;
+    integerFits = fits;
     if (i < end && b[i] == '.') {
-      integer = false;
+      isInteger = false;
       i = digits(i + 1, "a decimal point must be followed by a digit");
     }
     if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-      integer = false;
+      isInteger = false;
       i++;
       if (i < end && (b[i] == '+' || b[i] == '-')) {
         i++;
@@ -308,7 +390,7 @@ final class HeaderLexer {
     }
     pos = i;
     textEnd = i;
-    return integer ? JsonToken.VALUE_NUMBER_INT : JsonToken.VALUE_NUMBER_FLOAT;
+    return isInteger ? JsonToken.VALUE_NUMBER_INT : JsonToken.VALUE_NUMBER_FLOAT;
   }
 
   private int digits(int i, String reason) {
@@ -334,8 +416,24 @@ final class HeaderLexer {
     textStart = i;
     boolean escaped = false;
     boolean ascii = true;
+    boolean fourByte = false;
     long units = 0;
     while (true) {
+      // Eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII.
+      // The lowest flagged byte is the first special one (a borrow only flags bytes above a
+      // match), so the plain bytes before it are taken at once.
+      while (i + 8 <= end) {
+        long m = special((long) LONG_LE.get(b, i));
+        int plain = m == 0 ? 8 : Long.numberOfTrailingZeros(m) >>> 3;
+        i += plain;
+        units += plain;
+        if (isName && units > nameLimit) {
+          throw new NameTooLong(pos);
+        }
+        if (m != 0) {
+          break;
+        }
+      }
       if (i >= end) {
         throw new Syntax(
             "the header ends inside a " + (isName ? "property name" : "string"), end);
@@ -350,14 +448,16 @@ final class HeaderLexer {
         units++;
       } else if (x >= 0 && x < 0x20) {
         throw new Syntax(
-            "a control character (0x0" + Integer.toHexString(x) + ") must be escaped in a string",
+            "a control character (0x" + hex2(x) + ") must be escaped in a string",
             i);
       } else {
         if (x < 0) {
           ascii = false;
           // UTF-16 units: one per lead byte, two for a four-byte sequence; none per continuation.
           if ((x & 0xC0) == 0xC0) {
-            units += (x & 0xF8) == 0xF0 ? 2 : 1;
+            boolean four = (x & 0xF8) == 0xF0;
+            fourByte |= four;
+            units += four ? 2 : 1;
           }
         } else {
           units++;
@@ -371,7 +471,22 @@ final class HeaderLexer {
     textEnd = i;
     textEscaped = escaped;
     textAscii = ascii;
+    textFourByte = fourByte;
     pos = i + 1;
+  }
+
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * @return nonzero when a byte of the little-endian word {@code w} is a quote, a backslash, below
+   *     0x20 or 0x80 and above (a zero-byte test, exact as to whether any byte matches)
+   */
+  static long special(long w) {
+    long quote = w ^ (ONES * '"');
+    long slash = w ^ (ONES * '\\');
+    return (((quote - ONES) & ~quote) | ((slash - ONES) & ~slash) | ((w - ONES * 0x20) & ~w) | w)
+        & HIGHS;
   }
 
   /** Checks the escape whose backslash is at {@code i}; @return the offset after it */
@@ -402,6 +517,10 @@ final class HeaderLexer {
       default:
         throw new Syntax("invalid escape (only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u are JSON)", i + 1);
     }
+  }
+
+  private static String hex2(int x) {
+    return Character.forDigit((x >> 4) & 0xF, 16) + "" + Character.forDigit(x & 0xF, 16);
   }
 
   private static int hex(byte x) {
@@ -549,6 +668,6 @@ final class HeaderLexer {
     if (c >= 0x20 && c < 0x7F) {
       return "'" + (char) c + "'";
     }
-    return "byte 0x" + Integer.toHexString(c);
+    return "byte 0x" + hex2(c);
   }
 }

@@ -132,7 +132,7 @@ final class HeaderParse {
     enter();
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
-      long utf8 = escapedLength(name);
+      long utf8 = nameLength(p, name);
       boolean isMetadata = METADATA_KEY.equals(name);
       if (isMetadata) {
         path.reset(METADATA_KEY);
@@ -187,7 +187,7 @@ final class HeaderParse {
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
       String k = p.currentName();
       path.truncate(1).key(k);
-      long klen = escapedLength(k);
+      long klen = nameLength(parser(), k);
       if (klen < 0) {
         throw loneSurrogate("key");
       }
@@ -225,8 +225,16 @@ final class HeaderParse {
     int seen = 0;
     HashSet<String> extraKeys = null;
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
-      String k = p.currentName();
-      int bit = fieldBit(k);
+      int bit;
+      String k;
+      if (p.textPlain()) {
+        // The three fields are matched on the bytes; only another key is decoded.
+        bit = fieldBit(p);
+        k = bit == 0 ? p.currentName() : fieldName(bit);
+      } else {
+        k = p.currentName();
+        bit = fieldBit(k);
+      }
       if (bit != 0) {
         path.truncate(2).name(k);
         if ((seen & bit) != 0) {
@@ -279,6 +287,16 @@ final class HeaderParse {
     asm.tensor(d, tokenOffset());
   }
 
+  private static int fieldBit(HeaderLexer p) {
+    return p.nameIs("dtype")
+        ? F_DTYPE
+        : p.nameIs("shape") ? F_SHAPE : p.nameIs("data_offsets") ? F_OFFSETS : 0;
+  }
+
+  private static String fieldName(int bit) {
+    return bit == F_DTYPE ? "dtype" : bit == F_SHAPE ? "shape" : "data_offsets";
+  }
+
   private static int fieldBit(String k) {
     switch (k) {
       case "dtype":
@@ -294,7 +312,7 @@ final class HeaderParse {
 
   /** An unknown key of a tensor entry, held (charged) while the entry is read for duplicates. */
   private void keepExtraKey(String k, HashSet<String> extraKeys) throws ReaException {
-    long klen = escapedLength(k);
+    long klen = nameLength(parser(), k);
     if (klen < 0) {
       throw loneSurrogate("key");
     }
@@ -423,7 +441,8 @@ final class HeaderParse {
   }
 
   /**
-   * Reads the current token as an exact unsigned 64-bit integer from its text.
+   * Takes the current token as an exact unsigned 64-bit integer (its value as the lexer read its
+   * digits).
    *
    * @return the value (as unsigned bits)
    */
@@ -434,31 +453,15 @@ final class HeaderParse {
     if (t != JsonToken.VALUE_NUMBER_INT) {
       throw reject(what + " must be unsigned integers, found " + describe(t));
     }
-    byte[] c = p.bytes();
-    int off = p.tokenStart();
-    int len = p.numberLength();
-    if (len > 0 && c[off] == '-') {
+    if (p.negative()) {
+      boolean minusZero = p.numberLength() == 2 && p.bytes()[p.tokenStart() + 1] == '0';
       throw reject(
-          what
-              + " must be unsigned integers, found "
-              + (len == 2 && c[off + 1] == '0' ? "-0" : "a negative number"));
+          what + " must be unsigned integers, found " + (minusZero ? "-0" : "a negative number"));
     }
-    long v = 0;
-    for (int i = 0; i < len; i++) {
-      int digit = c[off + i] - '0';
-      if (digit < 0 || digit > 9) {
-        // The lexer's integer tokens are digits only; stay typed if that ever changes.
-        throw reject(what + " must be unsigned integers");
-      }
-      // 2^64-1 = 18446744073709551615 has 20 digits; 19 digits cannot overflow.
-      if (i >= 19
-          && (Long.compareUnsigned(v, 1844674407370955161L) > 0
-              || (v == 1844674407370955161L && digit > 5))) {
-        throw reject(what + " must fit an unsigned 64-bit integer (at most 2^64-1)");
-      }
-      v = v * 10 + digit;
+    if (!p.integerFits()) {
+      throw reject(what + " must fit an unsigned 64-bit integer (at most 2^64-1)");
     }
-    return v;
+    return p.integer();
   }
 
   /** Skips one value of an unknown field, with the duplicate, string and nesting checks. */
@@ -507,7 +510,7 @@ final class HeaderParse {
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
       String k = p.currentName();
       path.truncate(mark).key(k);
-      long klen = escapedLength(k);
+      long klen = nameLength(p, k);
       if (klen < 0) {
         throw loneSurrogate("key");
       }
@@ -600,6 +603,27 @@ final class HeaderParse {
 
   private ReaException loneSurrogate(String what) {
     return HeaderFailures.loneSurrogate(path.get(), tokenOffset(), what);
+  }
+
+  /**
+   * @return the length in the Evidence JSON of the name the lexer just read, decoded as {@code
+   *     name}: its raw length when it was written without escapes (the four-byte sequences it holds
+   *     noted), else {@link #escapedLength}; -1 when it holds a lone surrogate
+   */
+  private long nameLength(HeaderLexer p, String name) {
+    if (p.textPlain()) {
+      sawSurrogatePair |= p.textFourByte();
+      return p.textBytes();
+    }
+    return escapedLength(name);
+  }
+
+  private HeaderLexer parser() {
+    HeaderLexer p = parser;
+    if (p == null) {
+      throw new IllegalStateException("no lexer before run()");
+    }
+    return p;
   }
 
   /**

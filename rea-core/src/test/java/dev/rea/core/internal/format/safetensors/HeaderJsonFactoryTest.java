@@ -113,7 +113,14 @@ class HeaderJsonFactoryTest {
         }
         sb.append(']');
       }
-      case 3 -> sb.append(r.nextInt(3) == 0 ? Long.toString(r.nextLong()) : Integer.toString(r.nextInt(5000)));
+      case 3 -> sb.append(
+          switch (r.nextInt(6)) {
+            case 0 -> Long.toString(r.nextLong());
+            // Around 2^64: the largest unsigned 64-bit values and the first that do not fit.
+            case 1 -> new java.math.BigInteger("18446744073709551600").add(java.math.BigInteger.valueOf(r.nextInt(40))).toString();
+            case 2 -> "1" + Long.toUnsignedString(r.nextLong()) + r.nextInt(10);
+            default -> Integer.toString(r.nextInt(5000));
+          });
       case 4 -> name(r, sb, pool);
       default -> sb.append(r.nextBoolean() ? "true" : r.nextBoolean() ? "null" : "-1.5e3");
     }

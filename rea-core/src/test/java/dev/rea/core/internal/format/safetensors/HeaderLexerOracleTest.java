@@ -45,6 +45,8 @@ class HeaderLexerOracleTest {
           return s.keptText().toString();
         }
       case VALUE_NUMBER_INT:
+        return new String(lx.bytes(), lx.tokenStart(), lx.numberLength(), StandardCharsets.US_ASCII)
+            + (lx.integerFits() ? " = " + Long.toUnsignedString(lx.integer()) : " over 64 bits");
       case VALUE_NUMBER_FLOAT:
         return new String(lx.bytes(), lx.tokenStart(), lx.numberLength(), StandardCharsets.US_ASCII);
       case VALUE_TRUE:
@@ -89,6 +91,11 @@ class HeaderLexerOracleTest {
       JsonToken t;
       while ((t = p.nextToken()) != null) {
         String text = t == JsonToken.PROPERTY_NAME ? p.currentName() : p.getString();
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+          // The magnitude, from the text, as an independent reading of the lexer's value.
+          java.math.BigInteger m = new java.math.BigInteger(text).abs();
+          text += m.bitLength() <= 64 ? " = " + m : " over 64 bits";
+        }
         out.add(t + " " + text + " @" + p.currentTokenLocation().getByteOffset());
         if (p.streamReadContext().inRoot() && t.isStructEnd()) {
           // Jackson reads further root values; the header is one object, the lexer stops here.

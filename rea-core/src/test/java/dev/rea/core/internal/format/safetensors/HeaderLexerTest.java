@@ -102,4 +102,49 @@ class HeaderLexerTest {
                 + " object (expected ',' or '}' after an object member)");
     assertThat(e.offset()).isEqualTo(61L);
   }
+
+  @Test
+  void theWordTestFindsEveryByteThatEndsAFastRun() {
+    // Each special byte at each of the eight places of a word of plain ASCII letters, and a
+    // second one after it, which must not hide the first.
+    byte[] specials = {'"', '\\', 0x00, 0x1F, (byte) 0x80, (byte) 0xFF};
+    for (byte x : specials) {
+      for (int at = 0; at < 8; at++) {
+        byte[] w = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
+        w[at] = x;
+        if (at < 7) {
+          w[7] = '"';
+        }
+        long word = java.nio.ByteBuffer.wrap(w).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        // The lowest flagged byte is the special one: the plain bytes before it are skipped.
+        assertThat(Long.numberOfTrailingZeros(HeaderLexer.special(word)) >>> 3)
+            .as("0x%02x at %d", x & 0xFF, at)
+            .isEqualTo(at);
+      }
+    }
+    // Nothing else ends it: every printable ASCII byte other than '"' and '\\'.
+    for (int c = 0x20; c < 0x80; c++) {
+      if (c == '"' || c == '\\') {
+        continue;
+      }
+      long word = 0x0101010101010101L * c;
+      assertThat(HeaderLexer.special(word)).as("0x%02x", c).isZero();
+    }
+  }
+
+  @Test
+  void integersAreReadWithTheirSignAndWhetherTheyFit64Bits() {
+    String[] texts = {"0", "-0", "42", "18446744073709551615", "18446744073709551616", "99999999999999999999", "-7"};
+    for (String text : texts) {
+      HeaderLexer lx = new HeaderLexer(("[" + text + "]").getBytes(StandardCharsets.UTF_8), 10, 33);
+      lx.nextToken();
+      assertThat(lx.nextToken()).isEqualTo(JsonToken.VALUE_NUMBER_INT);
+      java.math.BigInteger m = new java.math.BigInteger(text).abs();
+      assertThat(lx.negative()).as(text).isEqualTo(text.startsWith("-"));
+      assertThat(lx.integerFits()).as(text).isEqualTo(m.bitLength() <= 64);
+      if (lx.integerFits()) {
+        assertThat(Long.toUnsignedString(lx.integer())).isEqualTo(m.toString());
+      }
+    }
+  }
 }
