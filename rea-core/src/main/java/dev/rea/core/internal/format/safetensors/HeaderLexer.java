@@ -20,7 +20,7 @@ import tools.jackson.core.JsonToken;
  * but whitespace after the top-level value), string escapes ({@code \" \\ \/ \b \f \n \r \t} and
  * {@code \}{@code uXXXX}), no unescaped tab, LF or CR inside a string, number syntax (no leading
  * zero, no lone sign, digits after a point and an exponent), the literals {@code true}, {@code
- * false} and {@code null}, and property names no longer than {@code nameLimit} UTF-16 units (the
+ * false} and {@code null}, and property names no longer than {@code nameLimit} bytes of UTF-8 (the
  * retained budget: a longer name is refused before it is decoded). What it leaves to the caller:
  * nesting depth (the caller counts containers and refuses first; {@code nestingLimit + 1} levels
  * is a backstop here), duplicate names, lone surrogate escapes (found when text is decoded, by
@@ -76,7 +76,8 @@ final class HeaderLexer {
 
   /**
    * @param json the header JSON, whole
-   * @param nameLimit the longest property name in UTF-16 units
+   * @param nameLimit the longest property name in bytes of UTF-8, counted as written (a raw byte
+   *     is one, an escape at least one: a lower bound of the decoded length)
    * @param depthLimit the deepest container nesting (the top-level object is level 1)
    */
   HeaderLexer(byte[] json, int nameLimit, int depthLimit) {
@@ -409,7 +410,7 @@ final class HeaderLexer {
 
   /**
    * Scans a string from its opening quote at {@link #pos} to its closing quote: escapes checked,
-   * no raw tab, LF or CR; for a name, its length in UTF-16 units against the name limit.
+   * no raw tab, LF or CR; for a name, its length (bytes of UTF-8, at least) against the name limit.
    */
   private void scanString(boolean isName) {
     int i = pos + 1;
@@ -417,6 +418,8 @@ final class HeaderLexer {
     boolean escaped = false;
     boolean ascii = true;
     boolean fourByte = false;
+    // The name's length as decoded UTF-8, at least: a raw byte is one byte of it, an escape at
+    // least one.
     long units = 0;
     while (true) {
       // Eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII.
@@ -453,15 +456,9 @@ final class HeaderLexer {
       } else {
         if (x < 0) {
           ascii = false;
-          // UTF-16 units: one per lead byte, two for a four-byte sequence; none per continuation.
-          if ((x & 0xC0) == 0xC0) {
-            boolean four = (x & 0xF8) == 0xF0;
-            fourByte |= four;
-            units += four ? 2 : 1;
-          }
-        } else {
-          units++;
+          fourByte |= (x & 0xF8) == 0xF0;
         }
+        units++;
         i++;
       }
       if (isName && units > nameLimit) {

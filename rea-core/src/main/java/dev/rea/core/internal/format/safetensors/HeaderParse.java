@@ -80,9 +80,10 @@ final class HeaderParse {
     this.json = json;
     this.fileSize = fileSize;
     this.nestingLimit = ctx.limits().nestingLimit();
-    // Every name is charged to the retained budget at no less than its UTF-8 length, and a
-    // UTF-16 unit is at most as many bytes: a name of more units than the budget holds is
-    // refused before it is decoded.
+    // Every name is charged to the retained budget at no less than its UTF-8 length: a name
+    // longer than the budget in UTF-8 is refused before it is decoded (counted in bytes, not
+    // characters, so that a name in a script of two-, three- or four-byte characters is not
+    // built before it is refused).
     this.nameLimit = (int) Math.min(Integer.MAX_VALUE, Math.max(1, ctx.limits().retainedBudgetBytes()));
     this.asm =
         new RecordAssembler<>(ctx.budget(), path, fileSize, RecordAssembler.RowOrder.NAME);

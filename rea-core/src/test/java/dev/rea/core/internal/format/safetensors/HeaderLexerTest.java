@@ -64,18 +64,35 @@ class HeaderLexerTest {
   }
 
   @Test
-  void theNameLimitCountsUtf16UnitsAsWritten() {
-    // "a😀" is 3 units; "\u0041" one unit written in six bytes.
-    for (String name : List.of("a😀", "\\u0041bc")) {
-      byte[] json = ("{\"" + name + "\":1}").getBytes(StandardCharsets.UTF_8);
-      HeaderLexer fits = new HeaderLexer(json, 3, 33);
+  void theNameLimitCountsUtf8BytesAsWritten() {
+    // "a€€" is 7 bytes of UTF-8 (3 characters); "\u0041bc" counts 3 (an escape counts one).
+    String[][] cases = {{"a€€", "7"}, {"\\u0041bc", "3"}, {"😀", "4"}};
+    for (String[] c : cases) {
+      byte[] json = ("{\"" + c[0] + "\":1}").getBytes(StandardCharsets.UTF_8);
+      int length = Integer.parseInt(c[1]);
+      HeaderLexer fits = new HeaderLexer(json, length, 33);
       fits.nextToken();
-      assertThat(fits.nextToken()).isEqualTo(JsonToken.PROPERTY_NAME);
-      HeaderLexer over = new HeaderLexer(json, 2, 33);
+      assertThat(fits.nextToken()).as(c[0]).isEqualTo(JsonToken.PROPERTY_NAME);
+      HeaderLexer over = new HeaderLexer(json, length - 1, 33);
       over.nextToken();
       HeaderLexer.NameTooLong e = catchThrowableOfType(HeaderLexer.NameTooLong.class, over::nextToken);
-      assertThat(e.offset).as(name).isEqualTo(1);
+      assertThat(e).as(c[0]).isNotNull();
+      assertThat(e.offset).as(c[0]).isEqualTo(1);
     }
+  }
+
+  @Test
+  void aNameOfThreeByteCharactersOverTheBudgetIsRefusedBeforeItIsBuilt() {
+    // 400 characters of 3 bytes: 1,200 bytes, over a budget of 1,000 bytes that the character
+    // count (400) is under. Refused as the budget's name refusal, at the name's quote, with the
+    // field naming the object the name is in.
+    String name = "€".repeat(400);
+    String json = "{\"" + name + "\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
+    Limits small = Limits.builder().retainedBudgetBytes(1_000).build();
+    ReaException e = SafetensorsReads.reject(SafetensorsBuilder.file(json, 1), small);
+    assertThat(e.constraint()).isEqualTo(dev.rea.core.error.Constraint.RETAINED_BUDGET);
+    assertThat(e.field()).isEqualTo("tensors");
+    assertThat(e.offset()).isEqualTo(9L);
   }
 
   @Test
