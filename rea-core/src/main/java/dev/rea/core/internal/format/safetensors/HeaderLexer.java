@@ -58,7 +58,6 @@ final class HeaderLexer {
   /** Bit {@code d} of word {@code d >>> 6}: whether container level {@code d + 1} is an object. */
   private long[] objects = new long[1];
 
-  private JsonToken token = JsonToken.NOT_AVAILABLE;
   private int tokenStart;
   /** For a string or name: its first byte after the quote, its closing quote, its shape. */
   private int textStart;
@@ -109,11 +108,6 @@ final class HeaderLexer {
       super("a property name longer than the limit", null, false, false);
       this.offset = offset;
     }
-  }
-
-  /** @return the current token: {@code NOT_AVAILABLE} before the first and after the last */
-  JsonToken token() {
-    return token;
   }
 
   /**
@@ -215,7 +209,7 @@ final class HeaderLexer {
       case AFTER_VALUE:
         if (depth == 0) {
           if (c < 0) {
-            return token = JsonToken.NOT_AVAILABLE;
+            return JsonToken.NOT_AVAILABLE;
           }
           throw new Syntax("content after the top-level value: " + describe(c), pos);
         }
@@ -269,7 +263,7 @@ final class HeaderLexer {
         return open(false, JsonToken.START_ARRAY);
       case '"':
         scanString(false);
-        return token = JsonToken.VALUE_STRING;
+        return JsonToken.VALUE_STRING;
       case 't':
         return literal("true", JsonToken.VALUE_TRUE);
       case 'f':
@@ -278,7 +272,7 @@ final class HeaderLexer {
         return literal("null", JsonToken.VALUE_NULL);
       default:
         if (c == '-' || (c >= '0' && c <= '9')) {
-          return token = number();
+          return number();
         }
         throw unexpected(c, "a value");
     }
@@ -291,7 +285,7 @@ final class HeaderLexer {
     tokenStart = pos;
     state = AFTER_NAME;
     scanString(true);
-    return token = JsonToken.PROPERTY_NAME;
+    return JsonToken.PROPERTY_NAME;
   }
 
   private JsonToken open(boolean object, JsonToken t) {
@@ -309,7 +303,7 @@ final class HeaderLexer {
     }
     pos++;
     state = FIRST;
-    return token = t;
+    return t;
   }
 
   private JsonToken close(JsonToken t) {
@@ -317,7 +311,7 @@ final class HeaderLexer {
     pos++;
     depth--;
     state = AFTER_VALUE;
-    return token = t;
+    return t;
   }
 
   private JsonToken literal(String word, JsonToken t) {
@@ -335,7 +329,7 @@ final class HeaderLexer {
       }
     }
     pos += n;
-    return token = t;
+    return t;
   }
 
   /** Scans a number's characters (RFC 8259 section 6) from {@link #pos}; textEnd is its end. */
@@ -658,7 +652,7 @@ final class HeaderLexer {
   }
 
   /** @return how a message names the byte {@code c}: {@code 'x'}, a byte in hex, or the end */
-  static String describe(int c) {
+  private static String describe(int c) {
     if (c < 0) {
       return "the end of the header";
     }

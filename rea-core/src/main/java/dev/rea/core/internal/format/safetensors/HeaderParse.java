@@ -44,11 +44,10 @@ final class HeaderParse {
   private final byte[] json;
   private final long fileSize;
   private final int nestingLimit;
-  private final int nameLimit;
   private final FieldPath path = FieldPath.of("header");
   private final RecordAssembler<SafetensorsTensor> asm;
 
-  private @Nullable HeaderLexer parser;
+  private final HeaderLexer parser;
   private int depth;
 
   private boolean metadataSeen;
@@ -84,18 +83,18 @@ final class HeaderParse {
     // longer than the budget in UTF-8 is refused before it is decoded (counted in bytes, not
     // characters, so that a name in a script of two-, three- or four-byte characters is not
     // built before it is refused).
-    this.nameLimit = (int) Math.min(Integer.MAX_VALUE, Math.max(1, ctx.limits().retainedBudgetBytes()));
+    int nameLimit =
+        (int) Math.min(Integer.MAX_VALUE, Math.max(1, ctx.limits().retainedBudgetBytes()));
+    // The lexer's own nesting check is a backstop one level deeper than REA's (enter()).
+    this.parser = new HeaderLexer(json, nameLimit, nestingLimit + 1);
     this.asm =
         new RecordAssembler<>(ctx.budget(), path, fileSize, RecordAssembler.RowOrder.NAME);
   }
 
   AssembledHeader run() throws ReaException {
     HeaderPrescan.check(json);
-    // The lexer's own nesting check is a backstop one level deeper than REA's (enter()).
-    HeaderLexer p = new HeaderLexer(json, nameLimit, nestingLimit + 1);
-    parser = p;
     try {
-      walkTop(p);
+      walkTop(parser);
     } catch (HeaderLexer.NameTooLong e) {
       // The field is the object the name is in ("tensors" for a tensor name).
       throw asm.nameOverBudget(depth == 1 ? "tensors" : path.get(), PREFIX + e.offset);
@@ -188,7 +187,7 @@ final class HeaderParse {
     while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
       String k = p.currentName();
       path.truncate(1).key(k);
-      long klen = nameLength(parser(), k);
+      long klen = nameLength(p, k);
       if (klen < 0) {
         throw loneSurrogate("key");
       }
@@ -313,7 +312,7 @@ final class HeaderParse {
 
   /** An unknown key of a tensor entry, held (charged) while the entry is read for duplicates. */
   private void keepExtraKey(String k, HashSet<String> extraKeys) throws ReaException {
-    long klen = nameLength(parser(), k);
+    long klen = nameLength(parser, k);
     if (klen < 0) {
       throw loneSurrogate("key");
     }
@@ -594,8 +593,7 @@ final class HeaderParse {
 
   /** @return the absolute offset of the current token */
   private long tokenOffset() {
-    HeaderLexer p = parser;
-    return PREFIX + (p == null ? 0 : p.tokenStart());
+    return PREFIX + parser.tokenStart();
   }
 
   private ReaException reject(String why) {
@@ -617,14 +615,6 @@ final class HeaderParse {
       return p.textBytes();
     }
     return escapedLength(name);
-  }
-
-  private HeaderLexer parser() {
-    HeaderLexer p = parser;
-    if (p == null) {
-      throw new IllegalStateException("no lexer before run()");
-    }
-    return p;
   }
 
   /**
