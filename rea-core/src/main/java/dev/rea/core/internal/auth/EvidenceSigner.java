@@ -83,8 +83,6 @@ public final class EvidenceSigner {
    */
   private static final RecentRecords<String> recent = new RecentRecords<>();
 
-
-
   private EvidenceRecord signed(EvidenceRecord record, String evidenceId, byte[] signature) {
     return record
         .withEvidenceId(evidenceId)
