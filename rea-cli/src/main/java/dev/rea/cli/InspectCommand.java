@@ -291,7 +291,8 @@ public final class InspectCommand extends ReaCommand {
     } else if (chosen == Arguments.Detail.SUMMARY) {
       printSummary(rea, record, selection, output, out, err);
     } else if (json) {
-      Output.printJson(out, Rea.bundleJson(List.of(record)));
+      EvidenceRecord whole = record;
+      Output.printJson(out, stream -> Rea.writeBundleJson(List.of(whole), stream));
     } else {
       printReport(record, tensorFilter, output, out);
     }

@@ -14,16 +14,48 @@ import java.nio.charset.StandardCharsets;
 final class Output {
   private Output() {}
 
-  /** Prints UTF-8 JSON bytes as one line. */
-  static void printJson(PrintWriter out, byte[] json) {
+  /** Writes one UTF-8 JSON document to a stream. */
+  interface JsonWriting {
+    /** Writes the document to {@code out}, without flushing or closing it. */
+    void writeTo(OutputStream out);
+  }
+
+  /**
+   * Prints a JSON document as one line, written straight to stdout as it is made (a bundle of
+   * megabytes is never held whole).
+   */
+  static void printJson(PrintWriter out, JsonWriting json) {
     OutputStream bytes = bytes(out);
     try {
-      bytes.write(json);
+      json.writeTo(bytes);
       bytes.write('\n');
       bytes.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | UncheckedIOException e) {
+      lost(out);
     }
+  }
+
+  /**
+   * Records that stdout lost a document (a full device, a closed descriptor): the writer then
+   * reports an error, as it does for text it failed to print, and {@code ReaMain.outputChecked}
+   * turns the run's status into {@code execution_failure}. A broken pipe never gets here (the
+   * process has exited with 141).
+   */
+  private static void lost(PrintWriter out) {
+    if (out instanceof Stdout s) {
+      s.lost();
+    }
+  }
+
+  /** Prints UTF-8 JSON bytes as one line. */
+  static void printJson(PrintWriter out, byte[] json) {
+    printJson(out, stream -> {
+      try {
+        stream.write(json);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
   }
 
   /**
@@ -50,6 +82,11 @@ final class Output {
     Stdout(OutputStream raw) {
       super(new OutputStreamWriter(raw, StandardCharsets.UTF_8), true);
       this.raw = raw;
+    }
+
+    /** Marks the stream as failed: {@link #checkError()} is true from now on. */
+    void lost() {
+      setError();
     }
 
     /** @return the byte stream, after flushing the characters printed so far */

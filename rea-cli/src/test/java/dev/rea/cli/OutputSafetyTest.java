@@ -68,6 +68,41 @@ class OutputSafetyTest {
     assertThat(err.toString()).contains("execution_failure (io_error): could not write the output");
   }
 
+  /**
+   * The process's own stdout takes JSON as bytes, not through the writer: a full device there
+   * is the same {@code execution_failure}, not an internal error with a stack trace.
+   */
+  @Test
+  void aFullDeviceUnderTheProcessStdoutIsExecutionFailure() throws Exception {
+    Path model = sample();
+    OutputStream full =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("No space left on device");
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            throw new IOException("No space left on device");
+          }
+        };
+    for (String detail : new String[] {"complete", "summary"}) {
+      StringWriter err = new StringWriter();
+      int status =
+          ReaMain.run(
+              new String[] {"inspect-model-artifact", model.toString(), "--json", "--detail", detail},
+              new Output.Stdout(full),
+              new PrintWriter(err, true),
+              Map.of("REA_HOME", CliRunner.HOME.toString()));
+      assertThat(status).as(detail).isEqualTo(4);
+      assertThat(err.toString())
+          .as(detail)
+          .contains("execution_failure (io_error): could not write the output")
+          .doesNotContain("internal error");
+    }
+  }
+
   @Test
   void aFailingStdoutKeepsAnEarlierFailureStatus() {
     PrintWriter out = new PrintWriter(new OutputStreamWriter(OutputStream.nullOutputStream()) {

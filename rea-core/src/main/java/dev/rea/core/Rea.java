@@ -790,6 +790,19 @@ public final class Rea {
   }
 
   /**
+   * Writes the records as one bundle, as {@link #bundleJson} gives it, straight to {@code out}
+   * (through a buffer of a few kilobytes; a 20,000-tensor bundle is about 5 MB, which is then
+   * never held whole). Neither flushes nor closes {@code out}.
+   *
+   * @param records the records
+   * @param out where the UTF-8 JSON goes
+   * @throws java.io.UncheckedIOException when writing to {@code out} fails
+   */
+  public static void writeBundleJson(List<EvidenceRecord> records, java.io.OutputStream out) {
+    EvidenceJson.writeBundle(records, out);
+  }
+
+  /**
    * @param error the failure
    * @param partial its partial Evidence, or null
    * @return the error object of CONTRACT section 6, UTF-8 JSON

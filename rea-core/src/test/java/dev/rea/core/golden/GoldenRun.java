@@ -59,7 +59,14 @@ final class GoldenRun {
         out.append(text(Rea.errorJson(f.error(), partial))).append('\n');
       } else {
         EvidenceRecord record = rea.sign(result.orThrow());
-        out.append(text(Rea.bundleJson(List.of(record)))).append('\n');
+        // The CLI streams the bundle (writeBundleJson); a library caller may take the bytes.
+        java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
+        Rea.writeBundleJson(List.of(record), streamed);
+        byte[] bundle = Rea.bundleJson(List.of(record));
+        org.assertj.core.api.Assertions.assertThat(streamed.toByteArray())
+            .as("streamed bundle of " + name)
+            .isEqualTo(bundle);
+        out.append(text(streamed.toByteArray())).append('\n');
         out.append("-- summary\n");
         out.append(text(rea.summaryJson(rea.evidence(record), null))).append('\n');
       }

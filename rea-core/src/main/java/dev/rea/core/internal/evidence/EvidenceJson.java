@@ -98,6 +98,40 @@ public final class EvidenceJson {
     return out.toByteArray();
   }
 
+  /**
+   * Writes a bundle holding the given records to {@code out} as UTF-8 JSON, the bytes {@link
+   * #bundleBytes} gives; {@code out} is neither flushed nor closed.
+   *
+   * @throws java.io.UncheckedIOException when writing fails
+   */
+  public static void writeBundle(List<EvidenceRecord> records, OutputStream out) {
+    try (JsonGenerator g = generator(new Unclosed(out))) {
+      writeBundle(g, records);
+    } catch (tools.jackson.core.JacksonException e) {
+      if (e.getCause() instanceof java.io.IOException io) {
+        throw new java.io.UncheckedIOException(io);
+      }
+      throw e;
+    }
+  }
+
+  /** {@code out} for a generator that closes what it writes to: closing only flushes. */
+  private static final class Unclosed extends java.io.FilterOutputStream {
+    Unclosed(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws java.io.IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      out.flush();
+    }
+  }
+
   /** @return UTF-8 JSON bytes of the error object of CONTRACT section 6 */
   public static byte[] errorBytes(ReaException error) {
     return errorBytes(error, null);
