@@ -17,6 +17,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
+import dev.rea.core.options.LayoutAssumption;
 import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.io.InputStream;
@@ -122,6 +123,13 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   String hash = "header";
 
   @Option(
+      names = {Arguments.ASSUME_LAYOUT, "--assume_layout"},
+      paramLabel = "ggml-modern",
+      description = Arguments.ASSUME_LAYOUT_HELP
+          + " Each line of a model inspected so carries \"assume_layout\".")
+  @Nullable String assumeLayout;
+
+  @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "Write the lines to FILE (created, or replaced if it is an earlier scan"
@@ -215,6 +223,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       throw bad("--jobs", "--jobs must be 1 to " + MAX_JOBS + ", not " + jobs);
     }
     HashMode mode = Arguments.hashMode(hash);
+    LayoutAssumption layout = Arguments.layout(assumeLayout);
     if (failOn != null && !failOn.equals("warnings")) {
       throw bad("--fail-on", "--fail-on takes 'warnings', not '" + failOn + "'");
     }
@@ -242,13 +251,13 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     ResumeIndex index = null;
     if (file != null && Files.exists(file)) {
       if (resume) {
-        index = loadIndex(file, mode);
+        index = loadIndex(file, mode, layout);
       } else {
         replacesOnlyEarlierOutput(file, sarif);
       }
     }
     ScanEngine.Settings settings =
-        new ScanEngine.Settings(jobs, mode, listSkipped, bundleDir, Advice::advise);
+        new ScanEngine.Settings(jobs, mode, listSkipped, bundleDir, Advice::advise, layout);
     return new Plan(List.copyOf(roots), settings, file, index, failOn != null, sarif);
   }
 
@@ -278,9 +287,10 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     return true;
   }
 
-  private ResumeIndex loadIndex(Path file, HashMode mode) throws ReaException {
+  private ResumeIndex loadIndex(Path file, HashMode mode, LayoutAssumption layout)
+      throws ReaException {
     try {
-      return ResumeIndex.load(file, listSkipped, mode == HashMode.FULL);
+      return ResumeIndex.load(file, listSkipped, mode == HashMode.FULL, layout);
     } catch (IOException e) {
       throw bad("--output", "--resume: " + file + " cannot be read: " + e.getMessage());
     }

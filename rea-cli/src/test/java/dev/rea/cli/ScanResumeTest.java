@@ -5,6 +5,7 @@ import static dev.rea.cli.ScanCommandTest.lastLine;
 import static dev.rea.cli.ScanCommandTest.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rea.core.internal.format.gguf.GgufBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -198,5 +199,75 @@ class ScanResumeTest {
     assertThat(r.status()).isZero();
     assertThat(lines(Files.readString(out))).hasSize(3);
     assertThat(lastLine(r.err())).contains("0 kept from the earlier output");
+  }
+
+  /**
+   * {@code --assume-layout} reaches every inspection of a scan, each line of a model inspected
+   * under it says so, and {@code --resume} keeps a line only for a scan making the same
+   * assumption: it decides whether a K-quant file is accepted at all.
+   */
+  @Test
+  void theLayoutAssumptionIsOnEveryLineAndResumeKeepsOnlyLinesMadeUnderIt() throws Exception {
+    long q4k = 12;
+    Path tree = Files.createDirectories(dir.resolve("layout"));
+    Path k = tree.resolve("k.gguf");
+    Files.write(
+        k,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .tensor("blk.0.ffn_down.weight", q4k, 256, 4)
+            .bytes());
+    Path k64 = tree.resolve("k64.gguf");
+    Files.write(
+        k64,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .tensor(new GgufBuilder.Tensor("w", q4k, 64, 4)
+                .dataBytes(152))
+            .bytes());
+    Path out = dir.resolve("layout.jsonl");
+
+    CliRunner.Result plain = CliRunner.run("scan", tree.toString(), "--output", out.toString());
+    assertThat(plain.status()).as(plain.err()).isZero();
+    Map<String, JsonNode> none = byPath(lines(Files.readString(out, StandardCharsets.UTF_8)));
+    assertThat(none.get(k.toString()).has("assume_layout")).isFalse();
+    assertThat(none.get(k.toString()).get("summary").has("assume_layout")).isFalse();
+    assertThat(none.get(k64.toString()).get("status").asString()).isEqualTo("complete");
+
+    CliRunner.Result assumed =
+        CliRunner.run(
+            "scan", tree.toString(), "--output", out.toString(), "--resume",
+            "--assume-layout", "ggml-modern");
+    assertThat(assumed.status()).as(assumed.err()).isEqualTo(1);
+    assertThat(lastLine(assumed.err())).contains("0 kept from the earlier output");
+    Map<String, JsonNode> modern = byPath(lines(Files.readString(out, StandardCharsets.UTF_8)));
+    JsonNode kLine = modern.get(k.toString());
+    assertThat(kLine.get("status").asString()).isEqualTo("complete");
+    assertThat(kLine.get("assume_layout").asString()).isEqualTo("ggml-modern");
+    assertThat(kLine.get("summary").get("assume_layout").asString()).isEqualTo("ggml-modern");
+    JsonNode k64Line = modern.get(k64.toString());
+    assertThat(k64Line.get("status").asString()).isEqualTo("rejected");
+    assertThat(k64Line.get("assume_layout").asString()).isEqualTo("ggml-modern");
+    assertThat(k64Line.get("error").get("message").asString())
+        .contains("assumed ggml-modern layout");
+
+    CliRunner.Result same =
+        CliRunner.run(
+            "scan", tree.toString(), "--output", out.toString(), "--resume",
+            "--assume-layout", "ggml-modern");
+    assertThat(same.status()).isEqualTo(1);
+    assertThat(lastLine(same.err())).contains("2 kept from the earlier output");
+
+    // Back without the assumption: the rejected line too is inspected again, and now passes.
+    CliRunner.Result back =
+        CliRunner.run("scan", tree.toString(), "--output", out.toString(), "--resume");
+    assertThat(back.status()).as(back.err()).isZero();
+    assertThat(lastLine(back.err())).contains("0 kept from the earlier output");
+    assertThat(verdicts(lines(Files.readString(out, StandardCharsets.UTF_8))))
+        .isEqualTo(verdicts(new ArrayList<>(none.values())));
+
+    CliRunner.Result bad = CliRunner.run("scan", tree.toString(), "--assume-layout", "ggml-ancient");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).contains("--assume-layout");
   }
 }

@@ -3,6 +3,7 @@ package dev.rea.cli.scan;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.options.LayoutAssumption;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -77,6 +78,8 @@ public final class ResumeIndex {
 
   /** Whether this scan hashes whole files: a complete line is kept only when made the same way. */
   private boolean fullHash;
+  /** This scan's layout assumption's wire name, or null for none. */
+  private @Nullable String layout;
 
   private ResumeIndex(boolean listSkipped) {
     this.listSkipped = listSkipped;
@@ -93,26 +96,30 @@ public final class ResumeIndex {
    *     not a scan line
    */
   public static ResumeIndex load(Path file, boolean listSkipped) throws IOException, ReaException {
-    return load(file, listSkipped, false);
+    return load(file, listSkipped, false, LayoutAssumption.NONE);
   }
 
   /**
-   * Reads an earlier output for a scan that hashes whole files or not: a complete line is kept
-   * only when it was made the same way (its summary has a full {@code sha256} exactly when {@code
-   * fullHash}), so that the resumed output is the one an uninterrupted scan with these options
-   * writes.
+   * Reads an earlier output for a scan that hashes whole files or not, under a layout assumption
+   * or not: a complete line is kept only when it was made the same way (its summary has a full
+   * {@code sha256} exactly when {@code fullHash}), and a complete or rejected line only when its
+   * {@code assume_layout} is this scan's (absent for none), so that the resumed output is the
+   * one an uninterrupted scan with these options writes.
    *
    * @param file FILE
    * @param listSkipped whether skipped lines may be kept ({@code --list-skipped})
    * @param fullHash whether this scan is {@code --hash full}
+   * @param layout this scan's layout assumption ({@code --assume-layout})
    * @return the index
    * @throws IOException when FILE cannot be read
    * @throws ReaException as {@link #load(Path, boolean)}
    */
-  public static ResumeIndex load(Path file, boolean listSkipped, boolean fullHash)
+  public static ResumeIndex load(
+      Path file, boolean listSkipped, boolean fullHash, LayoutAssumption layout)
       throws IOException, ReaException {
     ResumeIndex index = new ResumeIndex(listSkipped);
     index.fullHash = fullHash;
+    index.layout = layout.wire();
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       index.read(in, file);
     }
@@ -184,9 +191,10 @@ public final class ResumeIndex {
       keys[slot] = key;
       size++;
     }
+    boolean sameLayout = java.util.Objects.equals(l.assumeLayout(), layout);
     boolean keepable =
-        (l.status() == UnitStatus.COMPLETE && l.hashed() == fullHash)
-            || l.status() == UnitStatus.REJECTED
+        (l.status() == UnitStatus.COMPLETE && l.hashed() == fullHash && sameLayout)
+            || (l.status() == UnitStatus.REJECTED && sameLayout)
             || (l.status() == UnitStatus.SKIPPED && listSkipped);
     checks[slot] = check(l.path(), l.identityText());
     lineNumbers[slot] = lines++;

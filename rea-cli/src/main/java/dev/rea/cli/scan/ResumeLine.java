@@ -18,9 +18,16 @@ import tools.jackson.core.json.JsonFactory;
  * @param warnings whether {@code summary.warnings} is a non-empty array
  * @param hashed whether {@code summary.artifact.sha256} is a digest (the line was made with
  *     {@code --hash full})
+ * @param assumeLayout the line's {@code assume_layout} (the layout assumption its unit was
+ *     inspected under), or null when it has none
  */
 record ResumeLine(
-    String path, UnitStatus status, String identityText, boolean warnings, boolean hashed) {
+    String path,
+    UnitStatus status,
+    String identityText,
+    boolean warnings,
+    boolean hashed,
+    @Nullable String assumeLayout) {
   private static final JsonFactory JSON = JsonFactory.builder().build();
 
   /**
@@ -37,6 +44,7 @@ record ResumeLine(
       String schema = null;
       String path = null;
       String status = null;
+      String assumeLayout = null;
       @Nullable String[] identity = null;
       boolean[] summary = new boolean[2];
       String members = "";
@@ -47,6 +55,7 @@ record ResumeLine(
           case "schema" -> schema = p.getValueAsString();
           case "path" -> path = p.getValueAsString();
           case "status" -> status = p.getValueAsString();
+          case "assume_layout" -> assumeLayout = p.getValueAsString();
           case "identity" -> identity = identity(p, value);
           case "member_identities" -> members = members(p, value);
           case "summary" -> {
@@ -77,7 +86,8 @@ record ResumeLine(
           st,
           ResumeIndex.identityText(identity[0], identity[1], size, modified) + members,
           summary[0],
-          summary[1]);
+          summary[1],
+          assumeLayout);
     } catch (JacksonException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
     }

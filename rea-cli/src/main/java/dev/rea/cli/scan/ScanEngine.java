@@ -6,6 +6,7 @@ import dev.rea.core.evidence.FileIdentity;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
+import dev.rea.core.options.LayoutAssumption;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,19 +41,23 @@ public final class ScanEngine {
    * @param bundles where signed bundles go ({@code --bundles DIR}), or null
    * @param advice the command line's advice added to a failure's message before it is written
    *     (as {@code inspect-model-artifact} adds it)
+   * @param layout the layout assumption every inspection makes ({@code --assume-layout},
+   *     CONTRACT section 12); a line of a unit inspected under one says so ({@link ScanLine})
    */
   public record Settings(
       int jobs,
       HashMode hash,
       boolean listSkipped,
       @Nullable Path bundles,
-      UnaryOperator<ReaException> advice) {
+      UnaryOperator<ReaException> advice,
+      LayoutAssumption layout) {
     public Settings {
       if (jobs < 1) {
         throw new IllegalArgumentException("jobs must be 1 or more: " + jobs);
       }
       Objects.requireNonNull(hash, "hash");
       Objects.requireNonNull(advice, "advice");
+      Objects.requireNonNull(layout, "layout");
     }
   }
 
@@ -131,7 +136,11 @@ public final class ScanEngine {
     this.tally = tally;
     this.cancellation = cancellation;
     InspectOptions options =
-        InspectOptions.builder().hash(settings.hash()).cancellation(cancellation).build();
+        InspectOptions.builder()
+            .hash(settings.hash())
+            .layout(settings.layout())
+            .cancellation(cancellation)
+            .build();
     this.work = new UnitWork(rea, options, settings, sink, tally, listener);
     this.queue = new ArrayBlockingQueue<>(QUEUE_PER_JOB * settings.jobs());
   }

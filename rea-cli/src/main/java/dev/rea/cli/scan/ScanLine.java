@@ -58,7 +58,7 @@ public final class ScanLine {
       @Nullable String evidenceId,
       byte @Nullable [] summary,
       @Nullable ReaException error) {
-    return render(kind, path, status, identity, null, evidenceId, summary, error);
+    return render(kind, path, status, null, identity, null, evidenceId, summary, error);
   }
 
   /**
@@ -68,12 +68,19 @@ public final class ScanLine {
    * {"path", "device", "inode", "size", "modified"}}), which {@code --resume} compares so that a
    * changed member has its set inspected again.
    *
+   * <p>{@code assumeLayout}, when not null, is written as {@code "assume_layout"} after {@code
+   * status}: the unit was inspected under that layout assumption ({@code --assume-layout}), which
+   * can decide whether it is accepted at all, so {@code --resume} keeps such a line only for a
+   * scan that makes the same assumption (a rejected line has no summary to say it).
+   *
+   * @param assumeLayout the layout assumption's wire name, or null when none was made
    * @param members the set's files found by the walk, or null for a line without the field
    */
   public static byte[] render(
       ScanUnit.Kind kind,
       String path,
       UnitStatus status,
+      @Nullable String assumeLayout,
       FileIdentity identity,
       @Nullable List<ListedFile> members,
       @Nullable String evidenceId,
@@ -86,6 +93,9 @@ public final class ScanLine {
       g.writeStringProperty("kind", kind.wire());
       g.writeStringProperty("path", path);
       g.writeStringProperty("status", status.wire());
+      if (assumeLayout != null) {
+        g.writeStringProperty("assume_layout", assumeLayout);
+      }
       g.writeName("identity");
       g.writeStartObject();
       identityFields(g, identity);

@@ -122,6 +122,7 @@ final class SetUnitWork {
             ScanUnit.Kind.SET,
             unit.path().toString(),
             status,
+            settings.layout().wire(),
             unit.identity(),
             unit.members(),
             evidenceId,

@@ -156,7 +156,15 @@ final class UnitWork {
     ReaException advised = error == null ? null : advice(error);
     byte[] line =
         ScanLine.render(
-            unit.kind(), unit.path().toString(), status, identity, evidenceId, summary, advised);
+            unit.kind(),
+            unit.path().toString(),
+            status,
+            settings.layout().wire(),
+            identity,
+            null,
+            evidenceId,
+            summary,
+            advised);
     sink.write(line);
     tally.count(status, warnings);
     listener.finished(
