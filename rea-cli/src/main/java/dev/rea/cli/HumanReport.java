@@ -607,7 +607,7 @@ final class HumanReport {
     return TextTable.cut(TerminalText.printable(s), max);
   }
 
-  private static String shape(List<Long> dims) {
+  static String shape(List<Long> dims) {
     StringJoiner j = new StringJoiner(", ", "[", "]");
     for (Long d : dims) {
       j.add(Long.toUnsignedString(d));

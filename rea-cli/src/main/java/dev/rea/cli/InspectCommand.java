@@ -254,7 +254,7 @@ public final class InspectCommand extends ReaCommand {
     }
     Arguments.Detail chosen = Arguments.detail(detail);
     StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
-    Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen);
+    Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen, standard);
     ViewRequest selection = view == null ? null : selection(chosen);
     Targets targets = targets(path, evidenceOutput);
     Path selected = targets.selected();

@@ -11,6 +11,7 @@ import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
+import dev.rea.core.view.Glob;
 import dev.rea.core.view.SourceKind;
 import dev.rea.core.view.ViewPage;
 import dev.rea.core.view.ViewRequest;
@@ -103,6 +104,17 @@ public final class SetCommand extends ReaCommand {
           + "to FILE, atomically.")
   @Nullable String evidenceOutput;
 
+  @Option(names = TensorsOption.NAME, paramLabel = "GLOB",
+      description = "List the tensors whose name matches GLOB, across every member, at the end"
+          + " of the readable report (each row names its member). " + TensorsOption.SYNTAX)
+  @Nullable String tensors;
+
+  @Option(names = {"--max_tensor_rows", "--max-tensor-rows"}, paramLabel = "N",
+      defaultValue = "" + InspectCommand.DEFAULT_MAX_TENSOR_ROWS,
+      description = "With --tensors: matching rows shown (default ${DEFAULT-VALUE}; the count"
+          + " of the rest is given).")
+  int maxTensorRows = InspectCommand.DEFAULT_MAX_TENSOR_ROWS;
+
   @Option(names = "--view", paramLabel = "JSON",
       description = "Answer one page of a view over the set in the same run. Needs --detail "
           + "summary and --evidence_output; the page is answered from that file.")
@@ -129,6 +141,16 @@ public final class SetCommand extends ReaCommand {
     HashMode mode = Arguments.hashMode(hash);
     Arguments.Detail chosen = Arguments.detail(detail);
     StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
+    if (maxTensorRows < 0) {
+      throw ReaException.builder(
+              dev.rea.core.error.Constraint.BAD_ARGUMENT,
+              "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
+          .field("--max_tensor_rows")
+          .build();
+    }
+    Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen, standard);
+    SetTensorMatches matches =
+        tensorFilter == null ? null : new SetTensorMatches(tensorFilter, maxTensorRows);
     ViewRequest selection = view == null ? null : selection(chosen);
     Targets targets = targets(path, evidenceOutput);
     Path selected = targets.selected();
@@ -152,6 +174,9 @@ public final class SetCommand extends ReaCommand {
         SetInspection.MemberSink sink = (k, r) -> {
           if (k == 0) {
             first[0] = r;
+          }
+          if (matches != null) {
+            matches.add(k, r);
           }
           if (spool != null) {
             spool.accept(k, r);
@@ -187,7 +212,12 @@ public final class SetCommand extends ReaCommand {
         printBundle(Objects.requireNonNull(spool, "spool"), set, out);
       } else {
         PrintWriter text = TerminalText.wrap(out);
-        new SetReport(text, Screen.forStdout(env, wide)).print(set, done.checksPassed(), output);
+        SetReport report = new SetReport(text, Screen.forStdout(env, wide));
+        if (matches != null) {
+          report.print(set, done.checksPassed(), output, matches);
+        } else {
+          report.print(set, done.checksPassed(), output);
+        }
         text.flush();
       }
     }

@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The readable report of a model set (CONTRACT section 9): one block for the set (kind, members,
  * totals by type, the checks that passed), one short line per member, then the warnings. Tensor
- * rows are never printed here, however many there are: the last lines say how to page them
- * through a view. Text from files goes through {@link TerminalText}.
+ * rows are printed only as {@code --tensors} chooses them ({@link SetTensorMatches}); without it
+ * the last lines say how to choose or page them. Text from files goes through {@link
+ * TerminalText}.
  */
 final class SetReport {
   /** Type rows shown in the set block. */
@@ -47,7 +48,18 @@ final class SetReport {
    * @param output where the bundle was written, or null
    */
   void print(ModelSetRecord s, List<String> checks, @Nullable Path output) {
-    print(s, checks, output, null);
+    print(s, checks, output, null, null);
+  }
+
+  /**
+   * As {@link #print(ModelSetRecord, List, Path)}, ending with the tensors {@code --tensors}
+   * matched across the members instead of the note on paging tensor rows.
+   *
+   * @param matches the matching tensors, or null without {@code --tensors}
+   */
+  void print(
+      ModelSetRecord s, List<String> checks, @Nullable Path output, SetTensorMatches matches) {
+    print(s, checks, output, null, matches);
   }
 
   /**
@@ -58,6 +70,15 @@ final class SetReport {
    */
   void print(
       ModelSetRecord s, List<String> checks, @Nullable Path output, @Nullable ReaException failure) {
+    print(s, checks, output, failure, null);
+  }
+
+  private void print(
+      ModelSetRecord s,
+      List<String> checks,
+      @Nullable Path output,
+      @Nullable ReaException failure,
+      @Nullable SetTensorMatches matches) {
     boolean partial = ModelSetRecord.STATUS_PARTIAL.equals(s.status());
     boolean rejected = failure != null && failure.constraint() == Constraint.SET_REJECTED;
     screen.println(out,
@@ -98,12 +119,62 @@ final class SetReport {
     printMembers(s);
     printWarnings(s);
     out.println();
-    screen.println(out, "Tensor rows are not printed for a set: page them with --detail summary"
-        + " --evidence_output FILE --view '{\"collection\":\"tensors\"}' (each row names its"
-        + " member), or inspect one member with inspect-model-artifact.", 0);
+    if (matches != null) {
+      printMatches(s, matches);
+    } else {
+      screen.println(out, "Tensor rows are not printed for a set: choose them with --tensors GLOB,"
+          + " page them with --detail summary --evidence_output FILE --view"
+          + " '{\"collection\":\"tensors\"}' (each row names its member), or inspect one member"
+          + " with inspect-model-artifact.", 0);
+    }
     if (output != null) {
       screen.println(out, "Complete Evidence " + s.evidenceId() + " written to "
           + TerminalText.printable(output.toString()), 0);
+    }
+  }
+
+  /**
+   * The tensor table's columns: the member index, the tensor's index in its member, then as
+   * {@code inspect-model-artifact}'s table (SHAPE and BYTES dropped first to fit a screen).
+   */
+  private static final List<FittedTable.Column> MATCH_COLUMNS =
+      List.of(
+          FittedTable.Column.fixed("MEMBER"),
+          FittedTable.Column.fixed("#"),
+          FittedTable.Column.text("NAME", 20, 48),
+          FittedTable.Column.fixed("TYPE"),
+          FittedTable.Column.droppable("SHAPE", 2),
+          FittedTable.Column.droppable("BYTES", 1));
+
+  private void printMatches(ModelSetRecord s, SetTensorMatches matches) {
+    out.println(
+        "Tensors ("
+            + Sizes.grouped(matches.matched())
+            + " of "
+            + Sizes.grouped(s.totals().tensorCount())
+            + " match --tensors "
+            + TerminalText.printable(matches.pattern())
+            + ")");
+    if (matches.matched() == 0) {
+      out.println("  none");
+      return;
+    }
+    boolean cut = false;
+    if (!matches.rows().isEmpty()) {
+      FittedTable.Fit fit = FittedTable.print(out, screen, MATCH_COLUMNS, matches.rows(), true);
+      FittedTable.printDroppedNote(out, fit, screen);
+      cut |= fit.cut();
+    }
+    long more = matches.matched() - matches.rows().size();
+    if (more > 0) {
+      out.println(
+          "  ... "
+              + Sizes.grouped(more)
+              + (more == 1 ? " more tensor" : " more tensors")
+              + " not shown (--max_tensor_rows N shows more)");
+    }
+    if (cut) {
+      out.println("  (names are cut to fit the screen: --wide prints them whole)");
     }
   }
 

@@ -53,26 +53,34 @@ final class TensorsOption {
   }
 
   /**
-   * The filter of {@code inspect-model-artifact}'s tensor table. The readable report is the only
-   * output the option filters.
+   * The filter of the readable report's tensor table ({@code inspect-model-artifact}, {@code
+   * inspect-model-set}). The readable report is the only output the option filters.
    *
    * @param text the option's pattern, or null when not given
+   * @param format the command's {@code --format}
    * @return the pattern, or null when not given
-   * @throws ReaException {@code conflicting_choices} with {@code --json} or {@code --detail
-   *     summary}, saying how to select tensors there instead; {@code bad_argument} as {@link
-   *     #compile}
+   * @throws ReaException {@code conflicting_choices} with {@code --json}, {@code --detail
+   *     summary} or a standard {@code --format}, saying how to select tensors there instead;
+   *     {@code bad_argument} as {@link #compile}
    */
-  static @Nullable Glob forReport(@Nullable String text, boolean json, Arguments.Detail detail)
+  static @Nullable Glob forReport(
+      @Nullable String text, boolean json, Arguments.Detail detail, StandardFormat format)
       throws ReaException {
     if (text == null) {
       return null;
     }
-    if (json || detail == Arguments.Detail.SUMMARY) {
+    String replacedBy =
+        json
+            ? "--json"
+            : detail == Arguments.Detail.SUMMARY
+                ? "--detail summary"
+                : format != StandardFormat.REA ? "--format " + format.wire : null;
+    if (replacedBy != null) {
       throw ReaException.builder(
               Constraint.CONFLICTING_CHOICES,
               NAME
                   + " filters the tensor table of the readable report, which "
-                  + (json ? "--json" : "--detail summary")
+                  + replacedBy
                   + " replaces; to select tensors there, use --detail summary --evidence_output"
                   + " FILE --view '{\"collection\":\"tensors\",\"name_glob\":\"...\"}'")
           .field(NAME)

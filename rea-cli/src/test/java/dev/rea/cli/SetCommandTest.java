@@ -31,6 +31,40 @@ class SetCommandTest {
     assertThat(r.out()).contains("--view '{\"collection\":\"tensors\"}'");
   }
 
+  /** {@code --tensors GLOB} lists the matching tensors across members, each naming its member. */
+  @Test
+  void tensorsListsTheMatchesOfEveryMemberNamingIt() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 4, 50);
+    CliRunner.Result r =
+        CliRunner.run(
+            "inspect-model-set", c.index.toString(), "--tensors", "model.layers.?9.mlp.weight",
+            "--max_tensor_rows", "6");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("Tensors (9 of 200 match --tensors model.layers.?9.mlp.weight)");
+    List<String> rows =
+        r.out().lines().filter(l -> l.matches("  \\d+ +\\d+ +model\\.layers\\..*")).toList();
+    assertThat(rows).hasSize(6);
+    assertThat(rows.get(0)).matches("  0 +\\d+ +model\\.layers\\.19\\.mlp\\.weight +F16 +\\[4, 8\\] +64");
+    assertThat(rows.get(3)).matches("  0 +\\d+ +model\\.layers\\.49\\.mlp\\.weight .*");
+    assertThat(rows.get(4)).matches("  1 +\\d+ +model\\.layers\\.59\\.mlp\\.weight .*");
+    assertThat(r.out()).contains("  ... 3 more tensors not shown (--max_tensor_rows N shows more)");
+    assertThat(r.out()).doesNotContain("model.layers.18.mlp.weight");
+    assertThat(r.out()).doesNotContain("Tensor rows are not printed");
+
+    CliRunner.Result none =
+        CliRunner.run("inspect-model-set", c.index.toString(), "--tensors", "lm_head.*");
+    assertThat(none.out()).contains("Tensors (0 of 200 match --tensors lm_head.*)\n  none");
+
+    CliRunner.Result json =
+        CliRunner.run("inspect-model-set", c.index.toString(), "--tensors", "*", "--json");
+    assertThat(json.status()).isEqualTo(2);
+    assertThat(json.json().get("error").get("constraint").asString())
+        .isEqualTo("conflicting_choices");
+    CliRunner.Result bad = CliRunner.run("inspect-model-set", c.index.toString(), "--tensors", "[a");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).contains("--tensors '[a' does not parse");
+  }
+
   @Test
   void jsonIsTheSignedSetBundleWithTheSetFirst() {
     List<Path> m = SetFixtures.ggufSplit(dir, "j", 3, 0, 2);

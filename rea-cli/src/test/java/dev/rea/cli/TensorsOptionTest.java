@@ -84,6 +84,12 @@ class TensorsOptionTest {
         "inspect-model-artifact", model().toString(), "--tensors", "blk.*", "--detail", "summary");
     assertThat(summary.status()).isEqualTo(2);
     assertThat(summary.err()).contains("conflicting_choices").contains("--detail summary");
+    // A standard format replaces the report too: the pattern is refused, not silently dropped.
+    CliRunner.Result bom = CliRunner.run(
+        "inspect-model-artifact", model().toString(), "--tensors", "blk.*", "--format", "cyclonedx");
+    assertThat(bom.status()).isEqualTo(2);
+    assertThat(bom.out()).isEmpty();
+    assertThat(bom.err()).contains("conflicting_choices").contains("--format cyclonedx");
   }
 
   Path evidence() {
