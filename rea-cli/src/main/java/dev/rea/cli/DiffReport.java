@@ -9,8 +9,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The readable form of a comparison ({@code model-artifact-diff}, CONTRACT section 11): the two
- * sides, then one line per difference, grouped as the JSON groups them. Values are quoted and
- * cut as the readable report cuts metadata values; {@code --json} has them whole.
+ * sides, then one line per difference, grouped as the JSON groups them. String values of
+ * metadata are quoted and cut as the readable report cuts them; numbers, shapes, types and
+ * format facts are printed as numbers and names, not as the JSON strings that carry 64-bit
+ * values (CONTRACT section 2); {@code --json} has every value whole.
  */
 final class DiffReport {
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -41,7 +43,11 @@ final class DiffReport {
 
   private static void side(PrintWriter out, String name, JsonNode s) {
     out.println(name + ": " + TerminalText.printable(s.get("path").asText()) + " (" + s.get("format").asText() + ")");
-    out.println("   header_sha256 " + (s.get("header_sha256").isNull() ? "unknown" : s.get("header_sha256").asText()));
+    out.println(
+        s.get("header_sha256").isNull()
+            ? "   header_sha256 none for a set (each member's header has its own; inspect-model-set"
+                + " lists them)"
+            : "   header_sha256 " + s.get("header_sha256").asText());
     if (!s.get("sha256").isNull()) {
       out.println("   sha256        " + s.get("sha256").asText());
     }
@@ -50,7 +56,12 @@ final class DiffReport {
   private static void facts(PrintWriter out, JsonNode facts) {
     for (JsonNode f : facts) {
       out.println(
-          "  format fact " + f.get("field").asText() + ": " + text(f.get("a")) + " -> " + text(f.get("b")));
+          "  format fact "
+              + TerminalText.printable(f.get("field").asText())
+              + ": "
+              + plain(f.get("a"))
+              + " -> "
+              + plain(f.get("b")));
     }
   }
 
@@ -89,7 +100,8 @@ final class DiffReport {
     for (JsonNode c : t.get("changed")) {
       List<String> parts = new ArrayList<>();
       for (Map.Entry<String, JsonNode> f : c.get("fields").properties()) {
-        parts.add(f.getKey() + " " + text(f.getValue().get(0)) + " -> " + text(f.getValue().get(1)));
+        parts.add(
+            f.getKey() + " " + plain(f.getValue().get(0)) + " -> " + plain(f.getValue().get(1)));
       }
       out.println(
           "  ~ tensor " + TerminalText.printable(c.get("name").asText()) + ": " + String.join("; ", parts));
@@ -139,11 +151,34 @@ final class DiffReport {
    */
   private static String value(JsonNode row) {
     if (row.has("value")) {
-      return text(row.get("value"));
+      // A 64-bit integer or a non-finite float is a JSON string; only STRING values are text.
+      JsonNode type = row.get("type");
+      return type != null && !"STRING".equals(type.asText())
+          ? plain(row.get("value"))
+          : text(row.get("value"));
     }
     String shape = row.get("element_type").asText() + "[" + row.get("count").asText() + "]";
     JsonNode digest = row.get("value_sha256");
     return digest == null ? shape : shape + " sha256 " + digest.asText().substring(0, 12) + "...";
+  }
+
+  /**
+   * A value that is a number, a name or a list of them, as a person writes it: a string without
+   * quotes (cut and made printable), an array as {@code [4, 8]}, null as {@code none}.
+   */
+  private static String plain(JsonNode v) {
+    if (v == null || v.isNull()) {
+      return "none";
+    }
+    if (v.isString()) {
+      return TerminalText.printable(TextTable.cut(v.asText(), MAX_VALUE_CHARS));
+    }
+    if (v.isArray()) {
+      List<String> items = new ArrayList<>();
+      v.forEach(e -> items.add(plain(e)));
+      return "[" + String.join(", ", items) + "]";
+    }
+    return TerminalText.printable(v.toString());
   }
 
   /** A JSON value for a line: strings quoted and cut, others as written. */

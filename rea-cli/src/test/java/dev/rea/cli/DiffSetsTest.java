@@ -180,4 +180,60 @@ class DiffSetsTest {
     assertThat(texts(t.get("removed"))).containsExactly("blk.2.weight");
     assertThat(r.json().get("format_facts")).isEmpty();
   }
+
+  /**
+   * The index's own {@code metadata} is a declaration of the set ({@code index.total_size}), and
+   * the readable form prints numbers, shapes and a set's missing header digest as a person would.
+   */
+  @Test
+  void twoCheckpointsCompareTheirIndexMetadataAndReadAsNumbers() throws Exception {
+    SetFixtures.Checkpoint a = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("a")), 2, 3);
+    SetFixtures.Checkpoint b = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("b")), 2, 3);
+    String index = Files.readString(b.index);
+    String declared = index.replaceFirst("\"total_size\": \\d+", "\"total_size\": 999");
+    assertThat(declared).isNotEqualTo(index);
+    Files.writeString(b.index, declared);
+
+    CliRunner.Result json = CliRunner.run("diff", a.index.toString(), b.index.toString(), "--json");
+    assertThat(json.status()).as(json.err()).isEqualTo(1);
+    JsonNode facts = json.json().get("format_facts");
+    assertThat(facts).hasSize(1);
+    assertThat(facts.get(0).get("field").asString()).isEqualTo("index.total_size");
+    assertThat(facts.get(0).get("b").asString()).isEqualTo("999");
+    assertThat(facts.get(0).get("a").asString()).isNotEqualTo("999").matches("\\d+");
+    assertThat(CliRunner.run("diff", a.index.toString(), a.index.toString()).status()).isZero();
+
+    CliRunner.Result text = CliRunner.run("diff", a.index.toString(), b.index.toString());
+    assertThat(text.out())
+        .contains("  format fact index.total_size: " + facts.get(0).get("a").asString() + " -> 999")
+        .contains("header_sha256 none for a set")
+        .doesNotContain("unknown");
+
+    // A tensor's numbers and shape, and a UINT64 value, are printed without JSON's quotes; a
+    // STRING value keeps them (it is text, even when it reads as a number).
+    Path x =
+        Files.write(
+            dir.resolve("x.gguf"),
+            GgufBuilder.v3()
+                .kv("general.architecture", str("llama"))
+                .kv("general.name", str("4096"))
+                .kv("llama.context_length", GgufBuilder.u64(4096))
+                .tensor("w", 0, 8, 2)
+                .bytes());
+    Path y =
+        Files.write(
+            dir.resolve("y.gguf"),
+            GgufBuilder.v3()
+                .kv("general.architecture", str("llama"))
+                .kv("general.name", str("8192"))
+                .kv("llama.context_length", GgufBuilder.u64(8192))
+                .tensor("w", 0, 8, 4)
+                .bytes());
+    CliRunner.Result files = CliRunner.run("diff", x.toString(), y.toString());
+    assertThat(files.status()).isEqualTo(1);
+    assertThat(files.out())
+        .contains("  ~ metadata llama.context_length: 4096 -> 8192")
+        .contains("  ~ tensor w: shape [8, 2] -> [8, 4]; parameter_count 16 -> 32; byte_length 64 -> 128")
+        .contains("  ~ metadata general.name: \"4096\" -> \"8192\"");
+  }
 }

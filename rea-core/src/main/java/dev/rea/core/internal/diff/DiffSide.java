@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param headerSha256 the header digest (shown, never compared: layout-only changes alter it)
  * @param sha256 the full digest, or null when not hashed (shown, never compared)
  * @param facts the format facts by field, in CONTRACT order; values are JSON-ready (String,
- *     Long, Integer or null)
+ *     Long, Integer, Boolean or null)
  * @param metadata metadata rows
  * @param tensors tensor rows
  * @param members per tensor row, its member's index in a set, or null for a single file
@@ -81,9 +81,11 @@ public record DiffSide(
   /**
    * The side of a model set (CONTRACT sections 9 and 11): its tensors are every member's rows in
    * member order, each with its member's index; its metadata is the first member's (a GGUF split
-   * set keeps the model's metadata there; a safetensors index's own {@code metadata} is not
-   * compared); its facts are the set's kind and member count, and the first member's facts that do
-   * not depend on where data sits ({@link #layoutFreeFacts}); types and totals are the set's.
+   * set keeps the model's metadata there); its facts are the set's kind and member count, each
+   * member of a safetensors index's own {@code metadata} as {@code index.<key>} (its value's text,
+   * a boolean, or null: {@code index.total_size} is what the index declares of the whole
+   * checkpoint), and the first member's facts that do not depend on where data sits ({@link
+   * #layoutFreeFacts}); types and totals are the set's.
    *
    * @param set the set record
    * @param members its members' records, in member order
@@ -111,7 +113,7 @@ public record DiffSide(
         first.artifact().format(),
         null,
         null,
-        setFacts(set.set().kind(), members.size(), first.formatFacts()),
+        setFacts(set.set().kind(), members.size(), set.set().index(), first.formatFacts()),
         first.metadata(),
         tensors,
         owners,
@@ -137,7 +139,7 @@ public record DiffSide(
         r.artifact().format(),
         r.artifact().headerSha256(),
         r.artifact().sha256(),
-        setFacts("single_file", 1, r.formatFacts()),
+        setFacts("single_file", 1, null, r.formatFacts()),
         r.metadata(),
         r.tensors(),
         owners,
@@ -146,10 +148,17 @@ public record DiffSide(
   }
 
   private static Map<String, @Nullable Object> setFacts(
-      String kind, int members, FormatFacts first) {
+      String kind, int members, ModelSetRecord.@Nullable IndexInfo index, FormatFacts first) {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     out.put("set_kind", kind);
     out.put("members", members);
+    if (index != null) {
+      for (ModelSetRecord.IndexEntry e : index.metadata()) {
+        out.put(
+            "index." + e.key(),
+            e.isBoolean() ? Boolean.valueOf(Boolean.parseBoolean(e.value())) : e.value());
+      }
+    }
     out.putAll(layoutFreeFacts(first));
     return out;
   }
