@@ -7,6 +7,7 @@ import dev.rea.core.Verdict;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.Inspection;
+import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
 import java.io.ByteArrayOutputStream;
@@ -25,8 +26,9 @@ import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * {@code rea check PATH...}: is each file OK, yes or no (CONTRACT section 12)? A file fails when
- * REA rejects it, when its full SHA-256 differs from {@code --expect-sha256}, on every warning
+ * {@code rea check PATH...}: is each file or model set OK, yes or no (CONTRACT section 12)? A
+ * directory, a safetensors index or a member of a GGUF split set is checked as the whole set
+ * ({@link Rea#verdict(String, SetInspection, CheckPolicy)}). A unit fails when REA rejects it, when its full SHA-256 differs from {@code --expect-sha256}, on every warning
  * {@code --allow} does not name, and with {@code --fail-on limitations} on every limitation.
  * Prints {@code OK PATH} or {@code FAIL PATH: reason; reason} per file (or one JSON object) and
  * exits 0 when all are OK, 1 otherwise, 2 for invalid arguments.
@@ -37,22 +39,29 @@ import tools.jackson.core.json.JsonFactory;
     versionProvider = ReaMain.Version.class,
     sortOptions = false,
     usageHelpAutoWidth = true,
-    header = "Say whether each model file is OK: rejected, damaged or not as expected.",
+    header = "Say whether each model file or model set is OK: rejected, damaged or not as expected.",
     description = {
       "Inspects each file and fails it when REA rejects it, when its SHA-256 is not the "
           + "expected one, or when it carries a warning (REA's warnings all say a file is "
-          + "damaged, obsolete or inconsistent) that --allow does not name."},
+          + "damaged, obsolete or inconsistent) that --allow does not name. A directory, a "
+          + "*.safetensors.index.json or a member of a GGUF split set is checked as the whole "
+          + "model, as inspect-model-set reads it: it fails also when its files contradict "
+          + "each other or the index."},
     footer = {
       "",
       "Examples:",
       "  rea check model.gguf",
       "  rea check model.safetensors --expect-sha256 HEX  # the model card's SHA-256",
       "  rea check *.gguf --allow removed_type --json",
+      "  rea check ./Llama-3.1-8B/                       # a sharded checkpoint, as one model",
       "",
-      "Exit status: 0 every file OK, 1 some file failed, 2 invalid arguments."
+      "Exit status: 0 every file or set OK, 1 some failed, 2 invalid arguments."
     })
 public final class CheckCommand extends ReaCommand {
-  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Model files to check.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "PATH",
+      description = "Model files, or model sets (a directory, an index, a split member).")
   List<String> paths;
 
   @Option(
@@ -167,12 +176,23 @@ public final class CheckCommand extends ReaCommand {
     return new CheckPolicy(expectSha256, allowed, failOn != null);
   }
 
-  /** One file's verdict; a path the user mistyped is that file's failure, not the run's. */
+  /**
+   * One unit's verdict: a directory, a safetensors index or a member of a GGUF split set is
+   * checked as the whole set (as {@code inspect-model-set} reads it), anything else as one file.
+   * A path the user mistyped is that unit's failure, not the run's.
+   */
   private static Verdict check(Rea rea, String text, InspectOptions options, CheckPolicy policy) {
     Inspection result;
     try {
       Path path = Arguments.resolve(text);
       SelectedPath.checkTrailingSlash("PATH", text, path);
+      if (SetFiles.namesASet(path)) {
+        SetInspection set = rea.inspectSet(path, options);
+        if (set instanceof SetInspection.Failed f) {
+          set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
+        }
+        return Rea.verdict(text, set, policy);
+      }
       result = rea.inspect(path, options);
     } catch (ReaException e) {
       result = new Inspection.Failed(e, null);

@@ -141,16 +141,7 @@ public final class SetCommand extends ReaCommand {
     HashMode mode = Arguments.hashMode(hash);
     Arguments.Detail chosen = Arguments.detail(detail);
     StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
-    if (maxTensorRows < 0) {
-      throw ReaException.builder(
-              dev.rea.core.error.Constraint.BAD_ARGUMENT,
-              "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
-          .field("--max_tensor_rows")
-          .build();
-    }
-    Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen, standard);
-    SetTensorMatches matches =
-        tensorFilter == null ? null : new SetTensorMatches(tensorFilter, maxTensorRows);
+    SetTensorMatches matches = tensorMatches(chosen, standard);
     ViewRequest selection = view == null ? null : selection(chosen);
     Targets targets = targets(path, evidenceOutput);
     Path selected = targets.selected();
@@ -222,6 +213,24 @@ public final class SetCommand extends ReaCommand {
       }
     }
     return 0;
+  }
+
+  /**
+   * @return the collector of {@code --tensors}' matches, or null without the option
+   * @throws ReaException {@code bad_argument} for a negative {@code --max_tensor_rows} or a
+   *     pattern that does not parse; {@code conflicting_choices} as {@link TensorsOption#forReport}
+   */
+  private @Nullable SetTensorMatches tensorMatches(
+      Arguments.Detail chosen, StandardFormat standard) throws ReaException {
+    if (maxTensorRows < 0) {
+      throw ReaException.builder(
+              dev.rea.core.error.Constraint.BAD_ARGUMENT,
+              "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
+          .field("--max_tensor_rows")
+          .build();
+    }
+    Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen, standard);
+    return tensorFilter == null ? null : new SetTensorMatches(tensorFilter, maxTensorRows);
   }
 
   /** Writes the signed set bundle from the spool to stdout as one JSON line. */

@@ -4,6 +4,7 @@ import static dev.rea.core.internal.format.gguf.GgufBuilder.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.testing.SetFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -40,17 +41,49 @@ class CheckAndDiffCommandTest {
     assertThat(r.out().strip()).isEqualTo("OK " + ok);
   }
 
+  /**
+   * CONTRACT section 12 checks files or sets: a directory, an index or a split member is checked
+   * as the whole model, failing on what inspect-model-set refuses and on the set's warnings.
+   */
   @Test
-  void aDirectoryOrAnIndexFailsSayingWhichCommandReadsIt() throws Exception {
+  void aSetIsCheckedAsOneModel() throws Exception {
     Path ok = write("ok.gguf", llama().tensor("w", F32, 8, 4));
     Path index = java.nio.file.Files.writeString(ok.resolveSibling("model.safetensors.index.json"),
         "{\"weight_map\":{\"w\":\"model-00001-of-00002.safetensors\"}}");
     CliRunner.Result r = CliRunner.run("check", ok.getParent().toString(), index.toString());
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.out()).contains("FAIL " + ok.getParent() + ": not_regular_file: ")
-        .contains("inspect-model-set DIR")
-        .contains("FAIL " + index + ": unsupported_format: ")
-        .contains("inspect the whole model with inspect-model-set PATH");
+    assertThat(r.out())
+        .contains("FAIL " + ok.getParent() + ": ambiguous_set: the directory holds 2 models")
+        .contains("FAIL " + index + ": not_found: ")
+        .contains("model-00001-of-00002.safetensors");
+
+    SetFixtures.Checkpoint c =
+        SetFixtures.checkpoint(java.nio.file.Files.createDirectories(dir.resolve("ckpt")), 2, 3);
+    CliRunner.Result good = CliRunner.run("check", c.index.getParent().toString(), c.index.toString());
+    assertThat(good.status()).as(good.out()).isZero();
+    assertThat(good.out().lines())
+        .containsExactly("OK " + c.index.getParent(), "OK " + c.index);
+    CliRunner.Result json = CliRunner.run("check", c.index.toString(), "--json");
+    assertThat(json.json().get("units").get(0).get("evidence_id").asString()).startsWith("sha256:");
+
+    // The index declaring another byte total is the set's warning, which --allow can let through.
+    String text = java.nio.file.Files.readString(c.index);
+    java.nio.file.Files.writeString(
+        c.index, text.replaceFirst("\"total_size\": \\d+", "\"total_size\": 7"));
+    CliRunner.Result warned = CliRunner.run("check", c.index.toString());
+    assertThat(warned.status()).isEqualTo(1);
+    assertThat(warned.out()).startsWith("FAIL " + c.index + ": index_total_size_mismatch: ");
+    assertThat(
+            CliRunner.run("check", c.index.toString(), "--allow", "index_total_size_mismatch")
+                .status())
+        .isZero();
+
+    // A set of several files has no one SHA-256 to expect.
+    CliRunner.Result digest =
+        CliRunner.run("check", c.index.toString(), "--expect-sha256", "0".repeat(64),
+            "--allow", "index_total_size_mismatch");
+    assertThat(digest.status()).isEqualTo(1);
+    assertThat(digest.out()).contains("sha256_mismatch: ").contains("a set of 2 files has no single SHA-256");
   }
 
   @Test

@@ -740,41 +740,103 @@ public final class Rea {
    * @return the verdict
    */
   public static Verdict verdict(String path, Inspection result, CheckPolicy policy) {
-    List<Verdict.Reason> reasons = new java.util.ArrayList<>();
     if (result instanceof Inspection.Failed failed) {
-      ReaException e = failed.error();
-      reasons.add(
-          new Verdict.Reason(
-              Verdict.Kind.REJECTION, e.constraint().wireName(), e.getMessage(), e.offset(),
-              e.field()));
-      return new Verdict(path, false, null, reasons);
+      return rejected(path, failed.error());
     }
     EvidenceRecord r = ((Inspection.Complete) result).record();
+    List<Verdict.Reason> reasons = new java.util.ArrayList<>();
     String expected = policy.expectSha256();
     if (expected != null && !expected.equals(r.artifact().sha256())) {
       reasons.add(
-          new Verdict.Reason(
-              Verdict.Kind.DIGEST,
-              "sha256_mismatch",
+          digestReason(
               r.artifact().sha256() == null
                   ? "a SHA-256 of " + expected + " was expected, but the file was not hashed"
                   : "the file's SHA-256 is " + r.artifact().sha256() + ", not the expected "
-                      + expected,
-              null,
-              null));
+                      + expected));
     }
-    for (dev.rea.core.evidence.Warning w : r.warnings()) {
+    return judged(path, r.evidenceId(), reasons, r.warnings(), r.limitations(), policy);
+  }
+
+  /**
+   * The verdict of a check on one model set (CONTRACT sections 9 and 12): a failure of the set
+   * (a member missing or rejected, members that contradict each other) is a reason; so is every
+   * warning of the set and of its members that the policy does not allow (each member's naming
+   * it), and every limitation when the policy says so. An expected SHA-256 is one file's: a set
+   * of one member is held to it; a set of several always fails it, saying to check each member
+   * (a set has no single digest).
+   *
+   * @param path the set's path as the user named it
+   * @param result the set's inspection (with a full hash when a digest is expected)
+   * @param policy what fails a unit
+   * @return the verdict, with the set record's {@code evidence_id}
+   */
+  public static Verdict verdict(String path, SetInspection result, CheckPolicy policy) {
+    if (result instanceof SetInspection.Failed failed) {
+      return rejected(path, failed.error());
+    }
+    ModelSetRecord s = ((SetInspection.Complete) result).set();
+    List<Verdict.Reason> reasons = new java.util.ArrayList<>();
+    String expected = policy.expectSha256();
+    if (expected != null) {
+      if (s.members().size() != 1) {
+        reasons.add(
+            digestReason(
+                "a SHA-256 of "
+                    + expected
+                    + " was expected, but a set of "
+                    + s.members().size()
+                    + " files has no single SHA-256: check each member file with"
+                    + " --expect-sha256, or list every member's digest with inspect-model-set"
+                    + " --hash full"));
+      } else {
+        String actual = s.members().get(0).sha256();
+        if (!expected.equals(actual)) {
+          reasons.add(
+              digestReason(
+                  actual == null
+                      ? "a SHA-256 of " + expected + " was expected, but the file was not hashed"
+                      : "the file's SHA-256 is " + actual + ", not the expected " + expected));
+        }
+      }
+    }
+    return judged(path, s.evidenceId(), reasons, s.warnings(), s.limitations(), policy);
+  }
+
+  private static Verdict rejected(String path, ReaException e) {
+    return new Verdict(
+        path,
+        false,
+        null,
+        List.of(
+            new Verdict.Reason(
+                Verdict.Kind.REJECTION, e.constraint().wireName(), e.getMessage(), e.offset(),
+                e.field())));
+  }
+
+  private static Verdict.Reason digestReason(String message) {
+    return new Verdict.Reason(Verdict.Kind.DIGEST, "sha256_mismatch", message, null, null);
+  }
+
+  /** Adds the warnings the policy does not allow and, when it says so, the limitations. */
+  private static Verdict judged(
+      String path,
+      @Nullable String evidenceId,
+      List<Verdict.Reason> reasons,
+      List<dev.rea.core.evidence.Warning> warnings,
+      List<dev.rea.core.evidence.Limitation> limitations,
+      CheckPolicy policy) {
+    for (dev.rea.core.evidence.Warning w : warnings) {
       if (!policy.allow().contains(w.code())) {
         reasons.add(new Verdict.Reason(Verdict.Kind.WARNING, w.code(), w.message(), null, null));
       }
     }
     if (policy.failOnLimitations()) {
-      for (dev.rea.core.evidence.Limitation l : r.limitations()) {
+      for (dev.rea.core.evidence.Limitation l : limitations) {
         reasons.add(
             new Verdict.Reason(Verdict.Kind.LIMITATION, l.code(), l.message(), null, null));
       }
     }
-    return new Verdict(path, reasons.isEmpty(), r.evidenceId(), reasons);
+    return new Verdict(path, reasons.isEmpty(), evidenceId, reasons);
   }
 
   // ------------------------------------------------------------------ JSON
