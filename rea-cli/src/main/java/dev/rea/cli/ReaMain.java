@@ -145,9 +145,10 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
 
   /**
    * Turns a lost stdout into a failure: when writing to {@code out} failed (a closed pipe, a full
-   * device), the reader did not get the answer, so a status of 0 becomes 4 ({@code
-   * execution_failure}) with a message on {@code err}. Another status is kept: it already says
-   * the run failed.
+   * device), the reader did not get the answer, so a status of 0 or 1 becomes 4 ({@code
+   * execution_failure}) with a message on {@code err}: 1 is an answer too ({@code diff}: the
+   * declarations differ; {@code check}, {@code scan}: some unit failed), and a script must not
+   * take a lost answer for it. Another status is kept: it already says the run failed.
    *
    * @return the exit status to use
    */
@@ -159,7 +160,7 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
         "rea: execution_failure (io_error): could not write the output to stdout"
             + " (a full device or a closed descriptor); the output is incomplete");
     err.flush();
-    return status == 0 ? 4 : status;
+    return status == 0 || status == 1 ? 4 : status;
   }
 
   /** @return the configured picocli command line, reading this process's environment */

@@ -101,6 +101,26 @@ class OutputSafetyTest {
           .contains("execution_failure (io_error): could not write the output")
           .doesNotContain("internal error");
     }
+    // diff's 1 (the declarations differ) is an answer: lost, it is 4 too, with or without --json.
+    Path other = dir.resolve("other.gguf");
+    Files.write(
+        other,
+        GgufBuilder.v3().kv("general.architecture", GgufBuilder.str("qwen2")).tensor("w", 0, 4).bytes());
+    for (String[] args :
+        new String[][] {
+          {"diff", model.toString(), other.toString()},
+          {"diff", model.toString(), other.toString(), "--json"},
+          {"check", model.toString(), dir.resolve("missing.gguf").toString()}
+        }) {
+      StringWriter err = new StringWriter();
+      int status =
+          ReaMain.run(
+              args,
+              new Output.Stdout(full),
+              new PrintWriter(err, true),
+              Map.of("REA_HOME", CliRunner.HOME.toString()));
+      assertThat(status).as(String.join(" ", args)).isEqualTo(4);
+    }
   }
 
   @Test
@@ -114,6 +134,8 @@ class OutputSafetyTest {
     out.print("x");
     StringWriter err = new StringWriter();
     assertThat(ReaMain.outputChecked(3, out, new PrintWriter(err, true))).isEqualTo(3);
+    // 1 is an answer (diff: the declarations differ; check: a unit failed), lost with stdout.
+    assertThat(ReaMain.outputChecked(1, out, new PrintWriter(err, true))).isEqualTo(4);
     assertThat(err.toString()).contains("could not write the output");
     StringWriter fine = new StringWriter();
     assertThat(ReaMain.outputChecked(0, new PrintWriter(fine), new PrintWriter(err))).isEqualTo(0);
