@@ -30,7 +30,7 @@ final class DiffReport {
         d.get("same_declarations").asBoolean()
             ? "The declarations are the same."
             : "The declarations differ:");
-    facts(out, d.get("format_facts"));
+    facts(out, d);
     metadata(out, d.get("metadata"));
     tensors(out, d.get("tensors"));
     types(out, d.get("types"));
@@ -53,16 +53,20 @@ final class DiffReport {
     }
   }
 
-  private static void facts(PrintWriter out, JsonNode facts) {
-    for (JsonNode f : facts) {
+  private static void facts(PrintWriter out, JsonNode d) {
+    for (JsonNode f : d.get("format_facts")) {
+      String field = f.get("field").asText();
+      // An index's metadata value is the index's text: quoted, as metadata strings are.
+      boolean text = field.startsWith("index.");
       out.println(
           "  format fact "
-              + TerminalText.printable(f.get("field").asText())
+              + TerminalText.printable(field)
               + ": "
-              + plain(f.get("a"))
+              + (text ? text(f.get("a")) : plain(f.get("a")))
               + " -> "
-              + plain(f.get("b")));
+              + (text ? text(f.get("b")) : plain(f.get("b"))));
     }
+    omitted(out, d, "format_facts", "changed format facts");
   }
 
   private static void metadata(PrintWriter out, JsonNode m) {
@@ -75,7 +79,17 @@ final class DiffReport {
     }
     omitted(out, m, "removed", "removed metadata keys");
     for (JsonNode c : m.get("changed")) {
-      out.println("  ~ metadata " + key(c) + ": " + value(c.get("a")) + " -> " + value(c.get("b")));
+      // The same spelling under another type (INT32 5, UINT64 5) is a change: name the types.
+      boolean retyped = !c.get("a").get("type").equals(c.get("b").get("type"));
+      out.println(
+          "  ~ metadata "
+              + key(c)
+              + ": "
+              + (retyped ? c.get("a").get("type").asText() + " " : "")
+              + value(c.get("a"))
+              + " -> "
+              + (retyped ? c.get("b").get("type").asText() + " " : "")
+              + value(c.get("b")));
     }
     omitted(out, m, "changed", "changed metadata keys");
     JsonNode byPreview = m.get("arrays_compared_by_preview");
@@ -132,11 +146,13 @@ final class DiffReport {
   }
 
   private static String counts(JsonNode c) {
-    return c.get("tensor_count").asInt()
-        + " tensors, "
-        + c.get("parameter_count").asText()
+    return Sizes.count(c.get("tensor_count").asLong(), "tensor")
+        + ", "
+        + Sizes.grouped(new java.math.BigInteger(c.get("parameter_count").asText()))
         + " parameters, "
-        + (c.get("byte_length").isNull() ? "unknown" : c.get("byte_length").asText())
+        + (c.get("byte_length").isNull()
+            ? "unknown"
+            : Sizes.grouped(new java.math.BigInteger(c.get("byte_length").asText())))
         + " bytes";
   }
 

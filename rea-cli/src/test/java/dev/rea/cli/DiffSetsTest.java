@@ -205,7 +205,10 @@ class DiffSetsTest {
 
     CliRunner.Result text = CliRunner.run("diff", a.index.toString(), b.index.toString());
     assertThat(text.out())
-        .contains("  format fact index.total_size: " + facts.get(0).get("a").asString() + " -> 999")
+        .contains(
+            "  format fact index.total_size: \""
+                + facts.get(0).get("a").asString()
+                + "\" -> \"999\"")
         .contains("header_sha256 none for a set")
         .doesNotContain("unknown");
 
@@ -218,6 +221,7 @@ class DiffSetsTest {
                 .kv("general.architecture", str("llama"))
                 .kv("general.name", str("4096"))
                 .kv("llama.context_length", GgufBuilder.u64(4096))
+                .kv("llama.block_count", GgufBuilder.u32(2))
                 .tensor("w", 0, 8, 2)
                 .bytes());
     Path y =
@@ -227,6 +231,7 @@ class DiffSetsTest {
                 .kv("general.architecture", str("llama"))
                 .kv("general.name", str("8192"))
                 .kv("llama.context_length", GgufBuilder.u64(8192))
+                .kv("llama.block_count", GgufBuilder.u64(2))
                 .tensor("w", 0, 8, 4)
                 .bytes());
     CliRunner.Result files = CliRunner.run("diff", x.toString(), y.toString());
@@ -234,6 +239,9 @@ class DiffSetsTest {
     assertThat(files.out())
         .contains("  ~ metadata llama.context_length: 4096 -> 8192")
         .contains("  ~ tensor w: shape [8, 2] -> [8, 4]; parameter_count 16 -> 32; byte_length 64 -> 128")
-        .contains("  ~ metadata general.name: \"4096\" -> \"8192\"");
+        .contains("  ~ metadata general.name: \"4096\" -> \"8192\"")
+        // Another type with the same spelling is a change, and says so.
+        .contains("  ~ metadata llama.block_count: UINT32 2 -> UINT64 2")
+        .contains("  totals: 1 tensor, 16 parameters, 64 bytes -> 1 tensor, 32 parameters, 128 bytes");
   }
 }

@@ -213,19 +213,24 @@ public final class EvidenceDiff {
       }
     }
 
+    /**
+     * Writes {@code format_facts}, capped as the other lists are: a set side's facts include its
+     * index's metadata, up to the index limit's 1,024 keys.
+     */
     void writeFacts(JsonGenerator g) {
-      g.writeName("format_facts");
-      g.writeStartArray();
-      for (String f : factFields) {
-        g.writeStartObject();
-        g.writeStringProperty("field", f);
-        g.writeName("a");
-        writeValue(g, f.equals("format") ? a.format() : a.facts().get(f));
-        g.writeName("b");
-        writeValue(g, f.equals("format") ? b.format() : b.facts().get(f));
-        g.writeEndObject();
-      }
-      g.writeEndArray();
+      writeCapped(
+          g,
+          "format_facts",
+          new ArrayList<>(factFields),
+          f -> {
+            g.writeStartObject();
+            g.writeStringProperty("field", f);
+            g.writeName("a");
+            writeValue(g, f.equals("format") ? a.format() : a.facts().get(f));
+            g.writeName("b");
+            writeValue(g, f.equals("format") ? b.format() : b.facts().get(f));
+            g.writeEndObject();
+          });
     }
 
     // ------------------------------------------------------------------------------ metadata

@@ -228,4 +228,31 @@ class EvidenceDiffTest {
     assertThat(j.get("tensors").get("added_omitted").asInt()).isEqualTo(44);
     assertThat(j.get("totals").get("b").get("tensor_count").asInt()).isEqualTo(300);
   }
+
+  /** An index's metadata (up to 1,024 keys) makes format facts a list to cap like the others. */
+  @Test
+  void moreThan256ChangedFormatFactsAreCappedAndCounted() throws Exception {
+    DiffSide one = DiffSide.of(model("a.gguf", b -> b));
+    java.util.Map<String, Object> fa = new java.util.LinkedHashMap<>(one.facts());
+    java.util.Map<String, Object> fb = new java.util.LinkedHashMap<>(one.facts());
+    for (int i = 0; i < 300; i++) {
+      fa.put("index.k" + i, "a");
+      fb.put("index.k" + i, "b");
+    }
+    JsonNode j =
+        JSON.readTree(
+            new String(
+                EvidenceDiff.compare(withFacts(one, fa), withFacts(one, fb)).json(),
+                StandardCharsets.UTF_8));
+    assertThat(j.get("same_declarations").asBoolean()).isFalse();
+    assertThat(j.get("format_facts")).hasSize(256);
+    assertThat(j.get("format_facts").get(0).get("field").asString()).isEqualTo("index.k0");
+    assertThat(j.get("format_facts_omitted").asInt()).isEqualTo(44);
+  }
+
+  private static DiffSide withFacts(DiffSide s, java.util.Map<String, Object> facts) {
+    return new DiffSide(
+        s.path(), s.evidenceId(), s.format(), s.headerSha256(), s.sha256(), facts, s.metadata(),
+        s.tensors(), s.members(), s.types(), s.totals());
+  }
 }
