@@ -139,7 +139,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   @Option(
       names = "--resume",
       description = "Continue the scan in --output FILE: keep its lines whose file is unchanged"
-          + " (same device, inode, size and modification time) and inspect the rest.")
+          + " (same device, inode, size and modification time) and inspect the rest. A line"
+          + " made with another --hash or --assume-layout is inspected again.")
   boolean resume;
 
   @Option(
@@ -319,8 +320,10 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
             + file
             + " already exists and is not an earlier rea scan output"
             + (sarif ? " in SARIF" : "")
-            + "; choose another file name,"
-            + " or remove that file first (--resume continues an earlier scan output)");
+            + "; choose another file name, or remove that file first"
+            + (sarif
+                ? " (a SARIF log replaces only an earlier SARIF log)"
+                : " (--resume continues an earlier scan output)"));
   }
 
   private static ReaException bad(String field, String message) {

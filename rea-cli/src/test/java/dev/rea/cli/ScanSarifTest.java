@@ -139,6 +139,10 @@ class ScanSarifTest {
         CliRunner.run("scan", t.root().toString(), "--format", "sarif", "--output", notes.toString());
     assertThat(refused.status()).isEqualTo(2);
     assertThat(Files.readString(notes)).isEqualTo("my notes\n");
+    // --resume is refused with SARIF, so the hint is not to use it.
+    assertThat(refused.err())
+        .contains("a SARIF log replaces only an earlier SARIF log")
+        .doesNotContain("--resume");
 
     Path log = dir.resolve("rea.sarif");
     assertThat(CliRunner.run("scan", t.root().toString(), "--format", "sarif", "--output", log.toString())

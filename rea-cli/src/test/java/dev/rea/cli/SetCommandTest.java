@@ -65,6 +65,22 @@ class SetCommandTest {
     assertThat(bad.err()).contains("--tensors '[a' does not parse");
   }
 
+  /** A set summary says it rests on a layout assumption, as a file's summary does. */
+  @Test
+  void aSetSummaryNamesTheLayoutAssumption() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "l", 2, 0, 2);
+    CliRunner.Result assumed =
+        CliRunner.run(
+            "inspect-model-set", m.get(0).toString(), "--detail", "summary", "--json",
+            "--assume-layout", "ggml-modern");
+    assertThat(assumed.status()).as(assumed.err()).isZero();
+    assertThat(assumed.json().get("kind").asString()).isEqualTo("model-set-summary");
+    assertThat(assumed.json().get("assume_layout").asString()).isEqualTo("ggml-modern");
+    CliRunner.Result plain =
+        CliRunner.run("inspect-model-set", m.get(0).toString(), "--detail", "summary", "--json");
+    assertThat(plain.json().has("assume_layout")).isFalse();
+  }
+
   @Test
   void jsonIsTheSignedSetBundleWithTheSetFirst() {
     List<Path> m = SetFixtures.ggufSplit(dir, "j", 3, 0, 2);

@@ -19,7 +19,7 @@ import tools.jackson.core.JsonGenerator;
  * of {@code format_facts}:
  *
  * <pre>
- * { "kind": "model-set-summary", "parent_evidence_id", "status",
+ * { "kind": "model-set-summary", "parent_evidence_id", "status", "assume_layout"?,
  *   "artifact": { "path" (set.path), "format" (the members', or "mixed"), "file_size" (sum),
  *                 "header_length": null, "header_sha256": null, "sha256": null },
  *   "set": { "kind", "member_count", "index": null | { "path", "sha256" } },
@@ -33,7 +33,9 @@ import tools.jackson.core.JsonGenerator;
  * for a safetensors index, from the index's {@code metadata} (type {@code STRING}; short values
  * only), else from the first member as for one file. {@code counts.metadata} counts the rows the
  * headline was chosen from. The kind differs from a file's summary ({@code
- * model-artifact-summary}) so that a reader knows which shape follows.
+ * model-artifact-summary}) so that a reader knows which shape follows. {@code assume_layout} is
+ * there, as in a file's summary, when the members were read under a layout assumption (CONTRACT
+ * section 12: the set's byte lengths and totals rest on it).
  */
 public final class SetSummary {
   /** Kind of a set summary. */
@@ -56,6 +58,9 @@ public final class SetSummary {
       g.writeStringProperty("kind", KIND);
       g.writeStringProperty("parent_evidence_id", set.evidenceId());
       g.writeStringProperty("status", set.status());
+      if (set.request().assumeLayout() != null) {
+        g.writeStringProperty("assume_layout", set.request().assumeLayout());
+      }
       g.writeName("artifact");
       g.writeStartObject();
       g.writeStringProperty("path", set.set().path());
