@@ -47,6 +47,8 @@ record ResumeLine(
       String assumeLayout = null;
       @Nullable String[] identity = null;
       boolean[] summary = new boolean[2];
+      boolean summarized = false;
+      String summaryLayout = null;
       String members = "";
       while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
@@ -55,12 +57,18 @@ record ResumeLine(
           case "schema" -> schema = p.getValueAsString();
           case "path" -> path = p.getValueAsString();
           case "status" -> status = p.getValueAsString();
-          case "assume_layout" -> assumeLayout = p.getValueAsString();
+          case "assume_layout" -> {
+            if (value != JsonToken.VALUE_STRING) {
+              throw new IllegalArgumentException("its assume_layout is not a string");
+            }
+            assumeLayout = p.getString();
+          }
           case "identity" -> identity = identity(p, value);
           case "member_identities" -> members = members(p, value);
           case "summary" -> {
             if (value == JsonToken.START_OBJECT) {
-              summary(p, summary);
+              summarized = true;
+              summaryLayout = summary(p, summary);
             }
           }
           default -> p.skipChildren();
@@ -68,6 +76,11 @@ record ResumeLine(
       }
       if (p.nextToken() != null) {
         throw new IllegalArgumentException("text after the JSON object");
+      }
+      if (summarized && !java.util.Objects.equals(assumeLayout, summaryLayout)) {
+        // REA writes the two together; a line where they differ was edited by hand.
+        throw new IllegalArgumentException(
+            "its assume_layout is not the one its summary was made under");
       }
       if (!ScanLine.SCHEMA.equals(schema)) {
         throw new IllegalArgumentException("its schema is not " + ScanLine.SCHEMA);
@@ -155,10 +168,18 @@ record ResumeLine(
    * Reads the summary object: {@code found[0]} whether its top-level {@code warnings} is
    * non-empty, {@code found[1]} whether {@code artifact.sha256} is a string.
    */
-  private static void summary(JsonParser p, boolean[] found) {
+  private static @Nullable String summary(JsonParser p, boolean[] found) {
+    String assumeLayout = null;
     while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
       JsonToken v = p.nextToken();
+      if (name.equals("assume_layout")) {
+        if (v != JsonToken.VALUE_STRING) {
+          throw new IllegalArgumentException("its summary's assume_layout is not a string");
+        }
+        assumeLayout = p.getString();
+        continue;
+      }
       if (name.equals("warnings") && v == JsonToken.START_ARRAY) {
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -183,5 +204,6 @@ record ResumeLine(
       }
       p.skipChildren();
     }
+    return assumeLayout;
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
+import dev.rea.core.options.LayoutAssumption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,6 +97,42 @@ class ResumeIndexTest {
     }
     assertThat(ResumeIndex.load(file, false).keep("/m/a", base)).isNotNull();
     assertThat(ResumeIndex.load(file, false).keep("/m/a/", base)).isNull();
+  }
+
+  /**
+   * A line is kept only for a scan under its layout assumption; REA writes a complete line's
+   * assume_layout beside its summary's, so a line where they differ was edited and is refused.
+   */
+  @Test
+  void aLineIsKeptOnlyUnderItsLayoutAssumptionAndMustAgreeWithItsSummary() throws Exception {
+    Path file = dir.resolve("out.jsonl");
+    String plain = line("/m/a", UnitStatus.COMPLETE, id(1, 10), false);
+    String assumed =
+        plain
+            .replace("\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":\"ggml-modern\",")
+            .replace("\"kind\":\"model-artifact-summary\",",
+                "\"kind\":\"model-artifact-summary\",\"assume_layout\":\"ggml-modern\",")
+            .replace("/m/a", "/m/b");
+    Files.writeString(file, plain + assumed);
+    ResumeIndex none = ResumeIndex.load(file, false, false, LayoutAssumption.NONE);
+    assertThat(none.keep("/m/a", id(1, 10))).isNotNull();
+    assertThat(none.keep("/m/b", id(1, 10))).isNull();
+    ResumeIndex modern = ResumeIndex.load(file, false, false, LayoutAssumption.GGML_MODERN);
+    assertThat(modern.keep("/m/a", id(1, 10))).isNull();
+    assertThat(modern.keep("/m/b", id(1, 10))).isNotNull();
+
+    String forged =
+        plain.replace(
+            "\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":\"ggml-modern\",");
+    Files.writeString(file, forged);
+    ReaException e =
+        catchThrowableOfType(
+            ReaException.class,
+            () -> ResumeIndex.load(file, false, false, LayoutAssumption.GGML_MODERN));
+    assertThat(e.getMessage()).contains("line 1 of ", "not the one its summary was made under");
+    Files.writeString(file, plain.replace("\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":[1],"));
+    e = catchThrowableOfType(ReaException.class, () -> ResumeIndex.load(file, false));
+    assertThat(e.getMessage()).contains("its assume_layout is not a string");
   }
 
   @Test
