@@ -53,7 +53,7 @@ import tools.jackson.core.json.JsonFactory;
       "  rea check model.gguf",
       "  rea check model.safetensors --expect-sha256 HEX  # the model card's SHA-256",
       "  rea check *.gguf --allow removed_type --json",
-      "  rea check ./Llama-3.1-8B/                       # a sharded checkpoint, as one model",
+      "  rea check ./Llama-3.1-8B/          # a sharded checkpoint, as one model",
       "",
       "Exit status: 0 every file or set OK, 1 some failed, 2 invalid arguments."
     })
