@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * What the released layouts of a type whose layout is not established (GGUF: Q8_1, the K types,
- * ambiguous IDs) still prove about a file: every one of them needs at least {@link
- * TensorType#minByteLength} bytes for a tensor. When even that many bytes do not fit before the
+ * ambiguous IDs) still prove about a file: every one of them that can hold a tensor's shape needs
+ * at least {@link #boundOf} bytes for it. When even that many bytes do not fit before the
  * end of the file, or would run into the next tensor, no released layout can hold the declaration.
  *
  * <p>CONTRACT section 8 rejects only what the declarations prove without a layout (a nonempty
@@ -65,7 +65,7 @@ public final class LayoutBounds {
       long length = d.byteLength();
       boolean bound = false;
       if (length == DeclaredTensor.UNKNOWN_LENGTH) {
-        length = d.type().minByteLength(d.elements());
+        length = boundOf(d);
         bound = true;
       }
       if (length == DeclaredTensor.UNKNOWN_LENGTH) {
@@ -92,6 +92,33 @@ public final class LayoutBounds {
       out.add(truncatedWarning(shortCount, shortOnes));
     }
     overlapWarning(nonempty, proven, n, out);
+  }
+
+  /**
+   * The least bytes a nonempty tensor of unknown length needs: the shortest of its type's
+   * candidate layouts under which its first dimension is a whole number of blocks (a row of 64
+   * Q4_K elements can only be K64's: ggml stores whole blocks per row), or, when no candidate
+   * holds its shape, the type's bound ({@link TensorType#minByteLength}). Matches what {@link
+   * CandidateFit} calls fitting: a tensor no candidate fits is short or overlaps under every one.
+   *
+   * @return bytes; {@link DeclaredTensor#UNKNOWN_LENGTH} when nothing is known; {@link
+   *     DeclaredTensor#LENGTH_OVERFLOW} when every applicable layout needs more than 2^63-1
+   */
+  static long boundOf(DeclaredTensor d) {
+    TensorType type = d.type();
+    long best = DeclaredTensor.UNKNOWN_LENGTH;
+    for (int k = 0; k < type.layoutNames().size(); k++) {
+      long length = type.lengthUnder(k, d.shape(), d.elements());
+      if (length == DeclaredTensor.UNKNOWN_LENGTH) {
+        continue; // the row is not whole blocks of this layout
+      }
+      if (best == DeclaredTensor.UNKNOWN_LENGTH
+          || best == DeclaredTensor.LENGTH_OVERFLOW
+          || (length != DeclaredTensor.LENGTH_OVERFLOW && Long.compareUnsigned(length, best) < 0)) {
+        best = length;
+      }
+    }
+    return best == DeclaredTensor.UNKNOWN_LENGTH ? type.minByteLength(d.elements()) : best;
   }
 
   /** One named tensor of the {@value #TRUNCATED} warning. */

@@ -436,19 +436,42 @@ class GgufTensorTest {
 
   @Test
   void tensorsStartingInsideTheSmallestReleasedLayoutOfAnEarlierOneGetAWarning() throws Exception {
-    // Q4_K [64, 64] takes at least 2,304 bytes (K256). The next tensor at 2,304 is fine; one
-    // that starts at 2,272 lies inside those bytes under every released layout.
+    // Q4_K [256, 16] takes at least 2,304 bytes (K256; K64 needs 2,432). The next tensor at
+    // 2,304 is fine; one that starts at 2,272 lies inside those bytes under every released layout.
     ParsedHeader apart =
-        read(GgufBuilder.v3().tensorAt("k", 12, 0, 64, 64).tensorAt("f", 0, 2304, 8));
+        read(GgufBuilder.v3().tensorAt("k", 12, 0, 256, 16).tensorAt("f", 0, 2304, 8));
     assertThat(warningCodes(apart)).doesNotContain(LayoutBounds.OVERLAP);
     ParsedHeader inside =
-        read(GgufBuilder.v3().tensorAt("k", 12, 0, 64, 64).tensorAt("f", 0, 2272, 8));
+        read(GgufBuilder.v3().tensorAt("k", 12, 0, 256, 16).tensorAt("f", 0, 2272, 8));
     Warning w =
         inside.warnings().stream()
             .filter(x -> x.code().equals(LayoutBounds.OVERLAP))
             .findFirst()
             .orElseThrow();
     assertThat(w.message()).contains("tensor[1] starts at offset 2272").contains("tensor[0] (Q4_K)");
+  }
+
+  /**
+   * A row of 64 Q4_K elements is not whole 256-element blocks, so only K64 (2,432 bytes for
+   * [64, 64]) can hold it: a next tensor at 2,304 lies inside its storage under every released
+   * layout that can hold its shape, as candidates_fitting_ranges (empty) says.
+   */
+  @Test
+  void theBoundOfATensorIsItsShortestLayoutThatHoldsItsRows() throws Exception {
+    ParsedHeader k64 =
+        read(GgufBuilder.v3().tensorAt("k", 12, 0, 64, 64).tensorAt("f", 0, 2304, 8));
+    Warning w =
+        k64.warnings().stream()
+            .filter(x -> x.code().equals(LayoutBounds.OVERLAP))
+            .findFirst()
+            .orElseThrow();
+    // The builder's data section ends after f, so K64's 2,432 bytes also run past the file.
+    assertThat(w.message()).contains("tensor[1] starts at offset 2304, inside the ").contains(
+        "tensor[0] (Q4_K)");
+    assertThat(warningCodes(k64)).contains(LayoutBounds.TRUNCATED);
+    ParsedHeader roomy =
+        read(GgufBuilder.v3().tensorAt("k", 12, 0, 64, 64).tensorAt("f", 0, 2432, 8));
+    assertThat(warningCodes(roomy)).doesNotContain(LayoutBounds.OVERLAP);
   }
 
   @Test

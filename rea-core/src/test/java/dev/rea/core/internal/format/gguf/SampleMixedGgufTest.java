@@ -8,6 +8,7 @@ import dev.rea.core.evidence.Limitation;
 import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.TypeRow;
+import dev.rea.core.evidence.Warning;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,6 +78,10 @@ class SampleMixedGgufTest {
     assertThat(r.limitations()).extracting(Limitation::tensorIndices)
         .containsExactly(java.util.List.of(4), java.util.List.of(5), java.util.List.of(6));
     assertThat(r.coverage().storageSizes()).isEqualTo("partial");
-    assertThat(r.warnings()).isEmpty();
+    // The Q4_K tensor's rows are 64 elements, which only K64 blocks hold, and K64 needs 2,432
+    // bytes where 2,304 lie before the next tensor: no released layout holds the declaration.
+    assertThat(r.warnings()).extracting(Warning::code).containsExactly("overlap_under_every_layout");
+    assertThat(r.warnings().get(0).message())
+        .contains("tensor[6] starts at offset 15872, inside the 2432 bytes tensor[5] (Q4_K)");
   }
 }
