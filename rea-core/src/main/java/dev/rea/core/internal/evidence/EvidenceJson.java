@@ -105,7 +105,7 @@ public final class EvidenceJson {
    * @throws java.io.UncheckedIOException when writing fails
    */
   public static void writeBundle(List<EvidenceRecord> records, OutputStream out) {
-    try (JsonGenerator g = generator(new Unclosed(out))) {
+    try (JsonGenerator g = generatorKeepingOpen(out)) {
       writeBundle(g, records);
     } catch (tools.jackson.core.JacksonException e) {
       if (e.getCause() instanceof java.io.IOException io) {
@@ -113,6 +113,14 @@ public final class EvidenceJson {
       }
       throw e;
     }
+  }
+
+  /**
+   * A generator as {@link #generator} gives, whose {@code close()} flushes {@code out} but leaves
+   * it open (the caller's stream: stdout, an envelope being written).
+   */
+  public static JsonGenerator generatorKeepingOpen(OutputStream out) {
+    return generator(new Unclosed(out));
   }
 
   /** {@code out} for a generator that closes what it writes to: closing only flushes. */

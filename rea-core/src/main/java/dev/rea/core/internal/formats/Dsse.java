@@ -72,7 +72,7 @@ public final class Dsse {
    */
   public static void write(String payloadType, byte[] body, DsseSigner signer, OutputStream out) {
     byte[] sig = signer.sign(pae(payloadType, body));
-    try (JsonGenerator g = EvidenceJson.generator(new Unclosed(out))) {
+    try (JsonGenerator g = EvidenceJson.generatorKeepingOpen(out)) {
       g.writeStartObject();
       g.writeName("payload");
       // Streams the base64 from the body: no second copy of it as a String.
@@ -232,23 +232,6 @@ public final class Dsse {
       return (url ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(text);
     } catch (IllegalArgumentException e) {
       return null;
-    }
-  }
-
-  /** Passes writes through and leaves the stream open when the generator closes. */
-  private static final class Unclosed extends java.io.FilterOutputStream {
-    Unclosed(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws java.io.IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void close() throws java.io.IOException {
-      flush();
     }
   }
 }
