@@ -745,15 +745,7 @@ public final class Rea {
     }
     EvidenceRecord r = ((Inspection.Complete) result).record();
     List<Verdict.Reason> reasons = new java.util.ArrayList<>();
-    String expected = policy.expectSha256();
-    if (expected != null && !expected.equals(r.artifact().sha256())) {
-      reasons.add(
-          digestReason(
-              r.artifact().sha256() == null
-                  ? "a SHA-256 of " + expected + " was expected, but the file was not hashed"
-                  : "the file's SHA-256 is " + r.artifact().sha256() + ", not the expected "
-                      + expected));
-    }
+    checkDigest(policy.expectSha256(), r.artifact().sha256(), reasons);
     return judged(path, r.evidenceId(), reasons, r.warnings(), r.limitations(), policy);
   }
 
@@ -789,14 +781,7 @@ public final class Rea {
                     + " --expect-sha256, or list every member's digest with inspect-model-set"
                     + " --hash full"));
       } else {
-        String actual = s.members().get(0).sha256();
-        if (!expected.equals(actual)) {
-          reasons.add(
-              digestReason(
-                  actual == null
-                      ? "a SHA-256 of " + expected + " was expected, but the file was not hashed"
-                      : "the file's SHA-256 is " + actual + ", not the expected " + expected));
-        }
+        checkDigest(expected, s.members().get(0).sha256(), reasons);
       }
     }
     return judged(path, s.evidenceId(), reasons, s.warnings(), s.limitations(), policy);
@@ -811,6 +796,18 @@ public final class Rea {
             new Verdict.Reason(
                 Verdict.Kind.REJECTION, e.constraint().wireName(), e.getMessage(), e.offset(),
                 e.field())));
+  }
+
+  /** Adds {@code sha256_mismatch} when a digest is expected and the file's is not it. */
+  private static void checkDigest(
+      @Nullable String expected, @Nullable String actual, List<Verdict.Reason> reasons) {
+    if (expected != null && !expected.equals(actual)) {
+      reasons.add(
+          digestReason(
+              actual == null
+                  ? "a SHA-256 of " + expected + " was expected, but the file was not hashed"
+                  : "the file's SHA-256 is " + actual + ", not the expected " + expected));
+    }
   }
 
   private static Verdict.Reason digestReason(String message) {
