@@ -21,6 +21,10 @@ final class CompactReport {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final int MAX_CELL_CHARS = 60;
 
+  /** A SHA-256 (an evidence ID, a file's or an array's digest): printed whole off a terminal. */
+  private static final java.util.regex.Pattern DIGEST =
+      java.util.regex.Pattern.compile("(sha256:)?[0-9a-f]{64}");
+
   private CompactReport() {}
 
   /** Prints a summary (and its page, if any) with lines as long as their content. */
@@ -235,6 +239,10 @@ final class CompactReport {
         String whole = row.has(col) ? cellText(col, row.get(col)) : "";
         if (screen.limited() && PageColumns.of(col).shortenable()) {
           cells[i++] = whole; // cut to the width the table gives it
+          continue;
+        }
+        if (!screen.limited() && DIGEST.matcher(whole).matches()) {
+          cells[i++] = whole; // a digest cut short identifies nothing
           continue;
         }
         cut |= TextTable.columns(whole) > MAX_CELL_CHARS;

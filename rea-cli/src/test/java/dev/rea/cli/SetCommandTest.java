@@ -65,6 +65,28 @@ class SetCommandTest {
     assertThat(bad.err()).contains("--tensors '[a' does not parse");
   }
 
+  /** Off a terminal a page's digests are whole: an evidence ID cut at 60 identifies nothing. */
+  @Test
+  void aPipedMembersPagePrintsEvidenceIdsWhole() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "p", 2, 0, 2);
+    Path ev = dir.resolve("set.json");
+    CliRunner.Result page =
+        CliRunner.run(
+            "inspect-model-set", m.get(0).toString(), "--detail", "summary", "--evidence_output",
+            ev.toString(), "--view",
+            "{\"collection\":\"members\",\"fields\":[\"evidence_id\",\"header_sha256\"]}");
+    assertThat(page.status()).as(page.err()).isZero();
+    JsonNode members =
+        tools.jackson.databind.json.JsonMapper.builder().build().readTree(Files.readString(ev))
+            .get("records").get(0).get("members");
+    for (JsonNode member : members) {
+      assertThat(page.out())
+          .contains(member.get("evidence_id").asString())
+          .contains(member.get("header_sha256").asString());
+    }
+    assertThat(page.out()).doesNotContain("cells are cut");
+  }
+
   /** A set summary says it rests on a layout assumption, as a file's summary does. */
   @Test
   void aSetSummaryNamesTheLayoutAssumption() {
