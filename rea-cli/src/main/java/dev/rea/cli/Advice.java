@@ -27,6 +27,11 @@ final class Advice {
       todo = "a model of several files in it is inspected with inspect-model-set DIR, every model"
           + " under it with scan DIR";
     }
+    if (todo == null
+        && e.constraint() == Constraint.UNSUPPORTED_FORMAT
+        && e.getMessage().startsWith("the directory holds no GGUF file")) {
+      todo = "models in the directories below it are found by scan DIR";
+    }
     return todo == null ? e : e.toBuilder(e.getMessage() + ": " + todo).build();
   }
 

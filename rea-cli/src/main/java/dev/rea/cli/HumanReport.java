@@ -137,7 +137,7 @@ final class HumanReport {
             r.warnings().size()
                 + " ("
                 + TerminalText.printable(String.join(", ", codes))
-                + "): see Warnings at the end"
+                + "): see Warnings below"
           });
     }
     facts.add(

@@ -112,7 +112,7 @@ final class SetReport {
         codes.add(w.code());
       }
       facts.add(new String[] {"warnings", s.warnings().size() + " ("
-          + TerminalText.printable(String.join(", ", codes)) + "): see Warnings at the end"});
+          + TerminalText.printable(String.join(", ", codes)) + "): see Warnings below"});
     }
     facts.add(new String[] {"evidence", String.valueOf(s.evidenceId())});
     screen.printFacts(out, facts);

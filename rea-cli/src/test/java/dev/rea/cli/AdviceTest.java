@@ -46,6 +46,23 @@ class AdviceTest {
         .contains("--evidence_output FILE");
   }
 
+  /** A directory whose models sit in subdirectories: the set command points at scan. */
+  @Test
+  void aDirectoryOfModelDirectoriesPointsAtScan(@org.junit.jupiter.api.io.TempDir java.nio.file.Path root)
+      throws Exception {
+    java.nio.file.Path sub = java.nio.file.Files.createDirectories(root.resolve("a"));
+    java.nio.file.Files.write(
+        sub.resolve("m.gguf"),
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str("llama"))
+            .bytes());
+    CliRunner.Result r = CliRunner.run("inspect-model-set", root.toString());
+    assertThat(r.status()).isEqualTo(3);
+    assertThat(r.err())
+        .contains("the directory holds no GGUF file, safetensors file or safetensors index")
+        .contains("models in the directories below it are found by scan DIR");
+  }
+
   @Test
   void otherFailuresAreLeftAsTheyAre() {
     ReaException plain = ReaException.builder(Constraint.NOT_FOUND, "no such file: /x").build();

@@ -112,7 +112,7 @@ class InspectCommandTest {
     // Type ID 31 (Q4_0_4_4) is removed upstream: a removed_type warning.
     String out = report("removed.gguf", llama().tensor("r", 31, 32).tensor("w", 0, 4));
     String top = out.substring(0, out.indexOf("Metadata ("));
-    assertThat(top).containsPattern("(?m)^  warnings +1 \\(removed_type\\): see Warnings at the end$");
+    assertThat(top).containsPattern("(?m)^  warnings +1 \\(removed_type\\): see Warnings below$");
     assertThat(out).contains("Warnings (1)");
     CliRunner.Result clean = CliRunner.run("inspect-model-artifact", tinyLlama().toString());
     assertThat(clean.out()).contains("Warnings (0)").doesNotContainPattern("(?m)^  warnings ");
