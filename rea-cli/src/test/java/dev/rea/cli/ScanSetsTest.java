@@ -157,4 +157,30 @@ class ScanSetsTest {
         CliRunner.run("scan", dir.resolve("tree").toString(), "--output", out.toString(), "--resume");
     assertThat(lastLine(third.err())).contains("5 kept from the earlier output");
   }
+
+  /**
+   * A set summary has no digest of its own, so a set line's member identities carry the files'
+   * SHA-256: the index's always, each member's with {@code --hash full}, each equal to the
+   * digest of the file's bytes.
+   */
+  @Test
+  void memberIdentitiesCarryEachFilesDigestWithHashFull() throws Exception {
+    dev.rea.core.testing.SetFixtures.Checkpoint c =
+        dev.rea.core.testing.SetFixtures.checkpoint(Files.createDirectories(dir.resolve("ck")), 2, 3);
+    CliRunner.Result full = CliRunner.run("scan", c.index.getParent().toString(), "--hash", "full");
+    assertThat(full.status()).as(full.err()).isZero();
+    JsonNode line = lines(full.out()).get(0);
+    assertThat(line.get("kind").asString()).isEqualTo("set");
+    JsonNode members = line.get("member_identities");
+    assertThat(members).hasSize(3);
+    for (JsonNode m : members) {
+      Path file = Path.of(m.get("path").asString());
+      assertThat(m.get("sha256").asString()).as(file.toString()).isEqualTo(Sha256sum.of(file));
+    }
+    CliRunner.Result header = CliRunner.run("scan", c.index.getParent().toString());
+    JsonNode headerMembers = lines(header.out()).get(0).get("member_identities");
+    assertThat(headerMembers.get(0).get("sha256").asString()).isEqualTo(Sha256sum.of(c.index));
+    assertThat(headerMembers.get(1).has("sha256")).isFalse();
+    assertThat(headerMembers.get(2).has("sha256")).isFalse();
+  }
 }

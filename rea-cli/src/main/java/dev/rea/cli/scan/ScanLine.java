@@ -5,7 +5,9 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -58,7 +60,7 @@ public final class ScanLine {
       @Nullable String evidenceId,
       byte @Nullable [] summary,
       @Nullable ReaException error) {
-    return render(kind, path, status, null, identity, null, evidenceId, summary, error);
+    return render(kind, path, status, null, identity, null, Map.of(), evidenceId, summary, error);
   }
 
   /**
@@ -73,8 +75,15 @@ public final class ScanLine {
    * can decide whether it is accepted at all, so {@code --resume} keeps such a line only for a
    * scan that makes the same assumption (a rejected line has no summary to say it).
    *
+   * <p>A complete set line's member identities also carry each file's {@code sha256} when it is
+   * known (the set summary has no digest of its own: a set is several files): a safetensors
+   * index's always (it is read whole), each member's with {@code --hash full}. They are taken
+   * from {@code memberSha256} by file name (the files of a set share its directory).
+   *
    * @param assumeLayout the layout assumption's wire name, or null when none was made
    * @param members the set's files found by the walk, or null for a line without the field
+   * @param memberSha256 a member's full SHA-256 (lowercase hex) by file name; empty when the
+   *     members were not hashed
    */
   public static byte[] render(
       ScanUnit.Kind kind,
@@ -83,6 +92,7 @@ public final class ScanLine {
       @Nullable String assumeLayout,
       FileIdentity identity,
       @Nullable List<ListedFile> members,
+      Map<String, String> memberSha256,
       @Nullable String evidenceId,
       byte @Nullable [] summary,
       @Nullable ReaException error) {
@@ -107,6 +117,11 @@ public final class ScanLine {
           g.writeStartObject();
           g.writeStringProperty("path", m.path().toString());
           identityFields(g, m.identity());
+          Path name = m.path().getFileName();
+          String sha256 = name == null ? null : memberSha256.get(name.toString());
+          if (sha256 != null) {
+            g.writeStringProperty("sha256", sha256);
+          }
           g.writeEndObject();
         }
         g.writeEndArray();

@@ -85,7 +85,9 @@ final class SetUnitWork {
             ? rea.inspectSet(unit.path(), options, sink)
             : rea.inspectSetSigned(unit.path(), options, sink);
       } catch (OutOfMemoryError e) {
-        write(unit, UnitStatus.FAILED, null, null, ReaException.heapExhausted(e), List.of());
+        write(
+            unit, UnitStatus.FAILED, null, null, ReaException.heapExhausted(e), List.of(),
+            java.util.Map.of());
         return;
       }
       tally.read(read[0]);
@@ -93,7 +95,9 @@ final class SetUnitWork {
         if (f.error().constraint() == Constraint.CANCELLED) {
           return;
         }
-        write(unit, UnitStatus.ofFailure(f.error(), false), null, null, f.error(), List.of());
+        write(
+            unit, UnitStatus.ofFailure(f.error(), false), null, null, f.error(), List.of(),
+            java.util.Map.of());
         return;
       }
       ModelSetRecord set = ((SetInspection.Complete) result).set();
@@ -104,7 +108,19 @@ final class SetUnitWork {
         spool.writeBundle(bundles.resolve(hex + ".json"), signed);
       }
       byte[] summary = rea.setSummaryJson(set, first[0], null);
-      write(unit, UnitStatus.COMPLETE, set.evidenceId(), summary, null, set.warnings());
+      java.util.Map<String, String> digests = new java.util.HashMap<>();
+      for (ModelSetRecord.Member m : set.members()) {
+        Path name = Path.of(m.path()).getFileName();
+        if (m.sha256() != null && name != null) {
+          digests.put(name.toString(), m.sha256());
+        }
+      }
+      ModelSetRecord.IndexInfo index = set.set().index();
+      Path indexName = index == null ? null : Path.of(index.path()).getFileName();
+      if (index != null && indexName != null) {
+        digests.put(indexName.toString(), index.sha256()); // read whole, so always known
+      }
+      write(unit, UnitStatus.COMPLETE, set.evidenceId(), summary, null, set.warnings(), digests);
     }
   }
 
@@ -114,7 +130,8 @@ final class SetUnitWork {
       @Nullable String evidenceId,
       byte @Nullable [] summary,
       @Nullable ReaException error,
-      List<Warning> warnings)
+      List<Warning> warnings,
+      java.util.Map<String, String> memberSha256)
       throws IOException {
     ReaException advised = error == null ? null : settings.advice().apply(error);
     byte[] line =
@@ -125,6 +142,7 @@ final class SetUnitWork {
             settings.layout().wire(),
             unit.identity(),
             unit.members(),
+            memberSha256,
             evidenceId,
             summary,
             advised);

@@ -162,6 +162,7 @@ final class UnitWork {
             settings.layout().wire(),
             identity,
             null,
+            java.util.Map.of(),
             evidenceId,
             summary,
             advised);
