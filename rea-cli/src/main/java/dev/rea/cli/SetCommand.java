@@ -110,10 +110,9 @@ public final class SetCommand extends ReaCommand {
   @Nullable String tensors;
 
   @Option(names = {"--max_tensor_rows", "--max-tensor-rows"}, paramLabel = "N",
-      defaultValue = "" + InspectCommand.DEFAULT_MAX_TENSOR_ROWS,
-      description = "With --tensors: matching rows shown (default ${DEFAULT-VALUE}; the count"
-          + " of the rest is given).")
-  int maxTensorRows = InspectCommand.DEFAULT_MAX_TENSOR_ROWS;
+      description = "With --tensors: matching rows shown (default "
+          + InspectCommand.DEFAULT_MAX_TENSOR_ROWS + "; the count of the rest is given).")
+  @Nullable Integer maxTensorRows;
 
   @Option(names = "--view", paramLabel = "JSON",
       description = "Answer one page of a view over the set in the same run. Needs --detail "
@@ -222,15 +221,24 @@ public final class SetCommand extends ReaCommand {
    */
   private @Nullable SetTensorMatches tensorMatches(
       Arguments.Detail chosen, StandardFormat standard) throws ReaException {
-    if (maxTensorRows < 0) {
+    int rows = maxTensorRows == null ? InspectCommand.DEFAULT_MAX_TENSOR_ROWS : maxTensorRows;
+    if (rows < 0) {
       throw ReaException.builder(
               dev.rea.core.error.Constraint.BAD_ARGUMENT,
-              "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
+              "--max_tensor_rows must be 0 or more, not " + rows)
+          .field("--max_tensor_rows")
+          .build();
+    }
+    if (maxTensorRows != null && tensors == null) {
+      // A set's report prints no tensor rows but those --tensors chooses.
+      throw ReaException.builder(
+              dev.rea.core.error.Constraint.BAD_ARGUMENT,
+              "--max_tensor_rows limits the rows --tensors GLOB lists: give --tensors")
           .field("--max_tensor_rows")
           .build();
     }
     Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen, standard);
-    return tensorFilter == null ? null : new SetTensorMatches(tensorFilter, maxTensorRows);
+    return tensorFilter == null ? null : new SetTensorMatches(tensorFilter, rows);
   }
 
   /** Writes the signed set bundle from the spool to stdout as one JSON line. */

@@ -63,6 +63,10 @@ class SetCommandTest {
     CliRunner.Result bad = CliRunner.run("inspect-model-set", c.index.toString(), "--tensors", "[a");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.err()).contains("--tensors '[a' does not parse");
+    CliRunner.Result alone =
+        CliRunner.run("inspect-model-set", c.index.toString(), "--max_tensor_rows", "5");
+    assertThat(alone.status()).isEqualTo(2);
+    assertThat(alone.err()).contains("--max_tensor_rows limits the rows --tensors GLOB lists");
   }
 
   /** Off a terminal a page's digests are whole: an evidence ID cut at 60 identifies nothing. */
