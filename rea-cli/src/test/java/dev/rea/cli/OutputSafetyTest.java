@@ -46,17 +46,26 @@ class OutputSafetyTest {
     }
   }
 
+  /** A stream every write to which fails as a full device's does. */
+  private static OutputStream fullDevice() {
+    return new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        throw new IOException("No space left on device");
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        throw new IOException("No space left on device");
+      }
+    };
+  }
+
   @Test
   void aFailingStdoutTurnsSuccessIntoExecutionFailure() throws Exception {
     Path model = sample();
-    OutputStream broken =
-        new OutputStream() {
-          @Override
-          public void write(int b) throws IOException {
-            throw new IOException("No space left on device");
-          }
-        };
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(broken, StandardCharsets.UTF_8), true);
+    PrintWriter out =
+        new PrintWriter(new OutputStreamWriter(fullDevice(), StandardCharsets.UTF_8), true);
     StringWriter err = new StringWriter();
     int status =
         ReaMain.run(
@@ -75,18 +84,7 @@ class OutputSafetyTest {
   @Test
   void aFullDeviceUnderTheProcessStdoutIsExecutionFailure() throws Exception {
     Path model = sample();
-    OutputStream full =
-        new OutputStream() {
-          @Override
-          public void write(int b) throws IOException {
-            throw new IOException("No space left on device");
-          }
-
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            throw new IOException("No space left on device");
-          }
-        };
+    OutputStream full = fullDevice();
     for (String detail : new String[] {"complete", "summary"}) {
       StringWriter err = new StringWriter();
       int status =
