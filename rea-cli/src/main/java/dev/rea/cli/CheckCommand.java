@@ -225,10 +225,39 @@ public final class CheckCommand extends ReaCommand {
       return "OK " + TerminalText.printable(v.path());
     }
     List<String> reasons = new ArrayList<>();
+    boolean cut = false;
     for (Verdict.Reason r : v.reasons()) {
-      reasons.add(r.code() + ": " + TerminalText.printable(r.message()));
+      String message = r.message();
+      if (r.kind() == Verdict.Kind.LIMITATION) {
+        // A limitation explains itself over a paragraph; its first sentence says what is unknown.
+        int end = sentenceEnd(message);
+        if (end > 0) {
+          message = message.substring(0, end);
+          cut = true;
+        }
+      }
+      reasons.add(r.code() + ": " + TerminalText.printable(message));
     }
-    return "FAIL " + TerminalText.printable(v.path()) + ": " + String.join("; ", reasons);
+    return "FAIL "
+        + TerminalText.printable(v.path())
+        + ": "
+        + String.join("; ", reasons)
+        + (cut ? " (limitations in their first sentence: --json has them whole)" : "");
+  }
+
+  /**
+   * @return where the first sentence of {@code text} ends (its period), or -1 when it has one
+   *     sentence; the periods of "e.g." and "i.e." end none
+   */
+  static int sentenceEnd(String text) {
+    for (int i = text.indexOf(". "); i > 0; i = text.indexOf(". ", i + 1)) {
+      boolean abbreviation =
+          i >= 3 && (text.startsWith("e.g", i - 3) || text.startsWith("i.e", i - 3));
+      if (!abbreviation) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** {@code {"kind": "check", "ok", "units": [{path, ok, evidence_id, reasons}]}}. */

@@ -109,6 +109,19 @@ class CheckAndDiffCommandTest {
             "check", cut.toString(), "--allow", "short_under_every_layout", "--fail-on", "limitations");
     assertThat(strict.status()).as("the layout limitation fails it now").isEqualTo(1);
     assertThat(strict.out()).contains("FAIL ").contains("layout");
+    // A limitation's paragraph is cut to its first sentence on the line ("e.g." ends none);
+    // --json keeps it whole.
+    assertThat(strict.out())
+        .contains("k_quant_layout_ambiguous: Q4_K (type ID 12) has two released storage layouts")
+        .contains("e.g. b1500)")
+        .doesNotContain("The header does not record which one wrote the file")
+        .endsWith("(limitations in their first sentence: --json has them whole)\n");
+    CliRunner.Result whole =
+        CliRunner.run(
+            "check", cut.toString(), "--allow", "short_under_every_layout", "--fail-on",
+            "limitations", "--json");
+    assertThat(whole.json().get("units").get(0).get("reasons").toString())
+        .contains("The header does not record which one wrote the file");
   }
 
   @Test
