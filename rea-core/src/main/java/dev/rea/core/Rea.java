@@ -755,7 +755,7 @@ public final class Rea {
    * warning of the set and of its members that the policy does not allow (each member's naming
    * it), and every limitation when the policy says so. An expected SHA-256 is one file's: a set
    * of one member is held to it; a set of several always fails it, saying to check each member
-   * (a set has no single digest).
+   * (a set has no single digest). Messages name no option or command of a front end.
    *
    * @param path the set's path as the user named it
    * @param result the set's inspection (with a full hash when a digest is expected)
@@ -777,9 +777,8 @@ public final class Rea {
                     + expected
                     + " was expected, but a set of "
                     + s.members().size()
-                    + " files has no single SHA-256: check each member file with"
-                    + " --expect-sha256, or list every member's digest with inspect-model-set"
-                    + " --hash full"));
+                    + " files has no single SHA-256: check each member file against its own"
+                    + " digest (a full hash of the set gives every member's)"));
       } else {
         checkDigest(expected, s.members().get(0).sha256(), reasons);
       }
