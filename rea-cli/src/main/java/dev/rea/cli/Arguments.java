@@ -13,6 +13,21 @@ import org.jspecify.annotations.Nullable;
 final class Arguments {
   private Arguments() {}
 
+  /**
+   * @param rows the {@code --max_tensor_rows} value
+   * @return {@code rows}
+   * @throws ReaException {@code bad_argument} naming the option when it is negative
+   */
+  static int maxTensorRows(int rows) throws ReaException {
+    if (rows < 0) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT, "--max_tensor_rows must be 0 or more, not " + rows)
+          .field("--max_tensor_rows")
+          .build();
+    }
+    return rows;
+  }
+
   /** @return the hash mode for {@code header} or {@code full} */
   static HashMode hashMode(String text) throws ReaException {
     HashMode mode = HashMode.fromWire(text);

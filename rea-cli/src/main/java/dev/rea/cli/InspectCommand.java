@@ -245,13 +245,7 @@ public final class InspectCommand extends ReaCommand {
     Cancellation cancellation = new Cancellation();
     Rea rea = rea(err);
     HashMode mode = Arguments.hashMode(hash);
-    if (maxTensorRows < 0) {
-      throw ReaException.builder(
-              Constraint.BAD_ARGUMENT,
-              "--max_tensor_rows must be 0 or more, not " + maxTensorRows)
-          .field("--max_tensor_rows")
-          .build();
-    }
+    Arguments.maxTensorRows(maxTensorRows);
     Arguments.Detail chosen = Arguments.detail(detail);
     StandardFormat standard = StandardFormat.forInspection(format, mode, chosen, view != null);
     Glob tensorFilter = TensorsOption.forReport(tensors, json, chosen, standard);

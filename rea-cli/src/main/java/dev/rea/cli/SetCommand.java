@@ -202,12 +202,8 @@ public final class SetCommand extends ReaCommand {
         printBundle(Objects.requireNonNull(spool, "spool"), set, out);
       } else {
         PrintWriter text = TerminalText.wrap(out);
-        SetReport report = new SetReport(text, Screen.forStdout(env, wide));
-        if (matches != null) {
-          report.print(set, done.checksPassed(), output, matches);
-        } else {
-          report.print(set, done.checksPassed(), output);
-        }
+        new SetReport(text, Screen.forStdout(env, wide))
+            .print(set, done.checksPassed(), output, matches);
         text.flush();
       }
     }
@@ -221,14 +217,9 @@ public final class SetCommand extends ReaCommand {
    */
   private @Nullable SetTensorMatches tensorMatches(
       Arguments.Detail chosen, StandardFormat standard) throws ReaException {
-    int rows = maxTensorRows == null ? InspectCommand.DEFAULT_MAX_TENSOR_ROWS : maxTensorRows;
-    if (rows < 0) {
-      throw ReaException.builder(
-              dev.rea.core.error.Constraint.BAD_ARGUMENT,
-              "--max_tensor_rows must be 0 or more, not " + rows)
-          .field("--max_tensor_rows")
-          .build();
-    }
+    int rows =
+        Arguments.maxTensorRows(
+            maxTensorRows == null ? InspectCommand.DEFAULT_MAX_TENSOR_ROWS : maxTensorRows);
     if (maxTensorRows != null && tensors == null) {
       // A set's report prints no tensor rows but those --tensors chooses.
       throw ReaException.builder(

@@ -55,10 +55,13 @@ final class SetReport {
    * As {@link #print(ModelSetRecord, List, Path)}, ending with the tensors {@code --tensors}
    * matched across the members instead of the note on paging tensor rows.
    *
-   * @param matches the matching tensors, or null without {@code --tensors}
+   * @param matches the matching tensors, or null without {@code --tensors} (the note is printed)
    */
   void print(
-      ModelSetRecord s, List<String> checks, @Nullable Path output, SetTensorMatches matches) {
+      ModelSetRecord s,
+      List<String> checks,
+      @Nullable Path output,
+      @Nullable SetTensorMatches matches) {
     print(s, checks, output, null, matches);
   }
 
