@@ -17,7 +17,7 @@ final class Output {
   /** Writes one UTF-8 JSON document to a stream. */
   interface JsonWriting {
     /** Writes the document to {@code out}, without flushing or closing it. */
-    void writeTo(OutputStream out);
+    void writeTo(OutputStream out) throws IOException;
   }
 
   /**
@@ -49,13 +49,7 @@ final class Output {
 
   /** Prints UTF-8 JSON bytes as one line. */
   static void printJson(PrintWriter out, byte[] json) {
-    printJson(out, stream -> {
-      try {
-        stream.write(json);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    printJson(out, stream -> stream.write(json));
   }
 
   /**
