@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The readable report of a model set (CONTRACT section 9): one block for the set (kind, members,
- * totals by type, the checks that passed), one short line per member, then the warnings. Tensor
+ * totals by type, the checks that passed), one short line per member, a rejected set's
+ * contradictions, then the warnings. Tensor
  * rows are printed only as {@code --tensors} chooses them ({@link SetTensorMatches}); without it
  * the last lines say how to choose or page them. Text from files goes through {@link
  * TerminalText}.
@@ -24,6 +25,9 @@ import org.jspecify.annotations.Nullable;
 final class SetReport {
   /** Type rows shown in the set block. */
   private static final int SHOWN_TYPES = 12;
+
+  /** Contradictions listed in a rejected set's report; stderr and {@code --json} give more. */
+  private static final int SHOWN_CONTRADICTIONS = 8;
 
   private final PrintWriter out;
   private final Screen screen;
@@ -120,6 +124,9 @@ final class SetReport {
     facts.add(new String[] {"evidence", String.valueOf(s.evidenceId())});
     screen.printFacts(out, facts);
     printMembers(s);
+    if (rejected && failure != null) {
+      printContradictions(failure);
+    }
     printWarnings(s);
     out.println();
     if (matches != null) {
@@ -205,6 +212,33 @@ final class SetReport {
             FittedTable.Column.fixed("size")),
         rows, true);
     FittedTable.printDroppedNote(out, fit, screen);
+  }
+
+  /**
+   * Why a rejected set was rejected, on stdout beside the rest of the report (a reader who keeps
+   * only stdout still sees it): the first {@link #SHOWN_CONTRADICTIONS} contradictions the error
+   * carries ({@code details.diagnostics.contradictions}, CONTRACT section 9) and the count of all.
+   */
+  private void printContradictions(ReaException failure) {
+    Object listed = failure.diagnostics().get("contradictions");
+    List<?> items = listed instanceof List<?> l ? l : List.of();
+    Object counted = failure.diagnostics().get("contradiction_count");
+    long count = counted instanceof Number n ? n.longValue() : items.size();
+    out.println();
+    out.println("Contradictions (" + Sizes.grouped(count) + ")");
+    if (items.isEmpty()) {
+      screen.println(out, "  - " + TerminalText.printable(failure.getMessage()), 4);
+      return;
+    }
+    int shown = Math.min(items.size(), SHOWN_CONTRADICTIONS);
+    for (Object item : items.subList(0, shown)) {
+      screen.println(out, "  - " + TerminalText.printable(
+          item instanceof java.util.Map<?, ?> m ? Failures.finding(m) : String.valueOf(item)), 4);
+    }
+    if (count > shown) {
+      screen.println(out, "  (" + Sizes.grouped(count - shown) + " more; --json lists the first "
+          + items.size() + ")", 2);
+    }
   }
 
   private void printWarnings(ModelSetRecord s) {

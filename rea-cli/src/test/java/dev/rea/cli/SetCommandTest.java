@@ -171,7 +171,26 @@ class SetCommandTest {
         .startsWith("REJECTED model set ")
         .contains("of the 2 members read")
         .contains("each member's header only")
-        .doesNotContain("stopped");
+        .doesNotContain("stopped")
+        // Why, on stdout too: a reader who keeps only stdout sees the contradiction.
+        .contains("\nContradictions (1)\n  - member 1 (")
+        .contains("), tensor \"ghost\", weight_map[\"ghost\"]: the index maps the tensor");
+  }
+
+  @Test
+  void aRejectedSetReportListsTheFirstContradictionsAndCountsTheRest() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1, (s, b) -> {},
+        map -> {
+          for (int i = 0; i < 11; i++) {
+            map.put("ghost" + i, "model-00002-of-00002.safetensors");
+          }
+        });
+    CliRunner.Result text = CliRunner.run("inspect-model-set", c.index.toString());
+    assertThat(text.status()).isEqualTo(3);
+    assertThat(text.out()).contains("\nContradictions (11)\n")
+        .contains("  (3 more; --json lists the first 11)");
+    long listed = text.out().lines().filter(l -> l.startsWith("  - member 1 (")).count();
+    assertThat(listed).isEqualTo(8);
   }
 
   @Test
