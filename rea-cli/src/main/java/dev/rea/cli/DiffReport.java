@@ -62,9 +62,9 @@ final class DiffReport {
           "  format fact "
               + TerminalText.printable(field)
               + ": "
-              + (text ? text(f.get("a")) : plain(f.get("a")))
+              + fact(f, "a", text)
               + " -> "
-              + (text ? text(f.get("b")) : plain(f.get("b"))));
+              + fact(f, "b", text));
     }
     omitted(out, d, "format_facts", "changed format facts");
   }
@@ -198,6 +198,14 @@ final class DiffReport {
   }
 
   /** A JSON value for a line: strings quoted and cut, others as written. */
+  /** One side of a changed fact: {@code absent} when that side has no such fact (no property). */
+  private static String fact(JsonNode f, String side, boolean text) {
+    if (!f.has(side)) {
+      return "absent";
+    }
+    return text ? text(f.get(side)) : plain(f.get(side));
+  }
+
   private static String text(JsonNode v) {
     if (v == null || v.isNull()) {
       return "null";

@@ -182,6 +182,34 @@ class DiffSetsTest {
   }
 
   /**
+   * An index key set to JSON null on one side and absent on the other is a difference that reads
+   * as one: the absent side has no property in the JSON and reads {@code absent}.
+   */
+  @Test
+  void anIndexKeySetToNullDiffersFromAnAbsentOne() throws Exception {
+    SetFixtures.Checkpoint a = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("a")), 2, 3);
+    SetFixtures.Checkpoint b = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("b")), 2, 3);
+    String index = Files.readString(a.index);
+    String withNull = index.replaceFirst("\"total_size\":", "\"x\": null, \"total_size\":");
+    assertThat(withNull).isNotEqualTo(index);
+    Files.writeString(a.index, withNull);
+
+    CliRunner.Result json = CliRunner.run("diff", a.index.toString(), b.index.toString(), "--json");
+    assertThat(json.status()).as(json.err()).isEqualTo(1);
+    JsonNode facts = json.json().get("format_facts");
+    assertThat(facts).hasSize(1);
+    assertThat(facts.get(0).get("field").asString()).isEqualTo("index.x");
+    assertThat(facts.get(0).has("a")).isTrue();
+    assertThat(facts.get(0).get("a").isNull()).isTrue();
+    assertThat(facts.get(0).has("b")).isFalse();
+
+    CliRunner.Result text = CliRunner.run("diff", a.index.toString(), b.index.toString());
+    assertThat(text.out()).contains("  format fact index.x: null -> absent\n");
+    CliRunner.Result back = CliRunner.run("diff", b.index.toString(), a.index.toString());
+    assertThat(back.out()).contains("  format fact index.x: absent -> null\n");
+  }
+
+  /**
    * The index's own {@code metadata} is a declaration of the set ({@code index.total_size}), and
    * the readable form prints numbers, shapes and a set's missing header digest as a person would.
    */

@@ -24,7 +24,7 @@ import tools.jackson.core.JsonGenerator;
  * <pre>
  * { "kind": "model-artifact-diff", "same_declarations": bool,
  *   "a": { "path", "evidence_id", "format", "header_sha256", "sha256" }, "b": { ... },
- *   "format_facts": [ { "field", "a", "b" } ],
+ *   "format_facts": [ { "field", "a"?, "b"? } ],   (a side without the fact has no property)
  *   "metadata": { "added": [ rows ], "removed": [ rows ], "changed": [ { "key", "a", "b" } ],
  *                 "arrays_compared_by_preview": [ keys ] },
  *   "tensors": { "added": [ names ], "removed": [ names ],
@@ -225,12 +225,24 @@ public final class EvidenceDiff {
           f -> {
             g.writeStartObject();
             g.writeStringProperty("field", f);
-            g.writeName("a");
-            writeValue(g, f.equals("format") ? a.format() : a.facts().get(f));
-            g.writeName("b");
-            writeValue(g, f.equals("format") ? b.format() : b.facts().get(f));
+            writeFact(g, "a", f, a);
+            writeFact(g, "b", f, b);
             g.writeEndObject();
           });
+    }
+
+    /**
+     * Writes one side's value of fact {@code f}, or nothing when that side has no such fact (an
+     * index key only one index has): JSON null stays a value (an index key set to null, a GGUF
+     * {@code tensor_data_offset} not established), so absence cannot read as null.
+     */
+    private static void writeFact(JsonGenerator g, String name, String f, DiffSide side) {
+      if (f.equals("format")) {
+        g.writeStringProperty(name, side.format());
+      } else if (side.facts().containsKey(f)) {
+        g.writeName(name);
+        writeValue(g, side.facts().get(f));
+      }
     }
 
     // ------------------------------------------------------------------------------ metadata
