@@ -12,7 +12,15 @@ final class TextTable {
   private TextTable() {}
 
   /**
-   * Prints the rows under an optional header, each column as wide as its widest cell.
+   * Widest cell, in terminal columns, that sets its column's width. A longer cell (a file may
+   * name a tensor with 100,000 characters) is printed whole and pushes the rest of its own row
+   * right, instead of padding every other row of the table to its width.
+   */
+  static final int MAX_PADDED_COLUMNS = 120;
+
+  /**
+   * Prints the rows under an optional header, each column as wide as its widest cell of at most
+   * {@link #MAX_PADDED_COLUMNS} columns.
    *
    * @param header column titles, or an empty list for none
    * @param rows rows with as many cells as the header (or as the first row)
@@ -23,7 +31,10 @@ final class TextTable {
     for (int c = 0; c < cols; c++) {
       width[c] = header.isEmpty() ? 0 : columns(header.get(c));
       for (String[] r : rows) {
-        width[c] = Math.max(width[c], columns(r[c]));
+        int w = columns(r[c]);
+        if (w <= MAX_PADDED_COLUMNS) {
+          width[c] = Math.max(width[c], w);
+        }
       }
     }
     if (!header.isEmpty()) {
@@ -113,7 +124,7 @@ final class TextTable {
       }
       sb.append(cells[c]);
       if (c < cells.length - 1) {
-        sb.append(" ".repeat(width[c] - columns(cells[c])));
+        sb.append(" ".repeat(Math.max(0, width[c] - columns(cells[c]))));
       }
     }
     return sb.toString().stripTrailing();

@@ -36,6 +36,22 @@ class TextTableTest {
   }
 
   @Test
+  void aHugeCellPushesOnlyItsOwnRow() {
+    String huge = "t".repeat(100_000);
+    String[] l =
+        lines(
+            List.of("NAME", "TYPE"),
+            List.of(new String[] {"short", "F32"}, new String[] {huge, "F16"}));
+    // The other rows keep the width of their ordinary cells; the long name is whole.
+    assertThat(l[0]).isEqualTo("  NAME   TYPE");
+    assertThat(l[1]).isEqualTo("  short  F32");
+    assertThat(l[2]).isEqualTo("  " + huge + "  F16");
+    String atLimit = "u".repeat(TextTable.MAX_PADDED_COLUMNS);
+    String[] m = lines(List.of(), List.of(new String[] {atLimit, "x"}, new String[] {"a", "y"}));
+    assertThat(m[1]).isEqualTo("  a" + " ".repeat(TextTable.MAX_PADDED_COLUMNS - 1) + "  y");
+  }
+
+  @Test
   void cutCountsColumnsAndNeverSplitsASurrogatePair() {
     assertThat(TextTable.cut("abcdef", 6)).isEqualTo("abcdef");
     assertThat(TextTable.cut("abcdefg", 6)).isEqualTo("abc...");
