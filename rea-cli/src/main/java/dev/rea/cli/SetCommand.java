@@ -153,6 +153,7 @@ public final class SetCommand extends ReaCommand {
     // that of one member. The first is kept for a summary's headline. A standard format
     // describes every member in one document, so it keeps them all.
     EvidenceRecord[] first = new EvidenceRecord[1];
+    long[] metadataRows = new long[1];
     List<EvidenceRecord> kept = new ArrayList<>();
     try (SetSpool spool = bundle ? rea.newSetSpool() : null;
         Interrupts installed = interrupts(cancellation)) {
@@ -165,6 +166,7 @@ public final class SetCommand extends ReaCommand {
           if (k == 0) {
             first[0] = r;
           }
+          metadataRows[0] += r.metadata().size();
           if (matches != null) {
             matches.add(k, r);
           }
@@ -196,7 +198,8 @@ public final class SetCommand extends ReaCommand {
       if (standard != StandardFormat.REA) {
         Output.printJson(out, standard.ofSet(rea, set, kept));
       } else if (chosen == Arguments.Detail.SUMMARY) {
-        printSummary(rea, set, first[0], done.checksPassed(), selection, output, out, err);
+        printSummary(rea, set, first[0], metadataRows[0], done.checksPassed(), selection,
+            output, out, err);
       } else if (json) {
         // Complete detail in REA's JSON: bundle is true, so the spool exists.
         printBundle(Objects.requireNonNull(spool, "spool"), set, out);
@@ -289,7 +292,7 @@ public final class SetCommand extends ReaCommand {
     return ViewRequest.parse(Objects.requireNonNull(view, "--view"), ViewRequest.Mode.INLINE);
   }
 
-  private void printSummary(Rea rea, ModelSetRecord set, EvidenceRecord first,
+  private void printSummary(Rea rea, ModelSetRecord set, EvidenceRecord first, long metadataRows,
       List<String> checks, @Nullable ViewRequest selection, @Nullable Path output, PrintWriter out,
       PrintWriter err)
       throws ReaException {
@@ -302,7 +305,7 @@ public final class SetCommand extends ReaCommand {
       page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
       summary = rea.setSummaryJson(ev, page);
     } else {
-      summary = rea.setSummaryJson(set, first, null);
+      summary = rea.setSummaryJson(set, first, metadataRows, null);
     }
     if (json) {
       Output.printJson(out, summary);

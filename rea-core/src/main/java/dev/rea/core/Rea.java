@@ -378,18 +378,27 @@ public final class Rea {
    */
   public byte[] setSummaryJson(SetEvidence set, @Nullable ViewPage page) {
     EvidenceRecord first = set.members().isEmpty() ? null : set.members().get(0).record();
-    return setSummaryJson(set.set(), first, page);
+    long metadataRows = 0;
+    for (Evidence member : set.members()) {
+      metadataRows += member.record().metadata().size();
+    }
+    return setSummaryJson(set.set(), first, metadataRows, page);
   }
 
   /**
-   * As {@link #setSummaryJson(SetEvidence, ViewPage)}, from the set record and its first
-   * member's record alone (a set inspected with a {@link SetSpool}).
+   * As {@link #setSummaryJson(SetEvidence, ViewPage)}, from the set record, its first member's
+   * record and a count taken as the members went by (a set inspected with a {@link SetSpool}).
    *
    * @param first the first member's record, or null
+   * @param metadataRows the metadata rows of all members together (what a {@code metadata} view
+   *     over the set pages): the summary's {@code counts.metadata}
    */
   public byte[] setSummaryJson(
-      ModelSetRecord set, @Nullable EvidenceRecord first, @Nullable ViewPage page) {
-    return SetSummary.render(set, first, page == null ? null : page.json());
+      ModelSetRecord set,
+      @Nullable EvidenceRecord first,
+      long metadataRows,
+      @Nullable ViewPage page) {
+    return SetSummary.render(set, first, metadataRows, page == null ? null : page.json());
   }
 
   /**

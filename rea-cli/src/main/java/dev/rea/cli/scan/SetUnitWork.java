@@ -67,6 +67,7 @@ final class SetUnitWork {
     Path bundles = settings.bundles();
     EvidenceRecord[] first = new EvidenceRecord[1];
     long[] read = new long[1];
+    long[] metadataRows = new long[1];
     try (SetSpool spool = bundles == null ? null : rea.newSetSpool()) {
       SetInspection result;
       try {
@@ -76,6 +77,7 @@ final class SetUnitWork {
                     first[0] = r;
                   }
                   read[0] += r.artifact().bytesRead();
+                  metadataRows[0] += r.metadata().size();
                   if (spool != null) {
                     spool.accept(k, r);
                   }
@@ -107,7 +109,7 @@ final class SetUnitWork {
         String hex = id.startsWith("sha256:") ? id.substring("sha256:".length()) : id;
         spool.writeBundle(bundles.resolve(hex + ".json"), signed);
       }
-      byte[] summary = rea.setSummaryJson(set, first[0], null);
+      byte[] summary = rea.setSummaryJson(set, first[0], metadataRows[0], null);
       java.util.Map<String, String> digests = new java.util.HashMap<>();
       for (ModelSetRecord.Member m : set.members()) {
         Path name = Path.of(m.path()).getFileName();

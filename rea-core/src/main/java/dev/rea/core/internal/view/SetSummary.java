@@ -31,8 +31,9 @@ import tools.jackson.core.JsonGenerator;
  *
  * <p>Headline metadata comes from the first GGUF member (gguf-split keeps the metadata there) or,
  * for a safetensors index, from the index's {@code metadata} (type {@code STRING}; short values
- * only), else from the first member as for one file. {@code counts.metadata} counts the rows the
- * headline was chosen from. The kind differs from a file's summary ({@code
+ * only), else from the first member as for one file. {@code counts.metadata} counts the rows a
+ * {@code metadata} view over the set pages (every member's, as {@code counts.tensors} counts
+ * every member's tensors); the index's own metadata is not a row there. The kind differs from a file's summary ({@code
  * model-artifact-summary}) so that a reader knows which shape follows. {@code assume_layout} is
  * there, as in a file's summary, when the members were read under a layout assumption (CONTRACT
  * section 12: the set's byte lengths and totals rest on it).
@@ -47,11 +48,15 @@ public final class SetSummary {
    * @param set the set record
    * @param first the first member's record (the headline's source when there is no index), or
    *     null
+   * @param metadataRows the metadata rows of all members together ({@code counts.metadata})
    * @param page a page answered in the same call, or null
    * @return compact UTF-8 JSON
    */
   public static byte[] render(
-      ModelSetRecord set, @Nullable EvidenceRecord first, byte @Nullable [] page) {
+      ModelSetRecord set,
+      @Nullable EvidenceRecord first,
+      long metadataRows,
+      byte @Nullable [] page) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = EvidenceJson.generator(out)) {
       g.writeStartObject();
@@ -71,12 +76,10 @@ public final class SetSummary {
       g.writeNullProperty("sha256");
       g.writeEndObject();
       writeSet(g, set);
-      ModelSetRecord.IndexInfo index = set.set().index();
       g.writeName("counts");
       g.writeStartObject();
       g.writeNumberProperty("members", set.members().size());
-      g.writeNumberProperty("metadata",
-          index != null ? index.metadata().size() : first == null ? 0 : first.metadata().size());
+      g.writeNumberProperty("metadata", metadataRows);
       g.writeNumberProperty("tensors", set.totals().tensorCount());
       g.writeNumberProperty("types", set.types().size());
       g.writeEndObject();

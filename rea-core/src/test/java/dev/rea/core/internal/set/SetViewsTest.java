@@ -57,6 +57,15 @@ class SetViewsTest {
     assertThat(j.get("totals").get("parameter_count").asString()).isEqualTo(Integer.toString(5 * 16));
     assertThat(j.get("types").get(0).get("type").asString()).isEqualTo("F32");
     assertThat(j.get("headline_metadata").toString()).contains("\"general.architecture\"");
+    // counts.metadata is what a metadata view over the set pages: every member's rows.
+    long rows = 0;
+    for (var member : s.members()) {
+      rows += member.record().metadata().size();
+    }
+    assertThat(rows).isGreaterThan(s.members().get(0).record().metadata().size());
+    assertThat(j.get("counts").get("metadata").asLong()).isEqualTo(rows);
+    assertThat(page(s, "{\"collection\":\"metadata\"}").get("total_matches").asLong())
+        .isEqualTo(rows);
   }
 
   @Test
@@ -67,6 +76,10 @@ class SetViewsTest {
     JsonNode h = j.get("headline_metadata").get(0);
     assertThat(h.get("key").asString()).isEqualTo("total_size");
     assertThat(h.get("value").asString()).isEqualTo(Long.toString(c.totalBytes));
+    // The index's own metadata heads the summary but is not a row of a metadata view.
+    SetEvidence s = set(c.index);
+    assertThat(j.get("counts").get("metadata").asLong())
+        .isEqualTo(page(s, "{\"collection\":\"metadata\"}").get("total_matches").asLong());
   }
 
   @Test
