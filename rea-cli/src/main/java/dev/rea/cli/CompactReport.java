@@ -32,31 +32,19 @@ final class CompactReport {
     printSummary(out, summaryJson, evidenceFile, Screen.UNLIMITED);
   }
 
-  /** Prints a summary (and its page, if any) laid out for {@code screen}. */
+  /**
+   * Prints a summary (and its page, if any) laid out for {@code screen}: a file's ({@code
+   * model-artifact-summary}) or a set's ({@code model-set-summary}, CONTRACT section 9, whose
+   * block names the set's kind, index and member count in place of the file's format facts).
+   */
   static void printSummary(
       PrintWriter out, byte[] summaryJson, @Nullable Path evidenceFile, Screen screen) {
     JsonNode s = JSON.readTree(summaryJson);
     JsonNode a = s.get("artifact");
-    screen.println(out, "Summary of " + TerminalText.printable(a.get("path").asString()), 2);
-    List<String[]> facts = new ArrayList<>();
-    facts.add(new String[] {"format", formatText(a.get("format").asString(), s.get("format_facts"))});
-    facts.add(new String[] {"file size", bytes(a.get("file_size"))});
-    facts.add(
-        new String[] {"header", bytes(a.get("header_length")) + ", sha256 " + text(a.get("header_sha256"))});
-    facts.add(
-        new String[] {
-          "file sha256", a.get("sha256").isNull() ? "not computed (use --hash full)" : a.get("sha256").asString()
-        });
-    JsonNode c = s.get("counts");
-    facts.add(
-        new String[] {
-          "counts",
-          Sizes.count(c.get("metadata").asLong(), "metadata key")
-              + ", "
-              + Sizes.count(c.get("tensors").asLong(), "tensor")
-              + ", "
-              + Sizes.count(c.get("types").asLong(), "type")
-        });
+    boolean set = s.has("set");
+    screen.println(out, (set ? "Summary of the model set " : "Summary of ")
+        + TerminalText.printable(a.get("path").asString()), 2);
+    List<String[]> facts = set ? setFacts(s) : fileFacts(s);
     JsonNode t = s.get("totals");
     facts.add(
         new String[] {
@@ -66,7 +54,8 @@ final class CompactReport {
               + (t.get("byte_length").isNull()
                   ? "byte total unknown"
                   : amount(t.get("byte_length")) + " bytes of tensor data")
-              + SplitMember.note(s.get("headline_metadata"))
+              // A set's headline comes from its first member; the totals are the whole set's.
+              + (set ? "" : SplitMember.note(s.get("headline_metadata")))
         });
     JsonNode layout = s.get("assume_layout");
     if (layout != null && layout.isString()) {
@@ -164,6 +153,63 @@ final class CompactReport {
     out.flush();
   }
 
+  /** The first facts of a file's summary: format, size, header, digest, counts. */
+  private static List<String[]> fileFacts(JsonNode s) {
+    JsonNode a = s.get("artifact");
+    List<String[]> facts = new ArrayList<>();
+    facts.add(new String[] {"format", formatText(a.get("format").asString(), s.get("format_facts"))});
+    facts.add(new String[] {"file size", bytes(a.get("file_size"))});
+    facts.add(
+        new String[] {"header", bytes(a.get("header_length")) + ", sha256 " + text(a.get("header_sha256"))});
+    facts.add(
+        new String[] {
+          "file sha256", a.get("sha256").isNull() ? "not computed (use --hash full)" : a.get("sha256").asString()
+        });
+    JsonNode c = s.get("counts");
+    facts.add(
+        new String[] {
+          "counts",
+          Sizes.count(c.get("metadata").asLong(), "metadata key")
+              + ", "
+              + Sizes.count(c.get("tensors").asLong(), "tensor")
+              + ", "
+              + Sizes.count(c.get("types").asLong(), "type")
+        });
+    return facts;
+  }
+
+  /**
+   * The first facts of a set's summary: its kind and index, its members' format and sizes, the
+   * counts over every member. Each member has its own header and digest, so neither is a fact of
+   * the set.
+   */
+  private static List<String[]> setFacts(JsonNode s) {
+    JsonNode a = s.get("artifact");
+    JsonNode set = s.get("set");
+    JsonNode c = s.get("counts");
+    List<String[]> facts = new ArrayList<>();
+    facts.add(new String[] {"kind", TerminalText.printable(set.get("kind").asString()) + ", "
+        + Sizes.count(set.get("member_count").asLong(), "member") + " ("
+        + TerminalText.printable(a.get("format").asString()) + ")"});
+    JsonNode index = set.get("index");
+    if (index != null && index.isObject()) {
+      facts.add(new String[] {"index", TerminalText.printable(index.get("path").asString())
+          + ", sha256 " + index.get("sha256").asString()});
+    }
+    facts.add(new String[] {"file size", bytes(a.get("file_size")) + " in all members"});
+    facts.add(
+        new String[] {
+          "counts",
+          Sizes.count(c.get("metadata").asLong(), "metadata key")
+              + ", "
+              + Sizes.count(c.get("tensors").asLong(), "tensor")
+              + ", "
+              + Sizes.count(c.get("types").asLong(), "type")
+              + " over all members"
+        });
+    return facts;
+  }
+
   /**
    * Prints the summary's type rows as the readable report prints the record's: label, ggml type
    * ID (GGUF), tensors, parameters and bytes ({@code unknown} where a length is not
@@ -178,7 +224,7 @@ final class CompactReport {
 
   private static void printTypes(PrintWriter out, JsonNode s, boolean withIds, Screen screen) {
     JsonNode types = s.get("types");
-    int omitted = s.get("types_omitted").asInt();
+    int omitted = s.has("types_omitted") ? s.get("types_omitted").asInt() : 0;
     out.println();
     out.println("Types (" + (types.size() + omitted) + ")");
     if (types.isEmpty() && omitted == 0) {

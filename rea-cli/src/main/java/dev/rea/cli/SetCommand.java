@@ -314,12 +314,10 @@ public final class SetCommand extends ReaCommand {
             + " add --evidence_output FILE to keep it");
       }
     } else {
+      // The summary's own shape, as inspect-model-artifact --detail summary prints a file's (the
+      // page, answered in the same call, is part of it).
       PrintWriter text = TerminalText.wrap(out);
-      new SetReport(text, Screen.forStdout(env, wide)).print(set, checks, output);
-      if (page != null) {
-        text.println();
-        CompactReport.printPage(text, page.json(), Screen.forStdout(env, wide));
-      }
+      CompactReport.printSummary(text, summary, output, Screen.forStdout(env, wide));
       text.flush();
     }
   }

@@ -107,6 +107,34 @@ class SetCommandTest {
     assertThat(plain.json().has("assume_layout")).isFalse();
   }
 
+  /**
+   * The readable summary of a set is its summary's shape (counts over every member, types,
+   * headline, the complete Evidence's ID), not the complete report's member table.
+   */
+  @Test
+  void aReadableSetSummaryPrintsTheSummary() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "r", 3, 1, 2);
+    CliRunner.Result json =
+        CliRunner.run("inspect-model-set", m.get(0).toString(), "--detail", "summary", "--json");
+    assertThat(json.status()).as(json.err()).isZero();
+    JsonNode counts = json.json().get("counts");
+    CliRunner.Result text =
+        CliRunner.run("inspect-model-set", m.get(0).toString(), "--detail", "summary");
+    assertThat(text.status()).as(text.err()).isZero();
+    assertThat(text.out())
+        .startsWith("Summary of the model set ")
+        .contains("  kind           gguf_split, 3 members (gguf)\n")
+        .contains("  counts         " + counts.get("metadata").asLong() + " metadata keys, "
+            + counts.get("tensors").asLong() + " tensors, 1 type over all members\n")
+        .contains("\nHeadline metadata (")
+        .contains("general.architecture")
+        // Each run's record has its own time, so its own ID: the line is there.
+        .contains("Complete Evidence: sha256:")
+        // The member table is the complete report's; a summary's totals are the set's.
+        .doesNotContain("Members (")
+        .doesNotContain("split member");
+  }
+
   @Test
   void jsonIsTheSignedSetBundleWithTheSetFirst() {
     List<Path> m = SetFixtures.ggufSplit(dir, "j", 3, 0, 2);
