@@ -79,7 +79,7 @@ final class CompactReport {
     List<String[]> rows = new ArrayList<>();
     JsonNode fileType = s.get("file_type");
     for (JsonNode h : headline) {
-      String value = cellText("value", h.get("value"));
+      String value = cellText("value", h.get("value"), h);
       if ("general.file_type".equals(h.get("key").asString())
           && fileType != null
           && fileType.isObject()
@@ -282,7 +282,7 @@ final class CompactReport {
       String[] cells = new String[columns.size()];
       int i = 0;
       for (String col : columns) {
-        String whole = row.has(col) ? cellText(col, row.get(col)) : "";
+        String whole = row.has(col) ? cellText(col, row.get(col), row) : "";
         if (screen.limited() && PageColumns.of(col).shortenable()) {
           cells[i++] = whole; // cut to the width the table gives it
           continue;
@@ -433,7 +433,7 @@ final class CompactReport {
       Set.of("parameter_count", "offset", "file_offset", "byte_length", "tensor_count",
           "file_size");
 
-  private static String cellText(String column, JsonNode v) {
+  private static String cellText(String column, JsonNode v, JsonNode row) {
     if (AMOUNTS.contains(column) && (v.isNull() || isDecimal(v))) {
       return amount(v);
     }
@@ -441,12 +441,57 @@ final class CompactReport {
     if (column.equals("sha256") && v.isNull()) {
       return "not hashed";
     }
+    boolean values = column.equals("value") || column.equals("preview");
+    if (values && !isText(row, v)) {
+      // A number the JSON carries as a string (a UINT64's decimal, NaN, +Infinity, -0) is a
+      // number here, spelled as the readable report spells it.
+      if (v.isString()) {
+        return TerminalText.printable(number(v.asString()));
+      }
+      if (v.isArray()) {
+        List<String> items = new ArrayList<>();
+        for (JsonNode e : v) {
+          items.add(e.isString() ? number(e.asString()) : JSON.writeValueAsString(e));
+        }
+        return TerminalText.printable("[" + String.join(", ", items) + "]");
+      }
+    }
     // A metadata value is quoted when it is a string, as the readable report shows it, so that
     // "7" the string and 7 the number differ.
     if (column.equals("value") && v.isString()) {
       return TerminalText.quoted(v.asString(), Integer.MAX_VALUE);
     }
     return cellText(v);
+  }
+
+  /**
+   * @return whether a metadata row's value (or its array's elements) is text: a {@code STRING}
+   *     type, or a row that names no type; an array whose page left out {@code element_type} is
+   *     numbers when its preview holds a JSON number
+   */
+  private static boolean isText(JsonNode row, JsonNode v) {
+    JsonNode type = row.get("type");
+    if (type == null || !type.isString()) {
+      return true;
+    }
+    if (type.asString().equals("ARRAY")) {
+      JsonNode element = row.get("element_type");
+      if (element == null || !element.isString()) {
+        for (JsonNode e : v) {
+          if (e.isNumber()) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return element.asString().equals("STRING");
+    }
+    return type.asString().equals("STRING");
+  }
+
+  /** @return a number JSON carries as a string, as Java spells it ({@code -0} is {@code -0.0}) */
+  private static String number(String s) {
+    return s.equals("-0") ? "-0.0" : s;
   }
 
   /** @return true for a string of 1 to 40 decimal digits (an amount, 2^128 and below) */

@@ -578,7 +578,10 @@ final class HumanReport {
       case FLOAT32, FLOAT64 -> {
         double d = ((MetadataValue.FloatValue) v).value();
         String special = MetadataValue.FloatValue.specialText(d);
-        raw = special != null ? special : (type == ValueType.FLOAT32 ? Float.toString((float) d) : Double.toString(d));
+        // Java's spelling throughout: -0.0 beside 0.0 (the JSON's "-0" is RFC 8785's way out).
+        raw = special != null && !special.equals("-0")
+            ? special
+            : (type == ValueType.FLOAT32 ? Float.toString((float) d) : Double.toString(d));
       }
       case BOOL -> raw = Boolean.toString(((MetadataValue.BoolValue) v).value());
       case STRING -> raw = TerminalText.quoted(((MetadataValue.StringValue) v).value(), max);

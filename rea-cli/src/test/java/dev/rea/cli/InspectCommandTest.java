@@ -66,6 +66,41 @@ class InspectCommandTest {
     return r.out();
   }
 
+  /**
+   * Negative zero reads as Java spells floats ({@code -0.0} beside {@code 0.0}) in the report and
+   * in a page; the JSON keeps RFC 8785's {@code "-0"}, and a page's numbers are not quoted as
+   * text while a STRING value is.
+   */
+  @Test
+  void negativeZeroAndLargeIntegersReadAsNumbers() throws Exception {
+    // GGUF value type 6 is FLOAT32.
+    GgufBuilder model =
+        llama()
+            .kv("x.neg", GgufBuilder.f32(-0.0f))
+            .kv("x.pos", GgufBuilder.f32(0.0f))
+            .kv("x.big", GgufBuilder.u64(-1L))
+            .kv("x.arr", GgufBuilder.array(6, GgufBuilder.f32(0.0f), GgufBuilder.f32(-0.0f)))
+            .kv("x.name", GgufBuilder.str("7"))
+            .tensor("w", 0, 4);
+    assertThat(report("zero.gguf", model))
+        .containsPattern("x\\.neg +FLOAT32 +-0\\.0\n")
+        .containsPattern("x\\.pos +FLOAT32 +0\\.0\n")
+        .containsPattern("x\\.arr +ARRAY<FLOAT32>\\[2\\] +\\[0\\.0, -0\\.0\\]\n");
+    Path p = dir.resolve("zero.gguf");
+    CliRunner.Result json = CliRunner.run("inspect-model-artifact", p.toString(), "--json");
+    assertThat(json.out()).contains("\"-0\"");
+    CliRunner.Result page =
+        CliRunner.run("inspect-model-artifact", p.toString(), "--detail", "summary",
+            "--evidence_output", dir.resolve("zero.json").toString(), "--view",
+            "{\"collection\":\"metadata\",\"fields\":[\"key\",\"type\",\"value\",\"preview\"]}");
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(page.out())
+        .containsPattern("x\\.neg +FLOAT32 +-0\\.0\n")
+        .containsPattern("x\\.big +UINT64 +18446744073709551615\n")
+        .containsPattern("x\\.arr +ARRAY +\\[0\\.0, -0\\.0\\]\n")
+        .containsPattern("x\\.name +STRING +\"7\"\n");
+  }
+
   @Test
   void anArrayOfArraysIsLabelledOnlyByWhatEveryInnerArrayShares() throws Exception {
     // GGUF value types: 5 INT32, 7 BOOL, 8 STRING, 9 ARRAY.
