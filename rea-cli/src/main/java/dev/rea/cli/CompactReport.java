@@ -165,17 +165,17 @@ final class CompactReport {
         new String[] {
           "file sha256", a.get("sha256").isNull() ? "not computed (use --hash full)" : a.get("sha256").asString()
         });
-    JsonNode c = s.get("counts");
-    facts.add(
-        new String[] {
-          "counts",
-          Sizes.count(c.get("metadata").asLong(), "metadata key")
-              + ", "
-              + Sizes.count(c.get("tensors").asLong(), "tensor")
-              + ", "
-              + Sizes.count(c.get("types").asLong(), "type")
-        });
+    facts.add(new String[] {"counts", countsText(s.get("counts"))});
     return facts;
+  }
+
+  /** @return a summary's {@code counts}: metadata keys, tensors, types */
+  private static String countsText(JsonNode c) {
+    return Sizes.count(c.get("metadata").asLong(), "metadata key")
+        + ", "
+        + Sizes.count(c.get("tensors").asLong(), "tensor")
+        + ", "
+        + Sizes.count(c.get("types").asLong(), "type");
   }
 
   /**
@@ -197,16 +197,7 @@ final class CompactReport {
           + ", sha256 " + index.get("sha256").asString()});
     }
     facts.add(new String[] {"file size", bytes(a.get("file_size")) + " in all members"});
-    facts.add(
-        new String[] {
-          "counts",
-          Sizes.count(c.get("metadata").asLong(), "metadata key")
-              + ", "
-              + Sizes.count(c.get("tensors").asLong(), "tensor")
-              + ", "
-              + Sizes.count(c.get("types").asLong(), "type")
-              + " over all members"
-        });
+    facts.add(new String[] {"counts", countsText(c) + " over all members"});
     return facts;
   }
 
