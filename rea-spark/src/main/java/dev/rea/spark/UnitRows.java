@@ -166,7 +166,7 @@ final class UnitRows {
     set(v, "warning_count", r.warnings().size());
     set(v, "limitation_count", r.limitations().size());
     EvidenceRecord first = set.members().isEmpty() ? null : set.members().get(0);
-    set(v, "summary", new String(rea.setSummaryJson(r, first, null), StandardCharsets.UTF_8));
+    set(v, "summary", new String(rea.setSummaryJson(r, first, metadata.size(), null), StandardCharsets.UTF_8));
     v[UNITS.fieldIndex(ScanSchema.TENSOR_ROWS)] = seq(tensors);
     v[UNITS.fieldIndex(ScanSchema.METADATA_ROWS)] = seq(metadata);
     return RowFactory.create(v);
