@@ -231,4 +231,45 @@ class ReaTest {
     Path here = Paths.get("").toAbsolutePath();
     return Files.exists(here.resolve("samples")) ? here : here.getParent();
   }
+
+  /**
+   * Evidence named by a FIFO is refused at once: opening a FIFO blocks until a writer comes, and
+   * the read that told REA's JSON from an envelope opened it before any check (it hung forever).
+   * The read runs on a daemon thread; if it has not answered within the wait, a writer opens the
+   * FIFO so the thread ends, and the test fails.
+   */
+  @Test
+  void evidenceFromAFifoIsRefusedWithoutWaiting() throws Exception {
+    Path fifo = dir.resolve("ev.fifo");
+    boolean made;
+    try {
+      made = new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0;
+    } catch (java.io.IOException e) {
+      made = false;
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(made, "mkfifo is not available");
+    Rea rea = Rea.builder().home(dir.resolve("home")).build();
+    java.util.concurrent.CompletableFuture<Throwable> read = new java.util.concurrent.CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        rea.readEvidence(fifo);
+        read.complete(null);
+      } catch (Throwable e) {
+        read.complete(e);
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    Throwable failure;
+    try {
+      failure = read.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException hung) {
+      try (var unblock = Files.newOutputStream(fifo)) {
+        unblock.write('x');
+      }
+      throw new AssertionError("reading Evidence from a FIFO waited for a writer", hung);
+    }
+    assertThat(failure).isInstanceOfSatisfying(dev.rea.core.error.ReaException.class,
+        e -> assertThat(e.constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE));
+  }
 }

@@ -84,11 +84,15 @@ public final class FormatDetector {
   }
 
   /**
-   * Reads a file's first {@link #PROBE_BYTES} bytes and its size.
+   * Reads a regular file's first {@link #PROBE_BYTES} bytes and its size.
    *
-   * @throws IOException when the file cannot be opened or read
+   * @throws IOException when the file cannot be opened or read, or is not a regular file (a FIFO,
+   *     a device, a directory): opening a FIFO blocks until a writer comes, so it is never opened
    */
   public static Probe probe(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new IOException("not a regular file: " + file);
+    }
     byte[] head = new byte[PROBE_BYTES];
     try (InputStream in = Files.newInputStream(file)) {
       int n = in.readNBytes(head, 0, head.length);
