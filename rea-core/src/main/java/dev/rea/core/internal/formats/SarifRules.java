@@ -30,7 +30,10 @@ public final class SarifRules {
           "split_metadata_outside_first",
           "A GGUF split member after the first holds metadata that gguf-split keeps in the first.",
           "split_member_alone",
-          "A GGUF file declares split.count of two or more but is not named as a split member.");
+          "A GGUF file declares split.count of two or more but is not named as a split member.",
+          "shard_without_index",
+          "A safetensors file is named as a checkpoint's shard but no index in its directory"
+              + " names it.");
 
   /** @return every warning code a record may carry, in code-point order */
   public static java.util.SortedSet<String> warningCodes() {
