@@ -177,23 +177,28 @@ public final class CheckCommand extends ReaCommand {
   }
 
   /**
-   * One unit's verdict: a directory, a safetensors index or a member of a GGUF split set is
-   * checked as the whole set (as {@code inspect-model-set} reads it), anything else as one file.
-   * A path the user mistyped is that unit's failure, not the run's.
+   * One unit's verdict: a directory, a safetensors index, a member of a GGUF split set, or a
+   * safetensors file that may be a shard ({@link SetFiles#mayBeAShard}; not with {@code
+   * --expect-sha256}, which names one file's digest) is checked as the whole set (as {@code
+   * inspect-model-set} reads it), anything else as one file; a file whose header declares {@code
+   * split.count} of two or more under another name is checked again as a set, so that it fails
+   * with {@code split_member_alone} instead of passing as a whole model. A path the user mistyped
+   * is that unit's failure, not the run's.
    */
   private static Verdict check(Rea rea, String text, InspectOptions options, CheckPolicy policy) {
     Inspection result;
     try {
       Path path = Arguments.resolve(text);
       SelectedPath.checkTrailingSlash("PATH", text, path);
-      if (SetFiles.namesASet(path)) {
-        SetInspection set = rea.inspectSet(path, options);
-        if (set instanceof SetInspection.Failed f) {
-          set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
-        }
-        return Rea.verdict(text, set, policy);
+      // --expect-sha256 names one file's digest: a shard given with it is that file.
+      boolean shard = policy.expectSha256() == null && SetFiles.mayBeAShard(path);
+      if (SetFiles.namesASet(path) || shard) {
+        return setVerdict(rea, text, path, options, policy);
       }
       result = rea.inspect(path, options);
+      if (result instanceof Inspection.Complete c && !SplitMember.note(c.record()).isEmpty()) {
+        return setVerdict(rea, text, path, options, policy);
+      }
     } catch (ReaException e) {
       result = new Inspection.Failed(e, null);
     }
@@ -202,6 +207,15 @@ public final class CheckCommand extends ReaCommand {
       result = new Inspection.Failed(Advice.advise(f.error()), f.partial());
     }
     return Rea.verdict(text, result, policy);
+  }
+
+  private static Verdict setVerdict(
+      Rea rea, String text, Path path, InspectOptions options, CheckPolicy policy) {
+    SetInspection set = rea.inspectSet(path, options);
+    if (set instanceof SetInspection.Failed f) {
+      set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
+    }
+    return Rea.verdict(text, set, policy);
   }
 
   /** The verdicts with absolute paths (SARIF names files by URI). */

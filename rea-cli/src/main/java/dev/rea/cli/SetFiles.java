@@ -32,4 +32,37 @@ final class SetFiles {
     return m.matches() && Integer.parseInt(m.group(2)) >= 2;
   }
 
+  /** save_pretrained's shard names: {@code model-00001-of-00003.safetensors}. */
+  private static final java.util.regex.Pattern SHARD =
+      java.util.regex.Pattern.compile(".+-(\\d{5})-of-(\\d{5})\\.safetensors");
+
+  /**
+   * Whether a safetensors file may be one shard of a checkpoint, so that what it says alone is not
+   * the model's (CONTRACT section 9, PATH "any member"): it is named as a shard of two or more, or
+   * a safetensors index lies beside it. The set reading then finds the index that claims it, or
+   * takes it alone with {@code shard_without_index} when it is named as a shard.
+   *
+   * @param path a path a user gave, naming no set by {@link #namesASet}
+   */
+  static boolean mayBeAShard(Path path) {
+    Path name = path.getFileName();
+    if (name == null || !name.toString().endsWith(".safetensors")) {
+      return false;
+    }
+    java.util.regex.Matcher m = SHARD.matcher(name.toString());
+    if (m.matches() && Integer.parseInt(m.group(2)) >= 2) {
+      return true;
+    }
+    Path dir = path.toAbsolutePath().getParent();
+    if (dir == null) {
+      return false;
+    }
+    try (java.nio.file.DirectoryStream<Path> indexes =
+        Files.newDirectoryStream(dir, "*.safetensors.index.json")) {
+      return indexes.iterator().hasNext();
+    } catch (java.io.IOException | java.nio.file.DirectoryIteratorException unreadable) {
+      return false; // the file's own inspection reports what it can
+    }
+  }
+
 }

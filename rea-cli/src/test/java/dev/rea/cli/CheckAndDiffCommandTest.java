@@ -86,6 +86,42 @@ class CheckAndDiffCommandTest {
     assertThat(digest.out()).contains("sha256_mismatch: ").contains("a set of 2 files has no single SHA-256");
   }
 
+  /**
+   * A shard named alone is its checkpoint's member, and a file whose header says it is one part
+   * of a split set is not a whole model: check reads both as inspect-model-set does, instead of
+   * passing the one file.
+   */
+  @Test
+  void aShardOrARenamedSplitMemberIsCheckedAsItsSet() throws Exception {
+    SetFixtures.Checkpoint c =
+        SetFixtures.checkpoint(
+            Files.createDirectories(dir.resolve("ckpt")), 2, 1, (s, b) -> {},
+            map -> map.put("ghost", "model-00002-of-00002.safetensors"));
+    Path shard = c.shards.get(0);
+    CliRunner.Result broken = CliRunner.run("check", shard.toString());
+    assertThat(broken.status()).as(broken.out()).isEqualTo(1);
+    assertThat(broken.out()).startsWith("FAIL " + shard + ": set_rejected: ").contains("ghost");
+    // --expect-sha256 names the one file's digest: the shard alone.
+    assertThat(CliRunner.run("check", shard.toString(), "--expect-sha256", sha256(shard)).status())
+        .isZero();
+
+    // Named as a shard, with no index beside it: the set's warning, which --allow lets through.
+    Path alone = Files.createDirectories(dir.resolve("alone"));
+    Path lone = Files.copy(shard, alone.resolve(shard.getFileName()));
+    CliRunner.Result unindexed = CliRunner.run("check", lone.toString());
+    assertThat(unindexed.status()).isEqualTo(1);
+    assertThat(unindexed.out()).startsWith("FAIL " + lone + ": shard_without_index: ");
+    assertThat(CliRunner.run("check", lone.toString(), "--allow", "shard_without_index").status())
+        .isZero();
+
+    java.util.List<Path> members = SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("g")),
+        "s", 3, 1, 1);
+    Path renamed = Files.copy(members.get(1), dir.resolve("model.gguf"));
+    CliRunner.Result member = CliRunner.run("check", renamed.toString());
+    assertThat(member.status()).isEqualTo(1);
+    assertThat(member.out()).startsWith("FAIL " + renamed + ": split_member_alone: ");
+  }
+
   @Test
   void aKQuantFileCutShortFailsWithItsWarning() throws Exception {
     Path cut = write("cut.gguf", llama().tensor("blk.0.ffn_down.weight", Q4_K, 256, 4).truncate(100));
