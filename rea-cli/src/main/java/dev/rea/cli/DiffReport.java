@@ -156,8 +156,11 @@ final class DiffReport {
         + " bytes";
   }
 
+  /** A row's key; on a set side, after its member's index ({@code member 2: key}). */
   private static String key(JsonNode row) {
-    return TerminalText.printable(row.get("key").asText());
+    String key = TerminalText.printable(row.get("key").asText());
+    JsonNode member = row.get("member");
+    return member == null ? key : "member " + member.asInt() + ": " + key;
   }
 
   /**
