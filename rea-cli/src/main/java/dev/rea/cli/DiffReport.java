@@ -32,6 +32,7 @@ final class DiffReport {
             : "The declarations differ:");
     facts(out, d);
     metadata(out, d.get("metadata"));
+    byteOrderNote(out, d);
     tensors(out, d.get("tensors"));
     types(out, d.get("types"));
     JsonNode totals = d.get("totals");
@@ -156,8 +157,34 @@ final class DiffReport {
         + " bytes";
   }
 
+  /** A row's key; on a set side, after its member's index ({@code member 2: key}). */
   private static String key(JsonNode row) {
-    return TerminalText.printable(row.get("key").asText());
+    String key = TerminalText.printable(row.get("key").asText());
+    JsonNode member = row.get("member");
+    return member == null ? key : "member " + member.asInt() + ": " + key;
+  }
+
+  /**
+   * One line when the byte order differs (of the files, or of a set's member k, {@code
+   * member[k].byte_order}) and a changed array row was compared by {@code value_sha256}: that
+   * digest covers the value's bytes as stored (CONTRACT section 11), so a little-endian file and
+   * its big-endian copy list equal arrays of multi-byte elements as changed.
+   */
+  private static void byteOrderNote(PrintWriter out, JsonNode d) {
+    boolean orderDiffers = false;
+    for (JsonNode f : d.get("format_facts")) {
+      String field = f.get("field").asText();
+      orderDiffers |= field.equals("byte_order") || field.endsWith("].byte_order");
+    }
+    boolean hashedArray = false;
+    for (JsonNode c : d.get("metadata").get("changed")) {
+      hashedArray |= c.get("a").has("value_sha256") && c.get("b").has("value_sha256");
+    }
+    if (orderDiffers && hashedArray) {
+      out.println(
+          "  note: arrays compared by value_sha256 hash their bytes in file order; the byte order"
+              + " differs, so equal values can hash differently");
+    }
   }
 
   /**

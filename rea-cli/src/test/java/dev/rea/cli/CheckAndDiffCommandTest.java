@@ -350,4 +350,37 @@ class CheckAndDiffCommandTest {
     assertThat(changed.status()).isEqualTo(4);
     assertThat(changed.out()).contains("target_changed");
   }
+
+  /**
+   * A big-endian copy of a file stores the same array values in other bytes: {@code value_sha256}
+   * (CONTRACT section 11) differs, and the readable form says why beside the changed array.
+   */
+  @Test
+  void aBigEndianCopysArraysAreExplained() throws Exception {
+    long u32Type = 4;
+    GgufBuilder.Value ids = GgufBuilder.array(u32Type, GgufBuilder.u32(1), GgufBuilder.u32(2));
+    Path little = write("le.gguf", llama().kv("x.ids", ids).tensor("w", F32, 8, 4));
+    Path big = write("be.gguf", llama().kv("x.ids", ids).tensor("w", F32, 8, 4).bigEndian());
+
+    CliRunner.Result json = CliRunner.run("diff", little.toString(), big.toString(), "--json");
+    assertThat(json.status()).as(json.err()).isEqualTo(1);
+    assertThat(json.json().get("format_facts").toString())
+        .isEqualTo("[{\"field\":\"byte_order\",\"a\":\"little\",\"b\":\"big\"}]");
+    JsonNode changed = json.json().get("metadata").get("changed");
+    assertThat(changed).hasSize(1);
+    assertThat(changed.get(0).get("a").get("value_sha256"))
+        .isNotEqualTo(changed.get(0).get("b").get("value_sha256"));
+
+    String note =
+        "  note: arrays compared by value_sha256 hash their bytes in file order; the byte order"
+            + " differs, so equal values can hash differently\n";
+    CliRunner.Result text = CliRunner.run("diff", little.toString(), big.toString());
+    assertThat(text.out()).contains("  ~ metadata x.ids: UINT32[2] sha256 ").contains(note);
+    // Without a changed array, there is nothing to explain.
+    Path bigNoArray = write("be2.gguf", llama().tensor("w", F32, 8, 4).bigEndian());
+    Path littleNoArray = write("le2.gguf", llama().tensor("w", F32, 8, 4));
+    assertThat(CliRunner.run("diff", littleNoArray.toString(), bigNoArray.toString()).out())
+        .contains("  format fact byte_order: little -> big\n")
+        .doesNotContain("note:");
+  }
 }

@@ -43,6 +43,110 @@ class DiffSetsTest {
     return out;
   }
 
+  /** {@code member:key} of each metadata row or change of a set side. */
+  private static List<String> memberKeys(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode n : array) {
+      out.add(n.get("member").asInt() + ":" + n.get("key").asString());
+    }
+    return out;
+  }
+
+  /**
+   * A shard after the first with another {@code __metadata__} value is a change of that shard's
+   * metadata, named by its member index in the JSON and in the readable form.
+   */
+  @Test
+  void aLaterShardsMetadataIsCompared() throws Exception {
+    SetFixtures.Checkpoint a = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("a")), 3, 2);
+    SetFixtures.Checkpoint b =
+        SetFixtures.checkpoint(
+            Files.createDirectories(dir.resolve("b")), 3, 2,
+            (no, builder) -> {
+              if (no == 2) {
+                builder.metadata("format", "tf");
+              }
+            },
+            m -> {});
+
+    CliRunner.Result json = CliRunner.run("diff", a.dir.toString(), b.dir.toString(), "--json");
+
+    assertThat(json.status()).as(json.out() + json.err()).isEqualTo(1);
+    JsonNode m = json.json().get("metadata");
+    assertThat(m.get("added")).isEmpty();
+    assertThat(m.get("removed")).isEmpty();
+    assertThat(memberKeys(m.get("changed"))).containsExactly("1:format");
+    assertThat(m.get("changed").get(0).get("a").get("value").asString()).isEqualTo("pt");
+    assertThat(m.get("changed").get(0).get("b").get("value").asString()).isEqualTo("tf");
+    assertThat(json.json().get("format_facts")).isEmpty();
+
+    CliRunner.Result text = CliRunner.run("diff", a.dir.toString(), b.dir.toString());
+    assertThat(text.out())
+        .contains("The declarations differ:\n")
+        .contains("  ~ metadata member 1: format: \"pt\" -> \"tf\"\n");
+  }
+
+  /** A key added to a later member of a GGUF split set is an added row of that member. */
+  @Test
+  void aKeyAddedToALaterSplitMemberIsAdded() throws Exception {
+    List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 3, 2, 2);
+    List<Path> b =
+        SetFixtures.ggufSplit(
+            dir.resolve("b"), "m", 3, 2, 2,
+            (no, kvs) -> {
+              if (no == 2) {
+                kvs.put("general.architecture", str("mistral"));
+              }
+            },
+            (no, builder) -> {});
+
+    CliRunner.Result json = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString(), "--json");
+
+    assertThat(json.status()).as(json.out() + json.err()).isEqualTo(1);
+    JsonNode m = json.json().get("metadata");
+    assertThat(memberKeys(m.get("added"))).containsExactly("1:general.architecture");
+    // The row keeps its index within its member's file, with the member beside it.
+    assertThat(m.get("added").get(0).toString()).startsWith("{\"index\":3,\"member\":1,\"key\":");
+    assertThat(m.get("removed")).isEmpty();
+    assertThat(m.get("changed")).isEmpty();
+
+    CliRunner.Result text = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString());
+    assertThat(text.out()).contains("  + metadata member 1: general.architecture = \"mistral\"\n");
+  }
+
+  /**
+   * A member whose alignment differs from its set's first member's shows that member's fact, so
+   * the moved {@code file_offset}s are explained.
+   */
+  @Test
+  void aLaterMembersAlignmentIsAFormatFact() throws Exception {
+    List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 3, 2, 2);
+    List<Path> b =
+        SetFixtures.ggufSplit(
+            dir.resolve("b"), "m", 3, 2, 2,
+            (no, kvs) -> {
+              if (no == 3) {
+                kvs.put("general.alignment", GgufBuilder.u32(64));
+              }
+            },
+            (no, builder) -> {});
+
+    CliRunner.Result json = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString(), "--json");
+
+    assertThat(json.status()).as(json.out() + json.err()).isEqualTo(1);
+    assertThat(json.json().get("format_facts").toString())
+        .isEqualTo(
+            "[{\"field\":\"member[2].alignment\",\"a\":32,\"b\":64},"
+                + "{\"field\":\"member[2].alignment_source\",\"a\":\"default\",\"b\":\"metadata\"}]");
+    assertThat(memberKeys(json.json().get("metadata").get("added")))
+        .containsExactly("2:general.alignment");
+
+    CliRunner.Result text = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString());
+    assertThat(text.out()).contains("  format fact member[2].alignment: 32 -> 64\n");
+    // The same set on both sides is the same, its odd member included.
+    assertThat(CliRunner.run("diff", b.get(0).toString(), b.get(1).toString()).status()).isZero();
+  }
+
   @Test
   void aSplitSetAgainstItsMergedFileShowsOnlyWhereTensorsSit() throws Exception {
     List<Path> members = SetFixtures.ggufSplit(dir.resolve("split"), "m", 3, 2, 2);
@@ -57,8 +161,12 @@ class DiffSetsTest {
         .isEqualTo(
             "[{\"field\":\"set_kind\",\"a\":\"gguf_split\",\"b\":\"single_file\"},"
                 + "{\"field\":\"members\",\"a\":3,\"b\":1}]");
-    assertThat(texts(d.get("metadata").get("removed")))
-        .containsExactly("split.no", "split.count", "split.tensors.count");
+    // Every member declares the split keys; each member's are compared as that member's.
+    assertThat(memberKeys(d.get("metadata").get("removed")))
+        .containsExactly(
+            "0:split.no", "0:split.count", "0:split.tensors.count",
+            "1:split.no", "1:split.count", "1:split.tensors.count",
+            "2:split.no", "2:split.count", "2:split.tensors.count");
     assertThat(d.get("metadata").get("added")).isEmpty();
     assertThat(d.get("metadata").get("changed")).isEmpty();
     JsonNode t = d.get("tensors");

@@ -693,10 +693,11 @@ public final class Rea {
   /**
    * Compares what two model sets declare (CONTRACT sections 9 and 11): each side's tensors are
    * its members' rows in member order, each compared with its {@code member} index besides its
-   * own fields; the facts compared are the set's kind and member count and the members' version,
-   * byte order and alignment; metadata is the first member's. A set against the single file it was
-   * merged from (or split into) shows the same tensors with only their {@code member}, {@code
-   * offset} and {@code file_offset} changed, and the split keys added or removed.
+   * own fields; the facts compared are the set's kind and member count and every member's
+   * version, byte order and alignment (a later member's as {@code member[k].<field>} where it
+   * differs from the first member's); metadata rows pair by member and key. A set against the
+   * single file it was merged from (or split into) shows the same tensors with only their {@code
+   * member}, {@code offset} and {@code file_offset} changed, and the split keys added or removed.
    *
    * @param a the first set
    * @param b the second

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +28,9 @@ import org.jspecify.annotations.Nullable;
  * @param sha256 the full digest, or null when not hashed (shown, never compared)
  * @param facts the format facts by field, in CONTRACT order; values are JSON-ready (String,
  *     Long, Integer, Boolean or null)
- * @param metadata metadata rows
+ * @param metadata metadata rows; a set side's are every member's, in member order
+ * @param metadataMembers per metadata row, its member's index in a set (rows compare by member
+ *     and key), or null for a single file (rows compare by key)
  * @param tensors tensor rows
  * @param members per tensor row, its member's index in a set, or null for a single file
  * @param types type rows
@@ -40,6 +44,7 @@ public record DiffSide(
     @Nullable String sha256,
     Map<String, @Nullable Object> facts,
     List<MetadataRow> metadata,
+    List<@Nullable Integer> metadataMembers,
     List<TensorRow> tensors,
     List<@Nullable Integer> members,
     List<TypeRow> types,
@@ -49,6 +54,7 @@ public record DiffSide(
     Objects.requireNonNull(format, "format");
     facts = new LinkedHashMap<>(facts);
     metadata = List.copyOf(metadata);
+    metadataMembers = new ArrayList<>(metadataMembers);
     tensors = List.copyOf(tensors);
     members = new ArrayList<>(members);
     types = List.copyOf(types);
@@ -56,14 +62,52 @@ public record DiffSide(
     if (members.size() != tensors.size()) {
       throw new IllegalArgumentException("one member entry per tensor row");
     }
+    if (metadataMembers.size() != metadata.size()) {
+      throw new IllegalArgumentException("one member entry per metadata row");
+    }
+  }
+
+  /** A fact field of a member after the first: {@code member[k].field}. */
+  private static final Pattern MEMBER_FACT = Pattern.compile("member\\[([0-9]+)\\]\\.(.+)");
+
+  /**
+   * Whether this side has fact {@code field}. A set side lists {@code member[k].f} only where
+   * member k's {@code f} differs from its first member's; where it is not listed and the side has
+   * a member k, member k's fact is the first member's, so the side has it.
+   *
+   * @param field a fact field, as {@link #facts} names them or {@code member[k].f}
+   * @return whether the side declares it
+   */
+  public boolean hasFact(String field) {
+    if (facts.containsKey(field)) {
+      return true;
+    }
+    Matcher m = MEMBER_FACT.matcher(field);
+    return m.matches() && hasMember(m.group(1)) && facts.containsKey(m.group(2));
+  }
+
+  /**
+   * The value of fact {@code field}, as {@link #hasFact} finds it.
+   *
+   * @param field a fact field the side has
+   * @return its JSON-ready value (null is a value: a fact not established)
+   */
+  public @Nullable Object fact(String field) {
+    if (facts.containsKey(field)) {
+      return facts.get(field);
+    }
+    Matcher m = MEMBER_FACT.matcher(field);
+    return m.matches() && hasMember(m.group(1)) ? facts.get(m.group(2)) : null;
+  }
+
+  private boolean hasMember(String index) {
+    Object count = facts.get("members");
+    // A digit string of up to 9 digits fits an int; a longer one names no member of any set.
+    return count instanceof Integer n && index.length() < 10 && Integer.parseInt(index) < n;
   }
 
   /** @return the side of one file's record */
   public static DiffSide of(EvidenceRecord r) {
-    List<@Nullable Integer> members = new ArrayList<>(r.tensors().size());
-    for (int i = 0; i < r.tensors().size(); i++) {
-      members.add(null);
-    }
     return new DiffSide(
         r.artifact().path(),
         r.evidenceId(),
@@ -72,20 +116,23 @@ public record DiffSide(
         r.artifact().sha256(),
         facts(r.formatFacts()),
         r.metadata(),
+        members(r.metadata().size(), null),
         r.tensors(),
-        members,
+        members(r.tensors().size(), null),
         r.types(),
         r.totals());
   }
 
   /**
    * The side of a model set (CONTRACT sections 9 and 11): its tensors are every member's rows in
-   * member order, each with its member's index; its metadata is the first member's (a GGUF split
-   * set keeps the model's metadata there); its facts are the set's kind and member count, each
-   * member of a safetensors index's own {@code metadata} as {@code index.<key>} (its value's text,
-   * a boolean, or null: {@code index.total_size} is what the index declares of the whole
-   * checkpoint), and the first member's facts that do not depend on where data sits ({@link
-   * #layoutFreeFacts}); types and totals are the set's.
+   * member order, each with its member's index; so are its metadata rows (each member's keys are
+   * that member's: a safetensors shard's {@code __metadata__}, a GGUF split member's {@code
+   * split.*} keys); its facts are the set's kind and member count, each member of a safetensors
+   * index's own {@code metadata} as {@code index.<key>} (its value's text, a boolean, or null:
+   * {@code index.total_size} is what the index declares of the whole checkpoint), the first
+   * member's facts that do not depend on where data sits ({@link #layoutFreeFacts}) and, for each
+   * later member k whose such fact differs from the first member's, {@code member[k].<field>};
+   * types and totals are the set's.
    *
    * @param set the set record
    * @param members its members' records, in member order
@@ -100,11 +147,18 @@ public record DiffSide(
     }
     List<TensorRow> tensors = new ArrayList<>();
     List<@Nullable Integer> owners = new ArrayList<>();
+    List<MetadataRow> metadata = new ArrayList<>();
+    List<@Nullable Integer> keyOwners = new ArrayList<>();
+    List<FormatFacts> facts = new ArrayList<>(members.size());
     for (int i = 0; i < members.size(); i++) {
-      for (TensorRow t : members.get(i).tensors()) {
+      EvidenceRecord m = members.get(i);
+      for (TensorRow t : m.tensors()) {
         tensors.add(t);
         owners.add(i);
       }
+      metadata.addAll(m.metadata());
+      keyOwners.addAll(members(m.metadata().size(), i));
+      facts.add(m.formatFacts());
     }
     EvidenceRecord first = members.get(0);
     return new DiffSide(
@@ -113,8 +167,9 @@ public record DiffSide(
         first.artifact().format(),
         null,
         null,
-        setFacts(set.set().kind(), members.size(), set.set().index(), first.formatFacts()),
-        first.metadata(),
+        setFacts(set.set().kind(), set.set().index(), facts),
+        metadata,
+        keyOwners,
         tensors,
         owners,
         set.types(),
@@ -123,35 +178,48 @@ public record DiffSide(
 
   /**
    * One file's record as a set of one ({@code single_file}, CONTRACT section 9), for comparing a
-   * file with a set: the file's tensors are member 0's and its facts those of {@link #ofSet}.
+   * file with a set: the file's tensors and metadata are member 0's and its facts those of {@link
+   * #ofSet}.
    *
    * @param r the file's record
    * @return the side
    */
   public static DiffSide asSetOfOne(EvidenceRecord r) {
-    List<@Nullable Integer> owners = new ArrayList<>(r.tensors().size());
-    for (int i = 0; i < r.tensors().size(); i++) {
-      owners.add(0);
-    }
     return new DiffSide(
         r.artifact().path(),
         r.evidenceId(),
         r.artifact().format(),
         r.artifact().headerSha256(),
         r.artifact().sha256(),
-        setFacts("single_file", 1, null, r.formatFacts()),
+        setFacts("single_file", null, List.of(r.formatFacts())),
         r.metadata(),
+        members(r.metadata().size(), 0),
         r.tensors(),
-        owners,
+        members(r.tensors().size(), 0),
         r.types(),
         r.totals());
   }
 
+  /** {@code n} entries of {@code member}. */
+  private static List<@Nullable Integer> members(int n, @Nullable Integer member) {
+    List<@Nullable Integer> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(member);
+    }
+    return out;
+  }
+
+  /**
+   * A set's facts: a later member's layout-free fact is listed as {@code member[k].<field>} only
+   * where it differs from the first member's, so a set whose members agree has the facts of one
+   * file (and compares clean against the file it merges into), while a member that does not is
+   * named with its fact.
+   */
   private static Map<String, @Nullable Object> setFacts(
-      String kind, int members, ModelSetRecord.@Nullable IndexInfo index, FormatFacts first) {
+      String kind, ModelSetRecord.@Nullable IndexInfo index, List<FormatFacts> members) {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     out.put("set_kind", kind);
-    out.put("members", members);
+    out.put("members", members.size());
     if (index != null) {
       for (ModelSetRecord.IndexEntry e : index.metadata()) {
         out.put(
@@ -159,7 +227,15 @@ public record DiffSide(
             e.isBoolean() ? Boolean.valueOf(Boolean.parseBoolean(e.value())) : e.value());
       }
     }
-    out.putAll(layoutFreeFacts(first));
+    Map<String, @Nullable Object> first = layoutFreeFacts(members.get(0));
+    out.putAll(first);
+    for (int k = 1; k < members.size(); k++) {
+      for (Map.Entry<String, @Nullable Object> e : layoutFreeFacts(members.get(k)).entrySet()) {
+        if (!first.containsKey(e.getKey()) || !Objects.equals(first.get(e.getKey()), e.getValue())) {
+          out.put("member[" + k + "]." + e.getKey(), e.getValue());
+        }
+      }
+    }
     return out;
   }
 

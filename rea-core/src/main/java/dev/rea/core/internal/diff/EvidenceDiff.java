@@ -25,7 +25,8 @@ import tools.jackson.core.JsonGenerator;
  * { "kind": "model-artifact-diff", "same_declarations": bool,
  *   "a": { "path", "evidence_id", "format", "header_sha256", "sha256" }, "b": { ... },
  *   "format_facts": [ { "field", "a"?, "b"? } ],   (a side without the fact has no property)
- *   "metadata": { "added": [ rows ], "removed": [ rows ], "changed": [ { "key", "a", "b" } ],
+ *   "metadata": { "added": [ rows ], "removed": [ rows ],
+ *                 "changed": [ { "member"?, "key", "a", "b" } ],
  *                 "arrays_compared_by_preview": [ keys ] },
  *   "tensors": { "added": [ names ], "removed": [ names ],
  *                "changed": [ { "name", "fields": { field: [ a, b ] } } ], "order_changed": bool },
@@ -34,9 +35,11 @@ import tools.jackson.core.JsonGenerator;
  * </pre>
  *
  * <p>Paths, evidence ids, digests, identities, {@code observed_at} and signatures are shown in
- * {@code a} and {@code b} and never compared. Metadata rows pair by key, tensors by name (index
- * and order aside; {@code order_changed} says whether the tensors both sides declare come in
- * another order). Each list of added, removed and changed entries holds at most {@value
+ * {@code a} and {@code b} and never compared. Metadata rows pair by key (on set sides by member
+ * and key: each member's rows are that member's, and rows and changes carry {@code member}),
+ * tensors by name (index and order aside; {@code order_changed} says whether the tensors both
+ * sides declare come in another order). A set side's facts include {@code member[k].<field>}
+ * where its member k's fact differs from its first member's ({@link DiffSide#ofSet}). Each list of added, removed and changed entries holds at most {@value
  * #MAX_LISTED}, and {@code <list>_omitted} counts the rest. Arrays compare by element type,
  * count and {@code value_sha256}, the digest of every stored element, so a vocabulary changed
  * past its preview is changed. When a side lacks the digest (a record saved before it existed)
@@ -163,9 +166,9 @@ public final class EvidenceDiff {
     private final List<String> factFields = new ArrayList<>();
     private final DiffSide a;
     private final DiffSide b;
-    private final List<MetadataRow> addedRows = new ArrayList<>();
-    private final List<MetadataRow> removedRows = new ArrayList<>();
-    private final List<MetadataRow[]> changedRows = new ArrayList<>();
+    private final List<Row> addedRows = new ArrayList<>();
+    private final List<Row> removedRows = new ArrayList<>();
+    private final List<Row[]> changedRows = new ArrayList<>();
     private final List<String> byPreview = new ArrayList<>();
     private final List<String> addedTensors = new ArrayList<>();
     private final List<String> removedTensors = new ArrayList<>();
@@ -206,8 +209,7 @@ public final class EvidenceDiff {
       Set<String> fields = new LinkedHashSet<>(a.facts().keySet());
       fields.addAll(b.facts().keySet());
       for (String f : fields) {
-        if (!Objects.equals(a.facts().get(f), b.facts().get(f))
-            || a.facts().containsKey(f) != b.facts().containsKey(f)) {
+        if (!Objects.equals(a.fact(f), b.fact(f)) || a.hasFact(f) != b.hasFact(f)) {
           factFields.add(f);
         }
       }
@@ -234,38 +236,60 @@ public final class EvidenceDiff {
     /**
      * Writes one side's value of fact {@code f}, or nothing when that side has no such fact (an
      * index key only one index has): JSON null stays a value (an index key set to null, a GGUF
-     * {@code tensor_data_offset} not established), so absence cannot read as null.
+     * {@code tensor_data_offset} not established), so absence cannot read as null. A set's
+     * {@code member[k].<field>} is member k's fact whenever the side has a member k ({@link
+     * DiffSide#fact}), so both sides' values show where only one side's member k differs from
+     * its first member.
      */
     private static void writeFact(JsonGenerator g, String name, String f, DiffSide side) {
       if (f.equals("format")) {
         g.writeStringProperty(name, side.format());
-      } else if (side.facts().containsKey(f)) {
+      } else if (side.hasFact(f)) {
         g.writeName(name);
-        writeValue(g, side.facts().get(f));
+        writeValue(g, side.fact(f));
       }
     }
 
     // ------------------------------------------------------------------------------ metadata
 
-    private void compareMetadata() {
-      Map<String, MetadataRow> inA = new LinkedHashMap<>();
-      for (MetadataRow r : a.metadata()) {
-        inA.put(r.key(), r);
+    /** A metadata row with its member's index in a set, or null for a single file. */
+    private record Row(@Nullable Integer member, MetadataRow row) {
+      KeyOf id() {
+        return new KeyOf(member, row.key());
       }
-      Set<String> inB = new LinkedHashSet<>();
-      for (MetadataRow r : b.metadata()) {
-        inB.add(r.key());
-        MetadataRow ra = inA.get(r.key());
+    }
+
+    /** What rows pair by: the key, within its member on a set side. */
+    private record KeyOf(@Nullable Integer member, String key) {}
+
+    private static List<Row> rows(DiffSide s) {
+      List<Row> out = new ArrayList<>(s.metadata().size());
+      for (int i = 0; i < s.metadata().size(); i++) {
+        out.add(new Row(s.metadataMembers().get(i), s.metadata().get(i)));
+      }
+      return out;
+    }
+
+    private void compareMetadata() {
+      List<Row> rowsA = rows(a);
+      Map<KeyOf, Row> inA = new LinkedHashMap<>();
+      for (Row r : rowsA) {
+        inA.put(r.id(), r);
+      }
+      Set<KeyOf> inB = new LinkedHashSet<>();
+      for (Row r : rows(b)) {
+        inB.add(r.id());
+        Row ra = inA.get(r.id());
         if (ra == null) {
           addedRows.add(r);
-        } else if (!sameValue(ra, r)) {
-          changedRows.add(new MetadataRow[] {ra, r});
-        } else if (comparedByPreview(ra, r)) {
-          byPreview.add(r.key());
+        } else if (!sameValue(ra.row(), r.row())) {
+          changedRows.add(new Row[] {ra, r});
+        } else if (comparedByPreview(ra.row(), r.row()) && !byPreview.contains(r.row().key())) {
+          byPreview.add(r.row().key());
         }
       }
-      for (MetadataRow r : a.metadata()) {
-        if (!inB.contains(r.key())) {
+      for (Row r : rowsA) {
+        if (!inB.contains(r.id())) {
           removedRows.add(r);
         }
       }
@@ -309,19 +333,24 @@ public final class EvidenceDiff {
     void writeMetadata(JsonGenerator g) {
       g.writeName("metadata");
       g.writeStartObject();
-      writeCapped(g, "added", addedRows, r -> EvidenceJson.writeMetadataRow(g, r));
-      writeCapped(g, "removed", removedRows, r -> EvidenceJson.writeMetadataRow(g, r));
+      writeCapped(
+          g, "added", addedRows, r -> EvidenceJson.writeMetadataRow(g, r.row(), r.member()));
+      writeCapped(
+          g, "removed", removedRows, r -> EvidenceJson.writeMetadataRow(g, r.row(), r.member()));
       writeCapped(
           g,
           "changed",
           changedRows,
           pair -> {
             g.writeStartObject();
-            g.writeStringProperty("key", pair[0].key());
+            if (pair[1].member() != null) {
+              g.writeNumberProperty("member", pair[1].member().intValue());
+            }
+            g.writeStringProperty("key", pair[0].row().key());
             g.writeName("a");
-            writeRowValue(g, pair[0]);
+            writeRowValue(g, pair[0].row());
             g.writeName("b");
-            writeRowValue(g, pair[1]);
+            writeRowValue(g, pair[1].row());
             g.writeEndObject();
           });
       writeCapped(g, "arrays_compared_by_preview", byPreview, g::writeString);

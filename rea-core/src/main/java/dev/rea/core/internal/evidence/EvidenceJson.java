@@ -359,8 +359,20 @@ public final class EvidenceJson {
    * has one (CONTRACT section 11).
    */
   public static void writeMetadataRow(JsonGenerator g, MetadataRow row) {
+    writeMetadataRow(g, row, null);
+  }
+
+  /**
+   * A metadata row as {@link #writeMetadataRow(JsonGenerator, MetadataRow)} writes it, with {@code
+   * "member": K} after {@code index} when {@code member} is given: a row of a set's member, named
+   * as a set's view rows name it (docs/sets.md).
+   */
+  public static void writeMetadataRow(JsonGenerator g, MetadataRow row, @Nullable Integer member) {
     g.writeStartObject();
     number(g, MetadataField.INDEX, row.index());
+    if (member != null) {
+      g.writeNumberProperty("member", member.intValue());
+    }
     string(g, MetadataField.KEY, row.key());
     string(g, MetadataField.TYPE, row.type().name());
     writeMetadataValueFields(g, row.type(), row.value());

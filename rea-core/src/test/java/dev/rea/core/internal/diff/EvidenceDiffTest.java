@@ -250,9 +250,51 @@ class EvidenceDiffTest {
     assertThat(j.get("format_facts_omitted").asInt()).isEqualTo(44);
   }
 
+  /**
+   * A set lists a later member's fact only where it differs from its first member's; compared,
+   * such a fact is the other side's member k's (its first member's when not listed), absent only
+   * where the other side has no member k.
+   */
+  @Test
+  void aLaterMembersFactComparesWithTheSameMemberOfTheOtherSet() throws Exception {
+    DiffSide one = DiffSide.of(model("a.gguf", b -> b));
+    java.util.Map<String, Object> odd = setFacts(3, 32L);
+    odd.put("member[2].alignment", 64L);
+
+    JsonNode allWide = json(EvidenceDiff.compare(withFacts(one, odd), withFacts(one, setFacts(3, 64L))));
+    assertThat(allWide.get("format_facts").toString())
+        .isEqualTo("[{\"field\":\"alignment\",\"a\":32,\"b\":64}]");
+
+    JsonNode uniform = json(EvidenceDiff.compare(withFacts(one, odd), withFacts(one, setFacts(3, 32L))));
+    assertThat(uniform.get("format_facts").toString())
+        .isEqualTo("[{\"field\":\"member[2].alignment\",\"a\":64,\"b\":32}]");
+
+    JsonNode fewer = json(EvidenceDiff.compare(withFacts(one, setFacts(2, 32L)), withFacts(one, odd)));
+    assertThat(fewer.get("format_facts").toString())
+        .isEqualTo(
+            "[{\"field\":\"members\",\"a\":2,\"b\":3},"
+                + "{\"field\":\"member[2].alignment\",\"b\":64}]");
+
+    assertThat(EvidenceDiff.compare(withFacts(one, odd), withFacts(one, odd)).sameDeclarations())
+        .isTrue();
+  }
+
+  private static java.util.Map<String, Object> setFacts(int members, long alignment) {
+    java.util.Map<String, Object> f = new java.util.LinkedHashMap<>();
+    f.put("set_kind", "gguf_split");
+    f.put("members", members);
+    f.put("version", 3);
+    f.put("alignment", alignment);
+    return f;
+  }
+
+  private static JsonNode json(EvidenceDiff.Result r) {
+    return JSON.readTree(new String(r.json(), StandardCharsets.UTF_8));
+  }
+
   private static DiffSide withFacts(DiffSide s, java.util.Map<String, Object> facts) {
     return new DiffSide(
         s.path(), s.evidenceId(), s.format(), s.headerSha256(), s.sha256(), facts, s.metadata(),
-        s.tensors(), s.members(), s.types(), s.totals());
+        s.metadataMembers(), s.tensors(), s.members(), s.types(), s.totals());
   }
 }
