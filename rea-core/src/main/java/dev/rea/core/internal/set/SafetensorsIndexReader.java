@@ -386,6 +386,17 @@ public final class SafetensorsIndexReader {
               field(name, nameLength), valueAt);
         }
         id = names.fileId(file);
+        if (id >= MAX_MEMBER_FILES) {
+          throw ReaException.builder(
+                  Constraint.RETAINED_BUDGET,
+                  "weight_map names more than " + MAX_MEMBER_FILES + " member files; REA opens"
+                      + " and checks every member, and reads no checkpoint with more")
+              .field(field(name, nameLength))
+              .offset(valueAt)
+              .diagnostic("limit", "index_member_files")
+              .diagnostic("limit_files", MAX_MEMBER_FILES)
+              .build();
+        }
         if (map != null) {
           map.fileId(file); // numbered in the same order of first sight
         }
@@ -419,6 +430,14 @@ public final class SafetensorsIndexReader {
    * 255) and about Windows' (255 UTF-16 units).
    */
   public static final int MAX_MEMBER_NAME_BYTES = 255;
+
+  /**
+   * Most distinct member files an index may name: every one is opened and inspected, and a 100 MB
+   * index naming millions of them held gigabytes before its first member was found missing.
+   * save_pretrained's largest checkpoints have a few hundred shards; gguf-split's names allow
+   * 99,999 members.
+   */
+  public static final int MAX_MEMBER_FILES = 65_536;
 
   /**
    * Most members of the {@code metadata} object and of any object other than {@code weight_map},

@@ -61,6 +61,16 @@ public final class SetChecks {
   public record Contradiction(
       int member, String path, @Nullable String tensor, String field, String message) {}
 
+  /**
+   * Most tensor names a set without an index may declare over all its members: each is kept to
+   * check that no two members hold one name, so without a bound a split set of many members, each
+   * within its own retained budget, could hold tens of millions (3.7 GB for 200 members of 130,000
+   * tensors). The largest real models declare under 100,000 (DeepSeek-V3's checkpoint: 91,991).
+   */
+  public static final int MAX_SET_TENSOR_NAMES = 1 << 20;
+
+  private final int maxNames;
+
   private final SetKind kind;
   private final @Nullable SafetensorsIndex index;
   private final int count;
@@ -98,6 +108,13 @@ public final class SetChecks {
    *     of them (at most once)
    */
   public SetChecks(SetKind kind, @Nullable SafetensorsIndex index, int count, ExactIndex exact) {
+    this(kind, index, count, exact, MAX_SET_TENSOR_NAMES);
+  }
+
+  /** As the public constructor, with at most {@code maxNames} tensor names (for tests). */
+  SetChecks(
+      SetKind kind, @Nullable SafetensorsIndex index, int count, ExactIndex exact, int maxNames) {
+    this.maxNames = maxNames;
     this.kind = kind;
     this.index = index;
     this.count = count;
@@ -120,7 +137,21 @@ public final class SetChecks {
     List<TensorRow> tensors = r.tensors();
     // With an index, a name in two members is already a name mapped elsewhere in one of them:
     // the index's own map decides, and no second map of every name is kept.
-    for (TensorRow t : kind == SetKind.SAFETENSORS_INDEX ? List.<TensorRow>of() : tensors) {
+    List<TensorRow> named = kind == SetKind.SAFETENSORS_INDEX ? List.of() : tensors;
+    if (names.size() + (long) named.size() > maxNames) {
+      throw ReaException.builder(
+              Constraint.RETAINED_BUDGET,
+              "the set's members declare more than " + maxNames + " tensors by member "
+                  + k + " (" + path + "); REA keeps every name to check that none is in two"
+                  + " members, and reads no set larger")
+          .path(path)
+          .field("tensors")
+          .diagnostic("limit", "set_tensor_names")
+          .diagnostic("limit_names", maxNames)
+          .diagnostic("member", k)
+          .build();
+    }
+    for (TensorRow t : named) {
       Integer other = names.putIfAbsent(t.name(), k);
       if (other != null) {
         add(k, path, t.name(), "tensors[" + t.index() + "].name",

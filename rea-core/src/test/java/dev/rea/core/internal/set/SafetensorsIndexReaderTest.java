@@ -39,6 +39,25 @@ class SafetensorsIndexReaderTest {
     throw new AssertionError("accepted: " + json);
   }
 
+  /** An index naming more member files than REA opens is refused at the first one too many. */
+  @Test
+  void anIndexNamingTooManyMemberFilesIsRefusedWhereItPassesTheLimit() throws ReaException {
+    int n = SafetensorsIndexReader.MAX_MEMBER_FILES;
+    StringBuilder json = new StringBuilder("{\"weight_map\":{");
+    for (int i = 0; i < n; i++) {
+      json.append(i == 0 ? "" : ",").append("\"t").append(i).append("\":\"f").append(i)
+          .append(".safetensors\"");
+    }
+    String atLimit = json + "}}";
+    assertThat(read(atLimit).members()).hasSize(n);
+    String over = json + ",\"last\":\"g.safetensors\"}}";
+    ReaException e = refusal(over);
+    assertThat(e.constraint()).isEqualTo(Constraint.RETAINED_BUDGET);
+    assertThat(e.field()).isEqualTo("weight_map[\"last\"]");
+    assertThat(e.offset()).isEqualTo((long) over.indexOf("\"g.safetensors\""));
+    assertThat(e.diagnostics()).containsEntry("limit", "index_member_files");
+  }
+
   @Test
   void aSavePretrainedIndexGivesItsMembersInNameOrder() throws ReaException {
     String json =

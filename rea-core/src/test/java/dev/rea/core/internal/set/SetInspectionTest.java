@@ -464,4 +464,27 @@ class SetInspectionTest {
     assertThat(first.artifact().path()).isEqualTo(m.get(0).toString());
     assertThat(first.metadata()).extracting(row -> row.key()).contains("split.no", "general.name");
   }
+
+  /**
+   * The names a split set's members declare are kept to find one in two members: past the bound
+   * the set is refused at the member that passes it, before its names are kept.
+   */
+  @Test
+  void aSplitSetDeclaringMoreTensorsThanTheBoundIsRefused() throws ReaException {
+    SetChecks checks =
+        new SetChecks(SetKind.GGUF_SPLIT, null, 2, () -> {
+          throw new AssertionError("a split set has no index");
+        }, 5);
+    checks.member(0, "a-00001-of-00002.gguf", dev.rea.core.testing.TestRecords.manyTensors(3));
+    EvidenceRecord second = dev.rea.core.testing.TestRecords.manyTensors(3);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> checks.member(1, "a-00002-of-00002.gguf", second))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.RETAINED_BUDGET);
+          assertThat(e.field()).isEqualTo("tensors");
+          assertThat(e.diagnostics()).containsEntry("limit", "set_tensor_names")
+              .containsEntry("limit_names", 5).containsEntry("member", 1);
+        });
+    assertThat(SetChecks.MAX_SET_TENSOR_NAMES).isGreaterThan(91_991);
+  }
 }
