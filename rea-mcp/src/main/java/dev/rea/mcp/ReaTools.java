@@ -209,6 +209,17 @@ final class ReaTools {
         case "evidence-file" -> {
           Args s = Args.of("source.", source, Set.of("kind", "path"));
           Path p = s.absolutePath("path");
+          if (Rea.isSetEvidence(p)) {
+            // A set bundle (inspect_model_set's or the CLI's --evidence_output) is paged as one
+            // set, as the CLI's inspect-analysis-view --source pages it.
+            if (arrayView != null) {
+              throw Failures.badArgument(
+                  "view.collection", "array views page one model file's Evidence, not a set's");
+            }
+            return results.success(
+                rea.view(rea.readSetEvidence(p), viewOf(selection), SourceKind.EVIDENCE_FILE)
+                    .json());
+          }
           ev = EvidenceDesk.singleRecord(desk.loadFile(p), p);
           sourceKind = SourceKind.EVIDENCE_FILE;
         }

@@ -123,6 +123,14 @@ class SetToolE2eTest {
         ReaTools.VIEW, Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", setId),
             "view", Map.of("kind", "model-artifact", "collection", "members")))));
     assertThat(members.path("total_matches").asInt()).isEqualTo(3);
+
+    // The same file given as an evidence-file source is paged as the set, without importing.
+    JsonNode fromFile = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(
+        ReaTools.VIEW, Map.of("source", Map.of("kind", "evidence-file", "path", saved.toString()),
+            "view", Map.of("kind", "model-artifact", "collection", "tensors")))));
+    assertThat(fromFile.path("source").path("kind").asString()).isEqualTo("evidence-file");
+    assertThat(fromFile.path("total_matches").asInt()).isEqualTo(3);
+    assertThat(fromFile.path("rows").get(2).path("member").asInt()).isEqualTo(2);
   }
 
   @Test
