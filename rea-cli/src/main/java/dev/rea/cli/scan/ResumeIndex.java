@@ -130,6 +130,10 @@ public final class ResumeIndex {
     byte[] chunk = new byte[1 << 16];
     byte[] line = new byte[8192];
     int length = 0;
+    // The line being read is past MAX_LINE_BYTES: its bytes are no longer kept. Whole, it is
+    // refused when its newline comes; cut (the end of FILE first), it is dropped like any cut
+    // last line.
+    boolean overlong = false;
     int n;
     while ((n = in.read(chunk)) > 0) {
       int start = 0;
@@ -137,7 +141,10 @@ public final class ResumeIndex {
         if (chunk[i] != '\n') {
           continue;
         }
-        line = append(line, length, chunk, start, i - start, file);
+        if (overlong || (long) length + (i - start) > MAX_LINE_BYTES) {
+          throw notScanOutput(file, lines + 1, "it is longer than " + MAX_LINE_BYTES + " bytes");
+        }
+        line = append(line, length, chunk, start, i - start);
         length += i - start;
         ResumeLine parsed;
         try {
@@ -150,20 +157,25 @@ public final class ResumeIndex {
         length = 0;
         start = i + 1;
       }
-      line = append(line, length, chunk, start, n - start, file);
+      if (overlong) {
+        continue;
+      }
+      if ((long) length + (n - start) > MAX_LINE_BYTES) {
+        overlong = true;
+        line = new byte[0];
+        continue;
+      }
+      line = append(line, length, chunk, start, n - start);
       length += n - start;
     }
-    droppedTail = length > 0;
+    droppedTail = overlong || length > 0;
   }
 
   /** @return {@code line} (or a larger copy) with {@code count} bytes of {@code from} added */
-  private byte[] append(byte[] line, int length, byte[] from, int offset, int count, Path file)
-      throws ReaException {
+  private static byte[] append(byte[] line, int length, byte[] from, int offset, int count) {
     if (length + count > line.length) {
-      if (length + count > MAX_LINE_BYTES) {
-        throw notScanOutput(file, lines + 1, "it is longer than " + MAX_LINE_BYTES + " bytes");
-      }
-      line = java.util.Arrays.copyOf(line, Math.min(MAX_LINE_BYTES, Math.max(line.length * 2, length + count)));
+      line = java.util.Arrays.copyOf(
+          line, Math.min(MAX_LINE_BYTES, Math.max(line.length * 2, length + count)));
     }
     System.arraycopy(from, offset, line, length, count);
     return line;

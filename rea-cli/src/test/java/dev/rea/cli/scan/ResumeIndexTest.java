@@ -174,4 +174,32 @@ class ResumeIndexTest {
       assertThat(index.keep("/models/dir" + (i % 100) + "/file-" + i + ".gguf", id(i, i))).isNotNull();
     }
   }
+
+  /**
+   * A cut last line (no newline: a kill in the middle of its write) over the line limit is
+   * dropped like any cut last line; a whole line over the limit is still refused.
+   */
+  @Test
+  void aCutLastLineOverTheLimitIsDroppedAndAWholeOneRefused() throws Exception {
+    Path file = dir.resolve("out.jsonl");
+    String a = line("/m/a", UnitStatus.COMPLETE, id(1, 10), false);
+    byte[] head = a.getBytes(StandardCharsets.UTF_8);
+    byte[] cut = new byte[ResumeIndex.MAX_LINE_BYTES + 100_000];
+    java.util.Arrays.fill(cut, (byte) 'x');
+    cut[0] = '{';
+    try (var out = Files.newOutputStream(file)) {
+      out.write(head);
+      out.write(cut);
+    }
+    ResumeIndex index = ResumeIndex.load(file, false);
+    assertThat(index.lines()).isEqualTo(1);
+    assertThat(index.droppedTail()).isTrue();
+    assertThat(index.validLength()).isEqualTo(head.length);
+    assertThat(index.keep("/m/a", id(1, 10))).isNotNull();
+
+    Files.write(file, new byte[] {'\n'}, java.nio.file.StandardOpenOption.APPEND);
+    ReaException e = catchThrowableOfType(ReaException.class, () -> ResumeIndex.load(file, false));
+    assertThat(e.getMessage())
+        .contains("line 2 of " + file, "longer than " + ResumeIndex.MAX_LINE_BYTES + " bytes");
+  }
 }
