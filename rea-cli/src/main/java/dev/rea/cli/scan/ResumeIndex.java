@@ -26,12 +26,14 @@ import org.jspecify.annotations.Nullable;
  * held compactly, and used to rewrite FILE at the end.
  *
  * <p><b>Reading.</b> FILE is read once, line by line. Each whole line (ending with {@code \n})
- * must be a scan line ({@code "schema":"rea.scan.v1"} with a path, a status and an identity);
- * anything else is {@code invalid_input} / {@code bad_argument} naming the line, since FILE is
- * then not a scan output this command wrote. A last line without its {@code \n} is what a
- * process killed while writing leaves: it is dropped ({@link #validLength()} ends before it; the
- * command cuts FILE there before appending) and its unit inspected again. When a path has several
- * lines (an interrupted resume appended a new line for a changed file), the last one counts.
+ * must be a scan line in the exact shape {@link ScanLine} writes ({@link ResumeLine} says what is
+ * checked); anything else is {@code invalid_input} / {@code bad_argument} naming the line and
+ * the field, since FILE is then not a scan output this command wrote (or was edited). A last
+ * line without its {@code \n} is what a process killed while writing leaves: it is dropped
+ * ({@link #validLength()} ends before it; the command cuts FILE there before appending) and its
+ * unit inspected again, whatever its length: past {@link #MAX_LINE_BYTES} its bytes are skipped,
+ * not held (a whole line that long is refused). When a path has several lines (an interrupted
+ * resume appended a new line for a changed file), the last one counts.
  *
  * <p><b>Memory.</b> Per path, the index keeps 21 bytes in open-addressed arrays: 8 bytes of the
  * SHA-256 of the path (the key), 8 bytes of the SHA-256 of the path and the identity
