@@ -225,12 +225,16 @@ public final class ResumeIndex {
   /**
    * Keeps the earlier line of the unit's path when its identity equals the one the walk observed
    * (for a set, also every file of the set: {@link #identityText(ScanUnit)}) and its status may
-   * be kept; each line is kept at most once.
+   * be kept; each line is kept at most once. A set some of whose files could not be examined
+   * ({@link ScanUnit#membersKnown()} false) is never kept.
    *
    * @param unit the unit as the walk found it
    * @return what the kept line says, or null when the unit must be inspected
    */
   public @Nullable Kept keep(ScanUnit unit) {
+    if (!unit.membersKnown()) {
+      return null;
+    }
     return keep(unit.path().toString(), identityText(unit));
   }
 
