@@ -247,4 +247,30 @@ class ScanSetsTest {
       assertThat(assertAgrees(l)).isEqualTo("rejected");
     }
   }
+
+  /**
+   * Every file of a checkpoint's directory given as a PATH (what a shell glob {@code d/*} gives)
+   * is grouped as the walk of the directory groups it: one set line, no shard alone.
+   */
+  @Test
+  void filePathsOfOneDirectoryAreGroupedIntoTheirSet() throws Exception {
+    Path ck = Files.createDirectories(dir.resolve("ck"));
+    dev.rea.core.testing.SetFixtures.Checkpoint c =
+        dev.rea.core.testing.SetFixtures.checkpoint(ck, 2, 3);
+    Path loose = Files.write(ck.resolve("loose.gguf"), ScanTrees.gguf(7));
+    CliRunner.Result glob =
+        CliRunner.run("scan", c.shards.get(1).toString(), c.index.toString(),
+            loose.toString(), c.shards.get(0).toString());
+    CliRunner.Result whole = CliRunner.run("scan", ck.toString());
+    assertThat(glob.status()).as(glob.err()).isZero();
+    Map<String, JsonNode> lines = byPath(lines(glob.out()));
+    assertThat(lines.keySet())
+        .containsExactlyInAnyOrder(c.index.toString(), loose.toString())
+        .containsExactlyInAnyOrderElementsOf(byPath(lines(whole.out())).keySet());
+    JsonNode set = lines.get(c.index.toString());
+    assertThat(set.get("kind").asString()).isEqualTo("set");
+    assertThat(set.get("member_identities")).hasSize(3);
+    assertThat(assertAgrees(set)).isEqualTo("complete");
+    assertThat(lastLine(glob.err())).startsWith("rea scan: 2 complete, 0 partial");
+  }
 }
