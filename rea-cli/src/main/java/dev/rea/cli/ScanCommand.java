@@ -6,6 +6,7 @@ import dev.rea.cli.scan.ResumeIndex;
 import dev.rea.cli.scan.SarifCollector;
 import dev.rea.cli.scan.ScanEngine;
 import dev.rea.cli.scan.ScanLine;
+import dev.rea.cli.scan.ScanRoots;
 import dev.rea.cli.scan.Tally;
 import dev.rea.cli.scan.TreeWalker;
 import dev.rea.cli.scan.DirectorySets;
@@ -357,7 +358,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
             sarif == null ? UnitListener.NONE : sarif);
     ScanEngine.Outcome outcome;
     try {
-      outcome = engine.run(plan.roots());
+      // Overlapping PATHs (c c/a.gguf, a PATH twice) would write a unit once per PATH.
+      outcome = engine.run(ScanRoots.distinct(plan.roots(), n -> err.println("rea scan: " + n)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       outcome = ScanEngine.Outcome.CANCELLED;

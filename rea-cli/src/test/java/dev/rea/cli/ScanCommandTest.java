@@ -385,4 +385,34 @@ class ScanCommandTest {
     assertThat(CliRunner.run("scan", tree.toString(), "--output", out.toString()).status()).isZero();
     assertThat(lines(Files.readString(out, StandardCharsets.UTF_8))).hasSize(1);
   }
+
+  /**
+   * Overlapping PATHs (a directory twice, a file and a directory inside it, the directory
+   * through a link) walk each unit once: one line per unit, each counted once (it was "9
+   * complete" for 5 files), with a notice on stderr for each PATH left out.
+   */
+  @Test
+  void overlappingPathsWriteEachUnitOnce() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 5, false);
+    Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("link"), tree.root());
+    Path inside = tree.models().get(0);
+    Path sub = inside.getParent();
+    CliRunner.Result once = CliRunner.run("scan", tree.root().toString());
+    CliRunner.Result r =
+        CliRunner.run(
+            "scan", sub.toString(), tree.root().toString(), tree.root().toString(),
+            inside.toString(), link.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(once.status());
+    List<JsonNode> got = lines(r.out());
+    assertThat(got).hasSize(tree.units().size());
+    assertThat(byPath(got).keySet())
+        .containsExactlyInAnyOrderElementsOf(byPath(lines(once.out())).keySet());
+    assertThat(lastLine(r.err()).replaceAll(" in [0-9.]+ s$", ""))
+        .isEqualTo(lastLine(once.err()).replaceAll(" in [0-9.]+ s$", ""));
+    assertThat(r.err())
+        .contains("PATH " + sub + " is inside PATH " + tree.root())
+        .contains("PATH " + tree.root() + " is the same as PATH " + tree.root())
+        .contains("PATH " + inside + " is inside PATH " + tree.root())
+        .contains("PATH " + link + " is the same as PATH " + tree.root());
+  }
 }

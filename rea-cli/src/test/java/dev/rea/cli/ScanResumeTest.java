@@ -156,7 +156,10 @@ class ScanResumeTest {
     for (String l : all) {
       edited.add(
           l.contains("\"path\":\"" + model + "\"")
-              ? l.replace("\"status\":\"complete\"", "\"status\":\"failed\"")
+              ? l.substring(0, l.indexOf(",\"evidence_id\":"))
+                      .replace("\"status\":\"complete\"", "\"status\":\"failed\"")
+                  + ",\"evidence_id\":null,\"summary\":null,\"error\":{\"code\":\"execution_failure\","
+                  + "\"category\":\"host_failure\",\"constraint\":\"io_error\",\"message\":\"m\"}}"
               : l);
     }
     Files.writeString(out, String.join("\n", edited) + "\n");

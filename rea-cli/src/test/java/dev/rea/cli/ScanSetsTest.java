@@ -183,4 +183,94 @@ class ScanSetsTest {
     assertThat(headerMembers.get(1).has("sha256")).isFalse();
     assertThat(headerMembers.get(2).has("sha256")).isFalse();
   }
+
+  /** Moves {@code file} into {@code blobs} and leaves a relative link in its place. */
+  private static Path linkToBlob(Path file, Path blobs) throws Exception {
+    Path blob = blobs.resolve(file.getFileName() + ".blob");
+    Files.move(file, blob);
+    Files.createSymbolicLink(file, file.getParent().relativize(blob));
+    return blob;
+  }
+
+  /**
+   * As a Hugging Face cache lays a model out: a real index, shards that are links to {@code
+   * ../blobs/}; and a GGUF split set whose second member is such a link. The set inspection
+   * reads through the links, so the set line records each link's target and {@code --resume}
+   * inspects the set again once a blob behind a link changed (it was kept, exit 0, while the set
+   * was now inconsistent).
+   */
+  @Test
+  void resumeReinspectsASetWhoseLinkedMemberChanged() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("hf"));
+    Path blobs = Files.createDirectories(root.resolve("blobs"));
+    Path snap = Files.createDirectories(root.resolve("snap"));
+    dev.rea.core.testing.SetFixtures.Checkpoint c =
+        dev.rea.core.testing.SetFixtures.checkpoint(snap, 2, 3);
+    Path blob1 = linkToBlob(c.shards.get(0), blobs);
+    Path blob2 = linkToBlob(c.shards.get(1), blobs);
+    Path gg = Files.createDirectories(root.resolve("gg"));
+    List<Path> split = dev.rea.core.testing.SetFixtures.ggufSplit(gg, "tiny", 2, 2, 2);
+    Path ggBlob = linkToBlob(split.get(1), blobs);
+    Path out = dir.resolve("out.jsonl");
+
+    // The snapshot and the split's directory, not the blobs (which would be file units too).
+    CliRunner.Result first =
+        CliRunner.run("scan", snap.toString(), gg.toString(), "--output", out.toString());
+    assertThat(first.status()).as(first.err()).isZero();
+    // The three links are entries of their own, skipped (the walk follows no link).
+    assertThat(lastLine(first.err())).startsWith("rea scan: 2 complete, 0 partial, 0 rejected,"
+        + " 0 failed, 3 skipped");
+    Map<String, JsonNode> lines = byPath(lines(Files.readString(out)));
+    assertThat(lines).hasSize(2);
+    JsonNode st = lines.get(c.index.toString());
+    assertThat(st.get("member_identities")).hasSize(3);
+    JsonNode linked = st.get("member_identities").get(1);
+    assertThat(linked.get("path").asString()).isEqualTo(c.shards.get(0).toString());
+    assertThat(linked.get("size").asString()).isEqualTo(Long.toString(Files.size(blob1)));
+    assertThat(lines.get(split.get(0).toString()).get("member_identities")).hasSize(2);
+
+    // The blob behind the first shard now holds the second shard's tensors; the blob behind the
+    // split's second member holds its first member (split.no 0 twice).
+    Files.copy(blob2, blob1, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(split.get(0), ggBlob, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    for (Path b : List.of(blob1, ggBlob)) {
+      Files.setLastModifiedTime(b, FileTime.fromMillis(Files.getLastModifiedTime(b).toMillis() + 5000));
+    }
+    CliRunner.Result again =
+        CliRunner.run("scan", snap.toString(), gg.toString(), "--output", out.toString(), "--resume");
+    assertThat(again.status()).as(again.err()).isEqualTo(1);
+    assertThat(lastLine(again.err())).contains("0 kept from the earlier output");
+    Map<String, JsonNode> after = byPath(lines(Files.readString(out)));
+    assertThat(after).hasSize(2);
+    for (JsonNode l : after.values()) {
+      assertThat(l.get("status").asString()).as(l.get("path").asString()).isEqualTo("rejected");
+      assertThat(assertAgrees(l)).isEqualTo("rejected");
+    }
+  }
+
+  /**
+   * Every file of a checkpoint's directory given as a PATH (what a shell glob {@code d/*} gives)
+   * is grouped as the walk of the directory groups it: one set line, no shard alone.
+   */
+  @Test
+  void filePathsOfOneDirectoryAreGroupedIntoTheirSet() throws Exception {
+    Path ck = Files.createDirectories(dir.resolve("ck"));
+    dev.rea.core.testing.SetFixtures.Checkpoint c =
+        dev.rea.core.testing.SetFixtures.checkpoint(ck, 2, 3);
+    Path loose = Files.write(ck.resolve("loose.gguf"), ScanTrees.gguf(7));
+    CliRunner.Result glob =
+        CliRunner.run("scan", c.shards.get(1).toString(), c.index.toString(),
+            loose.toString(), c.shards.get(0).toString());
+    CliRunner.Result whole = CliRunner.run("scan", ck.toString());
+    assertThat(glob.status()).as(glob.err()).isZero();
+    Map<String, JsonNode> lines = byPath(lines(glob.out()));
+    assertThat(lines.keySet())
+        .containsExactlyInAnyOrder(c.index.toString(), loose.toString())
+        .containsExactlyInAnyOrderElementsOf(byPath(lines(whole.out())).keySet());
+    JsonNode set = lines.get(c.index.toString());
+    assertThat(set.get("kind").asString()).isEqualTo("set");
+    assertThat(set.get("member_identities")).hasSize(3);
+    assertThat(assertAgrees(set)).isEqualTo("complete");
+    assertThat(lastLine(glob.err())).startsWith("rea scan: 2 complete, 0 partial");
+  }
 }

@@ -98,30 +98,43 @@ public final class DirectorySets implements UnitGrouping {
           continue;
         }
         List<ListedFile> present = new ArrayList<>();
+        boolean known = true;
         for (String n : u.names()) {
-          ListedFile f = files.containsKey(n) ? files.get(n) : examine(n);
+          ListedFile f = files.get(n);
+          if (f == null) {
+            Examined e = examine(n);
+            known &= e != Examined.UNKNOWN;
+            f = e.file;
+          }
           if (f != null) {
             present.add(f);
           }
         }
-        units.unit(ScanUnit.set(directory.resolve(u.anchor()), present));
+        units.unit(ScanUnit.set(directory.resolve(u.anchor()), present, known));
       }
       files.clear();
     }
 
     /**
-     * A member the listing did not hand over (a PATH that is one file of a set): its own
-     * {@code lstat}, or null when it is missing or not a regular file.
+     * A member the listing did not hand over as a regular file: a symbolic link (a Hugging Face
+     * cache's snapshot links each file to {@code ../blobs/}), or a file beside a PATH that is one
+     * file of a set. The set inspection opens the member by its path and so follows a link:
+     * what {@code --resume} must compare is the identity of the file it reads, the link's
+     * target ({@code stat}, not {@code lstat}). A member missing, or not a regular file, is
+     * absent (its set's inspection fails on it); one that cannot be examined makes the set's
+     * files {@link Examined#UNKNOWN}, so its line is never kept by a resume.
      */
-    private @Nullable ListedFile examine(String name) {
+    private Examined examine(String name) {
       Path p = directory.resolve(name);
       try {
-        FileStat s = FileStat.of(p, false);
-        return s.type() == FileStat.Type.REGULAR ? new ListedFile(p, s.identity()) : null;
+        FileStat s = FileStat.of(p, true);
+        return s.type() == FileStat.Type.REGULAR
+            ? new Examined(new ListedFile(p, s.identity()))
+            : Examined.ABSENT;
       } catch (NoSuchFileException | NotDirectoryException gone) {
-        return null;
-      } catch (IOException e) {
-        return null;
+        return Examined.ABSENT;
+      } catch (IOException | SecurityException e) {
+        return Examined.UNKNOWN;
       }
     }
 
@@ -151,6 +164,18 @@ public final class DirectorySets implements UnitGrouping {
             .cause(e)
             .build();
       }
+    }
+  }
+
+  /** What {@link Held#examine} found of a member: the file, or why there is none. */
+  private static final class Examined {
+    static final Examined ABSENT = new Examined(null);
+    static final Examined UNKNOWN = new Examined(null);
+
+    final @Nullable ListedFile file;
+
+    Examined(@Nullable ListedFile file) {
+      this.file = file;
     }
   }
 

@@ -26,12 +26,14 @@ import org.jspecify.annotations.Nullable;
  * held compactly, and used to rewrite FILE at the end.
  *
  * <p><b>Reading.</b> FILE is read once, line by line. Each whole line (ending with {@code \n})
- * must be a scan line ({@code "schema":"rea.scan.v1"} with a path, a status and an identity);
- * anything else is {@code invalid_input} / {@code bad_argument} naming the line, since FILE is
- * then not a scan output this command wrote. A last line without its {@code \n} is what a
- * process killed while writing leaves: it is dropped ({@link #validLength()} ends before it; the
- * command cuts FILE there before appending) and its unit inspected again. When a path has several
- * lines (an interrupted resume appended a new line for a changed file), the last one counts.
+ * must be a scan line in the exact shape {@link ScanLine} writes ({@link ResumeLine} says what is
+ * checked); anything else is {@code invalid_input} / {@code bad_argument} naming the line and
+ * the field, since FILE is then not a scan output this command wrote (or was edited). A last
+ * line without its {@code \n} is what a process killed while writing leaves: it is dropped
+ * ({@link #validLength()} ends before it; the command cuts FILE there before appending) and its
+ * unit inspected again, whatever its length: past {@link #MAX_LINE_BYTES} its bytes are skipped,
+ * not held (a whole line that long is refused). When a path has several lines (an interrupted
+ * resume appended a new line for a changed file), the last one counts.
  *
  * <p><b>Memory.</b> Per path, the index keeps 21 bytes in open-addressed arrays: 8 bytes of the
  * SHA-256 of the path (the key), 8 bytes of the SHA-256 of the path and the identity
@@ -130,6 +132,10 @@ public final class ResumeIndex {
     byte[] chunk = new byte[1 << 16];
     byte[] line = new byte[8192];
     int length = 0;
+    // The line being read is past MAX_LINE_BYTES: its bytes are no longer kept. Whole, it is
+    // refused when its newline comes; cut (the end of FILE first), it is dropped like any cut
+    // last line.
+    boolean overlong = false;
     int n;
     while ((n = in.read(chunk)) > 0) {
       int start = 0;
@@ -137,7 +143,10 @@ public final class ResumeIndex {
         if (chunk[i] != '\n') {
           continue;
         }
-        line = append(line, length, chunk, start, i - start, file);
+        if (overlong || (long) length + (i - start) > MAX_LINE_BYTES) {
+          throw notScanOutput(file, lines + 1, "it is longer than " + MAX_LINE_BYTES + " bytes");
+        }
+        line = append(line, length, chunk, start, i - start);
         length += i - start;
         ResumeLine parsed;
         try {
@@ -150,20 +159,25 @@ public final class ResumeIndex {
         length = 0;
         start = i + 1;
       }
-      line = append(line, length, chunk, start, n - start, file);
+      if (overlong) {
+        continue;
+      }
+      if ((long) length + (n - start) > MAX_LINE_BYTES) {
+        overlong = true;
+        line = new byte[0];
+        continue;
+      }
+      line = append(line, length, chunk, start, n - start);
       length += n - start;
     }
-    droppedTail = length > 0;
+    droppedTail = overlong || length > 0;
   }
 
   /** @return {@code line} (or a larger copy) with {@code count} bytes of {@code from} added */
-  private byte[] append(byte[] line, int length, byte[] from, int offset, int count, Path file)
-      throws ReaException {
+  private static byte[] append(byte[] line, int length, byte[] from, int offset, int count) {
     if (length + count > line.length) {
-      if (length + count > MAX_LINE_BYTES) {
-        throw notScanOutput(file, lines + 1, "it is longer than " + MAX_LINE_BYTES + " bytes");
-      }
-      line = java.util.Arrays.copyOf(line, Math.min(MAX_LINE_BYTES, Math.max(line.length * 2, length + count)));
+      line = java.util.Arrays.copyOf(
+          line, Math.min(MAX_LINE_BYTES, Math.max(line.length * 2, length + count)));
     }
     System.arraycopy(from, offset, line, length, count);
     return line;
@@ -211,12 +225,16 @@ public final class ResumeIndex {
   /**
    * Keeps the earlier line of the unit's path when its identity equals the one the walk observed
    * (for a set, also every file of the set: {@link #identityText(ScanUnit)}) and its status may
-   * be kept; each line is kept at most once.
+   * be kept; each line is kept at most once. A set some of whose files could not be examined
+   * ({@link ScanUnit#membersKnown()} false) is never kept.
    *
    * @param unit the unit as the walk found it
    * @return what the kept line says, or null when the unit must be inspected
    */
   public @Nullable Kept keep(ScanUnit unit) {
+    if (!unit.membersKnown()) {
+      return null;
+    }
     return keep(unit.path().toString(), identityText(unit));
   }
 

@@ -165,12 +165,7 @@ public final class ScanEngine {
     }
     TreeWalker walker = new TreeWalker(grouping, new Walked(), cancellation, lister);
     try {
-      for (Path root : roots) {
-        if (cancellation.isCancelled()) {
-          break;
-        }
-        walker.walk(root);
-      }
+      walker.walk(roots);
     } catch (RuntimeException | Error e) {
       fail(e);
     } finally {

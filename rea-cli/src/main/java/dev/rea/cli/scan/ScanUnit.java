@@ -17,9 +17,13 @@ import java.util.Objects;
  *     is missing, of its first present file): what {@code --resume} compares with the earlier
  *     line's
  * @param members the files of the unit the walk found, with their identities, in member order
- *     (an index first): for a file, just itself; a set's missing members are absent
+ *     (an index first): for a file, just itself; a set's missing members are absent. A member
+ *     reached through a symbolic link has its target's identity (what the set inspection reads)
+ * @param membersKnown false when a file of the set exists but could not be examined: the
+ *     members' identities are then incomplete, and {@code --resume} never keeps the unit's line
  */
-public record ScanUnit(Kind kind, Path path, FileIdentity identity, List<ListedFile> members) {
+public record ScanUnit(
+    Kind kind, Path path, FileIdentity identity, List<ListedFile> members, boolean membersKnown) {
   public ScanUnit {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(path, "path");
@@ -29,15 +33,16 @@ public record ScanUnit(Kind kind, Path path, FileIdentity identity, List<ListedF
 
   /** @return the unit of one model file inspected alone */
   public static ScanUnit file(ListedFile file) {
-    return new ScanUnit(Kind.FILE, file.path(), file.identity(), List.of(file));
+    return new ScanUnit(Kind.FILE, file.path(), file.identity(), List.of(file), true);
   }
 
   /**
    * @param anchor the set's index or first split member (present or not)
    * @param present the set's files that were found, in member order (an index first)
+   * @param membersKnown whether every file of the set was found or known missing
    * @return the unit of a set, inspected as {@code inspect-model-set ANCHOR} inspects it
    */
-  public static ScanUnit set(Path anchor, List<ListedFile> present) {
+  public static ScanUnit set(Path anchor, List<ListedFile> present, boolean membersKnown) {
     FileIdentity id = null;
     for (ListedFile f : present) {
       if (f.path().equals(anchor)) {
@@ -49,7 +54,7 @@ public record ScanUnit(Kind kind, Path path, FileIdentity identity, List<ListedF
           ? FileIdentity.observed(null, null, 0, java.time.Instant.EPOCH)
           : present.get(0).identity();
     }
-    return new ScanUnit(Kind.SET, anchor, id, present);
+    return new ScanUnit(Kind.SET, anchor, id, present, membersKnown);
   }
 
   /** What a unit is: the line's {@code kind}. */

@@ -14,8 +14,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -126,6 +130,40 @@ public final class TreeWalker {
   }
 
   /**
+   * Walks the PATHs in order, each as {@link #walk(Path)} does, except that PATHs that are regular
+   * files are held and handed to the grouping once the others were walked, those of one
+   * directory (as spelled) together as the files of one listing: so {@code rea scan
+   * d/model.safetensors.index.json d/model-00001-of-00002.safetensors} (a shell glob of a
+   * checkpoint's directory) makes one set unit whose shard is no unit of its own, as the walk of
+   * {@code d} would. The file PATHs held are those the command line gives.
+   *
+   * @param roots absolute paths
+   * @throws InterruptedException when handing something over was interrupted
+   */
+  public void walk(List<Path> roots) throws InterruptedException {
+    Map<Path, List<ListedFile>> files = new LinkedHashMap<>();
+    for (Path root : roots) {
+      if (cancellation.isCancelled()) {
+        return;
+      }
+      ListedFile file = walkOrFile(root);
+      if (file != null) {
+        files.computeIfAbsent(parentOf(root), k -> new ArrayList<>()).add(file);
+      }
+    }
+    for (Map.Entry<Path, List<ListedFile>> e : files.entrySet()) {
+      if (cancellation.isCancelled()) {
+        return;
+      }
+      UnitGrouping.DirectoryUnits units = grouping.directory(e.getKey());
+      for (ListedFile f : e.getValue()) {
+        units.file(f, listener::unit);
+      }
+      units.end(listener::unit);
+    }
+  }
+
+  /**
    * Walks one PATH: a directory (its whole tree), a regular file (one unit), or anything else
    * (reported as skipped). A symbolic link given as PATH is followed.
    *
@@ -133,25 +171,34 @@ public final class TreeWalker {
    * @throws InterruptedException when handing something over was interrupted
    */
   public void walk(Path root) throws InterruptedException {
+    walk(List.of(root));
+  }
+
+  /**
+   * Walks a directory PATH, reports a PATH that cannot be examined or is not a regular file,
+   * and returns a regular file PATH for its directory's grouping.
+   *
+   * @return the PATH as a listed file when it is a regular file, else null
+   */
+  private @Nullable ListedFile walkOrFile(Path root) throws InterruptedException {
     FileStat stat;
     try {
       stat = FileStat.of(root, true);
     } catch (NoSuchFileException e) {
-      return;
+      return null;
     } catch (IOException e) {
       FileIdentity unknown = FileIdentity.observed(null, null, 0, java.time.Instant.EPOCH);
       listener.failed(root, unknown, failure(root, "examining", e));
-      return;
+      return null;
     }
     switch (stat.type()) {
       case REGULAR -> {
-        UnitGrouping.DirectoryUnits units = grouping.directory(parentOf(root));
-        units.file(new ListedFile(root, stat.identity()), listener::unit);
-        units.end(listener::unit);
+        return new ListedFile(root, stat.identity());
       }
       case DIRECTORY -> walkTree(root, stat);
       default -> listener.skipped(root, stat.identity(), special(root));
     }
+    return null;
   }
 
   private static Path parentOf(Path p) {

@@ -23,9 +23,12 @@ class ResumeIndexTest {
     return FileIdentity.observed(2049L, inode, size, Instant.parse("2025-01-02T03:04:05.5Z"));
   }
 
+  static final String EVIDENCE_ID = "sha256:" + "0123456789abcdef".repeat(4);
+
   private static String line(String path, UnitStatus status, FileIdentity id, boolean warning) {
     byte[] summary =
-        ("{\"kind\":\"model-artifact-summary\",\"warnings\":"
+        ("{\"kind\":\"model-artifact-summary\",\"parent_evidence_id\":\"" + EVIDENCE_ID
+                + "\",\"warnings\":"
                 + (warning ? "[{\"code\":\"removed_type\",\"message\":\"m\"}]" : "[]")
                 + ",\"limitation_count\":0}")
             .getBytes(StandardCharsets.UTF_8);
@@ -35,10 +38,14 @@ class ResumeIndexTest {
             path,
             status,
             id,
-            status == UnitStatus.COMPLETE ? "sha256:00" : null,
+            status == UnitStatus.COMPLETE ? EVIDENCE_ID : null,
             status == UnitStatus.COMPLETE ? summary : null,
-            null),
+            status == UnitStatus.COMPLETE ? null : why()),
         StandardCharsets.UTF_8);
+  }
+
+  private static ReaException why() {
+    return ReaException.builder(Constraint.NOT_REGULAR_FILE, "not a model").build();
   }
 
   @Test
@@ -172,6 +179,80 @@ class ResumeIndexTest {
     assertThat(index.bytesHeld()).isEqualTo(21L * (1 << 18));
     for (int i = 0; i < n; i += 997) {
       assertThat(index.keep("/models/dir" + (i % 100) + "/file-" + i + ".gguf", id(i, i))).isNotNull();
+    }
+  }
+
+  /**
+   * A cut last line (no newline: a kill in the middle of its write) over the line limit is
+   * dropped like any cut last line; a whole line over the limit is still refused.
+   */
+  @Test
+  void aCutLastLineOverTheLimitIsDroppedAndAWholeOneRefused() throws Exception {
+    Path file = dir.resolve("out.jsonl");
+    String a = line("/m/a", UnitStatus.COMPLETE, id(1, 10), false);
+    byte[] head = a.getBytes(StandardCharsets.UTF_8);
+    byte[] cut = new byte[ResumeIndex.MAX_LINE_BYTES + 100_000];
+    java.util.Arrays.fill(cut, (byte) 'x');
+    cut[0] = '{';
+    try (var out = Files.newOutputStream(file)) {
+      out.write(head);
+      out.write(cut);
+    }
+    ResumeIndex index = ResumeIndex.load(file, false);
+    assertThat(index.lines()).isEqualTo(1);
+    assertThat(index.droppedTail()).isTrue();
+    assertThat(index.validLength()).isEqualTo(head.length);
+    assertThat(index.keep("/m/a", id(1, 10))).isNotNull();
+
+    Files.write(file, new byte[] {'\n'}, java.nio.file.StandardOpenOption.APPEND);
+    ReaException e = catchThrowableOfType(ReaException.class, () -> ResumeIndex.load(file, false));
+    assertThat(e.getMessage())
+        .contains("line 2 of " + file, "longer than " + ResumeIndex.MAX_LINE_BYTES + " bytes");
+  }
+
+  /**
+   * Lines REA did not write are refused whole (exit 2 from the command), naming the field: a
+   * hand edit cannot turn a rejected unit into a kept complete one.
+   */
+  @Test
+  void linesNotInTheShapeOfAScanLineAreRefusedNamingTheField() throws Exception {
+    Path file = dir.resolve("out.jsonl");
+    String good = line("/m/a", UnitStatus.COMPLETE, id(1, 10), false).strip();
+    String rejected = line("/m/b", UnitStatus.REJECTED, id(2, 20), false).strip();
+    Files.writeString(file, good + "\n" + rejected + "\n");
+    assertThat(ResumeIndex.load(file, false).lines()).as("the lines as REA writes them").isEqualTo(2);
+    String forged = rejected.replace("\"status\":\"rejected\"", "\"status\":\"complete\"");
+    String[][] cases = {
+      {forged.replace("\"kind\":\"file\"", "\"kind\":\"banana\""), "kind"},
+      {good.replace("\"" + EVIDENCE_ID + "\",\"summary", "12345,\"summary"), "evidence_id"},
+      {good.replace("\"" + EVIDENCE_ID + "\",\"summary", "null,\"summary"), "evidence_id"},
+      {good.replace(EVIDENCE_ID + "\",\"summary", "sha256:00\",\"summary"), "evidence_id"},
+      {forged, "evidence_id"},
+      {forged.replace("\"evidence_id\":null", "\"evidence_id\":\"" + EVIDENCE_ID + "\"")
+          .replace("\"summary\":null", "\"summary\":{\"warnings\":[]}"), "summary's kind"},
+      {good.replaceFirst("\"summary\":\\{.*\\},\"error\"", "\"summary\":\"x\",\"error\""), "summary"},
+      {good.replaceFirst("\"summary\":\\{.*\\},\"error\"", "\"summary\":[1,2],\"error\""),
+          "summary is neither an object nor null"},
+      {good.replace("\"error\":null", "\"error\":\"oops\""), "error"},
+      {good.replace("\"error\":null", "\"error\":{\"code\":\"x\"}"), "error is not null"},
+      {good.replace("\"status\":\"complete\"", "\"status\":\"complete\",\"status\":\"rejected\""),
+          "appears twice in one object: Duplicate Object property \"status\""},
+      {rejected.replace("\"status\":\"rejected\"", "\"status\":\"rejected\",\"status\":\"complete\""),
+          "appears twice in one object: Duplicate Object property \"status\""},
+      {good.replace("\"path\":\"/m/a\"", "\"path\":{\"a\":1}"), "path is not a string"},
+      {good.replace("\"size\":\"10\"", "\"size\":10"), "identity.size is not a string"},
+      {good.replace("\"size\":\"10\"", "\"size\":\"ten\""), "identity.size is not a decimal"},
+      {good.replace("\"error\":null", "\"error\":null,\"extra\":1"), "field extra"},
+      {good.replace("\"kind\":\"file\"", "\"kind\":\"set\""), "member_identities"},
+      {good.replace("\"warnings\":[]", "\"warnings\":[],\"warnings\":[]"), "Duplicate Object property \"warnings\""},
+    };
+    for (String[] c : cases) {
+      assertThat(c[0]).as("the case edits the line").isNotEqualTo(good).isNotEqualTo(rejected);
+      Files.writeString(file, good + "\n" + c[0] + "\n");
+      ReaException e = catchThrowableOfType(ReaException.class, () -> ResumeIndex.load(file, false));
+      assertThat(e).as(c[0]).isNotNull();
+      assertThat(e.constraint()).isEqualTo(Constraint.BAD_ARGUMENT);
+      assertThat(e.getMessage()).as(c[0]).contains("line 2 of " + file, c[1]);
     }
   }
 }
