@@ -32,7 +32,10 @@ final class Advice {
         && e.getMessage().startsWith("the directory holds no GGUF file")) {
       todo = "models in the directories below it are found by scan DIR";
     }
-    return todo == null ? e : e.toBuilder(e.getMessage() + ": " + todo).build();
+    // A failure passed on is advised once: a second call finds the advice already said.
+    return todo == null || e.getMessage().endsWith(": " + todo)
+        ? e
+        : e.toBuilder(e.getMessage() + ": " + todo).build();
   }
 
   private static @Nullable String todo(Constraint constraint, @Nullable Object detected) {

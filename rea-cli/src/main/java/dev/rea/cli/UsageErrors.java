@@ -38,8 +38,8 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
           && u.getUnmatched().stream().noneMatch(a -> a.startsWith("-"))) {
         cmd.getErr()
             .println(
-                "inspect-model-artifact takes one file per run: run it once for each file (for a"
-                    + " sharded model, once per shard).");
+                "inspect-model-artifact takes one file per run: a model made of several files"
+                    + " is read whole by inspect-model-set PATH, and many models by scan PATH...");
       }
       cmd.getErr()
           .println(

@@ -73,4 +73,14 @@ class AdviceTest {
             .build();
     assertThat(Advice.advise(zip)).isSameAs(zip);
   }
+
+  /** An empty directory is advised once, whether or not the failure was advised on its way. */
+  @Test
+  void anEmptyDirectoryIsAdvisedOnce(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    CliRunner.Result r = CliRunner.run("inspect-model-set", dir.toString());
+    assertThat(r.status()).isEqualTo(3);
+    String advice = "models in the directories below it are found by scan DIR";
+    assertThat(r.err()).contains(advice);
+    assertThat(r.err().indexOf(advice)).isEqualTo(r.err().lastIndexOf(advice));
+  }
 }

@@ -322,7 +322,8 @@ class CliUsabilityTest {
     Path a = GgufTesting.resourceFile(dir, "real/ollama_ollama-test.gguf");
     CliRunner.Result r = CliRunner.run("inspect-model-artifact", a.toString(), a.toString());
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains("Unmatched argument").contains("takes one file per run");
+    assertThat(r.err()).contains("Unmatched argument").contains("takes one file per run")
+        .contains("inspect-model-set PATH").contains("scan PATH...");
     CliRunner.Result option = CliRunner.run("inspect-model-artifact", a.toString(), "--jsn");
     assertThat(option.err()).doesNotContain("one file per run");
   }
