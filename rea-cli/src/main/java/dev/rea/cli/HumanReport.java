@@ -348,8 +348,10 @@ final class HumanReport {
     keyWidth = Math.min(keyWidth, Math.max(LEAST_KEY_COLUMNS, screen.columns() - 6 - typeWidth - 8));
     int room = screen.columns() - 6 - keyWidth - typeWidth;
     boolean cut = false;
+    boolean keysCut = false;
     for (int i = 0; i < table.size(); i++) {
       String key = FittedTable.cut(table.get(i)[0], keyWidth);
+      keysCut |= !key.equals(table.get(i)[0]);
       String type = FittedTable.cut(table.get(i)[1], typeWidth);
       String head =
           "  "
@@ -376,6 +378,10 @@ final class HumanReport {
       out.println(head.stripTrailing());
       out.println(" ".repeat(OWN_LINE_VALUE_INDENT) + text + suffix);
       cut |= longString(m.value(), max);
+    }
+    if (keysCut) {
+      // As the tensor table says of its names: a cut key is not the key.
+      screen.println(out, "  (keys are cut to fit: --wide or --json gives them whole)", 3);
     }
     return cut;
   }

@@ -214,4 +214,22 @@ class FittedLayoutTest {
     }
     assertThat(reported).isGreaterThan(20);
   }
+
+  /** A metadata key cut to fit the screen is said to be cut, as a cut tensor name is. */
+  @Test
+  void aCutMetadataKeyIsSaidToBeCut() throws Exception {
+    String longKey = "llama.attention.head_count_kv_of_a_very_long_key_name_indeed_really";
+    byte[] bytes =
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str("llama"))
+            .kv(longKey, dev.rea.core.internal.format.gguf.GgufBuilder.u32(8))
+            .tensor("w", 0, 4)
+            .bytes();
+    EvidenceRecord r = GgufTesting.inspectBytes(dir, "long-key.gguf", bytes);
+    String narrow = render(out -> new HumanReport(out, 100).screen(Screen.of(60)).print(r));
+    assertThat(narrow).doesNotContain(longKey)
+        .contains("(keys are cut to fit: --wide or --json gives them whole)");
+    String wide = render(out -> new HumanReport(out, 100).print(r));
+    assertThat(wide).contains(longKey).doesNotContain("keys are cut");
+  }
 }
