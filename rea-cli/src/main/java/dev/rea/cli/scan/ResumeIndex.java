@@ -226,7 +226,9 @@ public final class ResumeIndex {
    * Keeps the earlier line of the unit's path when its identity equals the one the walk observed
    * (for a set, also every file of the set: {@link #identityText(ScanUnit)}) and its status may
    * be kept; each line is kept at most once. A set some of whose files could not be examined
-   * ({@link ScanUnit#membersKnown()} false) is never kept.
+   * ({@link ScanUnit#membersKnown()} false) is never kept. A file unit is also compared as a set
+   * of one (itself its only member), the line a file that is one member of a model by its own
+   * account gets ({@link SetUnitWork#inspectAlone}).
    *
    * @param unit the unit as the walk found it
    * @return what the kept line says, or null when the unit must be inspected
@@ -235,7 +237,14 @@ public final class ResumeIndex {
     if (!unit.membersKnown()) {
       return null;
     }
-    return keep(unit.path().toString(), identityText(unit));
+    Kept kept = keep(unit.path().toString(), identityText(unit));
+    if (kept == null && unit.kind() == ScanUnit.Kind.FILE) {
+      // A file the earlier scan wrote as a set of one (SetUnitWork#inspectAlone): its line lists
+      // the file itself as its only member, so it is compared as that set of one.
+      kept = keep(unit.path().toString(),
+          identityText(ScanUnit.set(unit.path(), unit.members(), true)));
+    }
+    return kept;
   }
 
   /**

@@ -64,6 +64,33 @@ final class SetUnitWork {
    * @throws ReaException when the bundle cannot be signed or written: the scan fails
    */
   void inspect(ScanUnit unit) throws IOException, ReaException {
+    run(unit, false);
+  }
+
+  /**
+   * Inspects a file unit that is one member of a model by its own account (a shard named {@code
+   * NAME-0000k-of-0000n.safetensors} that no index of the walk claimed, a file declaring {@code
+   * split.count} of two or more) as {@code inspect-model-set FILE} does: a set of one, kind
+   * {@code single_file}, whose warning ({@code shard_without_index}, {@code split_member_alone})
+   * says its totals are not the model's. Writes that set's line, whose {@code member_identities}
+   * is the file alone, only when the set inspection is complete and of kind {@code single_file};
+   * otherwise (an index beside a shard given as a PATH claims it, or the second read failed)
+   * writes nothing and returns false, and the caller writes the file's own line.
+   *
+   * @param file the file unit, already inspected complete as one file
+   * @return whether the unit is done (its set line written, or the inspection cancelled)
+   * @throws IOException when the line cannot be written: the scan fails
+   * @throws ReaException when the bundle cannot be signed or written: the scan fails
+   */
+  boolean inspectAlone(ScanUnit file) throws IOException, ReaException {
+    return run(ScanUnit.set(file.path(), file.members(), file.membersKnown()), true);
+  }
+
+  /**
+   * @param alone whether the unit is a file taken as a set of one ({@link #inspectAlone})
+   * @return whether a line was written or the inspection was cancelled
+   */
+  private boolean run(ScanUnit unit, boolean alone) throws IOException, ReaException {
     Path bundles = settings.bundles();
     EvidenceRecord[] first = new EvidenceRecord[1];
     long[] read = new long[1];
@@ -87,22 +114,31 @@ final class SetUnitWork {
             ? rea.inspectSet(unit.path(), options, sink)
             : rea.inspectSetSigned(unit.path(), options, sink);
       } catch (OutOfMemoryError e) {
+        if (alone) {
+          return false;
+        }
         write(
             unit, UnitStatus.FAILED, null, null, ReaException.heapExhausted(e), List.of(),
             java.util.Map.of());
-        return;
+        return true;
       }
       tally.read(read[0]);
       if (result instanceof SetInspection.Failed f) {
         if (f.error().constraint() == Constraint.CANCELLED) {
-          return;
+          return true;
+        }
+        if (alone) {
+          return false;
         }
         write(
             unit, UnitStatus.ofFailure(f.error(), false), null, null, f.error(), List.of(),
             java.util.Map.of());
-        return;
+        return true;
       }
       ModelSetRecord set = ((SetInspection.Complete) result).set();
+      if (alone && !set.set().kind().equals(SINGLE_FILE)) {
+        return false;
+      }
       if (spool != null && bundles != null) {
         ModelSetRecord signed = rea.sign(set);
         String id = Objects.requireNonNull(signed.evidenceId(), "a signed record's id");
@@ -123,8 +159,12 @@ final class SetUnitWork {
         digests.put(indexName.toString(), index.sha256()); // read whole, so always known
       }
       write(unit, UnitStatus.COMPLETE, set.evidenceId(), summary, null, set.warnings(), digests);
+      return true;
     }
   }
+
+  /** The set kind of a file taken alone (CONTRACT section 9). */
+  private static final String SINGLE_FILE = "single_file";
 
   private void write(
       ScanUnit unit,

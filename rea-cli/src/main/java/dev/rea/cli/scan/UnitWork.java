@@ -23,6 +23,12 @@ import org.jspecify.annotations.Nullable;
  * --list-skipped}). A cancelled inspection writes nothing: the unit is inspected again by {@code
  * --resume}.
  *
+ * <p>A complete file that is one member of a model by its own account ({@link LoneMember}: a
+ * shard named as one of several that no index claimed, a file declaring {@code split.count} of
+ * two or more) is inspected again as a set of one ({@link SetUnitWork#inspectAlone}), so that its
+ * line carries the set's warning ({@code shard_without_index}, {@code split_member_alone}) as
+ * {@code inspect-model-set} and {@code check} report it.
+ *
  * <p>The line's identity is the inspected record's {@code artifact.identity} when there is a
  * record (the version of the file that was read), else the identity the walk observed. With
  * {@code --bundles DIR}, the Evidence of a complete or partial unit is signed and written as
@@ -90,7 +96,14 @@ final class UnitWork {
       return;
     }
     if (result instanceof Inspection.Complete c) {
-      write(unit, UnitStatus.COMPLETE, c.record().artifact().identity(), c.record(), null);
+      EvidenceRecord r = c.record();
+      // A file that is one member of a model by its own account is read again as inspect-model-set
+      // reads it: a set of one whose warning says so, which --fail-on warnings then fails.
+      if (LoneMember.is(path, r) && sets.inspectAlone(unit)) {
+        tally.read(r.artifact().bytesRead());
+        return;
+      }
+      write(unit, UnitStatus.COMPLETE, r.artifact().identity(), r, null);
       return;
     }
     Inspection.Failed f = (Inspection.Failed) result;
