@@ -32,10 +32,6 @@ final class SetFiles {
     return m.matches() && Integer.parseInt(m.group(2)) >= 2;
   }
 
-  /** save_pretrained's shard names: {@code model-00001-of-00003.safetensors}. */
-  private static final java.util.regex.Pattern SHARD =
-      java.util.regex.Pattern.compile(".+-(\\d{5})-of-(\\d{5})\\.safetensors");
-
   /**
    * Whether a safetensors file may be one shard of a checkpoint, so that what it says alone is not
    * the model's (CONTRACT section 9, PATH "any member"): it is named as a shard of two or more, or
@@ -49,8 +45,7 @@ final class SetFiles {
     if (name == null || !name.toString().endsWith(".safetensors")) {
       return false;
     }
-    java.util.regex.Matcher m = SHARD.matcher(name.toString());
-    if (m.matches() && Integer.parseInt(m.group(2)) >= 2) {
+    if (dev.rea.core.ModelUnits.isShardName(name.toString())) {
       return true;
     }
     Path dir = path.toAbsolutePath().getParent();

@@ -3,6 +3,7 @@ package dev.rea.core;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.set.GgufSplitName;
 import dev.rea.core.internal.set.SafetensorsIndex;
+import dev.rea.core.internal.set.ShardName;
 import dev.rea.core.internal.set.SetGrouping;
 import dev.rea.core.internal.set.SetUnit;
 import dev.rea.core.options.Limits;
@@ -87,6 +88,15 @@ public final class ModelUnits {
    */
   public static boolean isSplitName(String name) {
     return GgufSplitName.parse(name) != null;
+  }
+
+  /**
+   * @param name a file name
+   * @return whether it is named as shard K of N of a checkpoint, as save_pretrained names them
+   *     ({@code PREFIX-0000K-of-0000N.safetensors}, N of two or more, K from 1 to N)
+   */
+  public static boolean isShardName(String name) {
+    return ShardName.parse(name) != null;
   }
 
   /**

@@ -1,11 +1,10 @@
 package dev.rea.cli.scan;
 
+import dev.rea.core.ModelUnits;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Tells a file unit that is one member of a model by its own account, whose totals are therefore
@@ -18,8 +17,6 @@ import java.util.regex.Pattern;
  * set checks warn {@code shard_without_index} and {@code split_member_alone}.
  */
 final class LoneMember {
-  private static final Pattern SHARD = Pattern.compile(".+-([0-9]{5})-of-([0-9]{5})\\.safetensors");
-
   private LoneMember() {}
 
   /**
@@ -30,13 +27,7 @@ final class LoneMember {
   static boolean is(Path path, EvidenceRecord record) {
     Path name = path.getFileName();
     if (name != null && "safetensors".equals(record.artifact().format())) {
-      Matcher m = SHARD.matcher(name.toString());
-      if (m.matches()) {
-        int number = Integer.parseInt(m.group(1));
-        int count = Integer.parseInt(m.group(2));
-        return count >= 2 && number >= 1 && number <= count;
-      }
-      return false;
+      return ModelUnits.isShardName(name.toString());
     }
     for (MetadataRow row : record.metadata()) {
       if (row.key().equals("split.count")

@@ -15,12 +15,12 @@ import org.jspecify.annotations.Nullable;
  * @param number the shard number, 1 to {@code count}
  * @param count the number of shards, at least 2
  */
-record ShardName(String prefix, int number, int count) {
+public record ShardName(String prefix, int number, int count) {
   private static final Pattern NAME =
       Pattern.compile("(.+)-([0-9]{5})-of-([0-9]{5})\\.safetensors");
 
   /** @return the parts of a shard's name, or null when the name is not one of 2 or more */
-  static @Nullable ShardName parse(String fileName) {
+  public static @Nullable ShardName parse(String fileName) {
     Matcher m = NAME.matcher(fileName);
     if (!m.matches()) {
       return null;
