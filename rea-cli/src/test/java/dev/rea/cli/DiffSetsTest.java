@@ -290,26 +290,47 @@ class DiffSetsTest {
   }
 
   /**
+   * Two like checkpoints in {@code a/} and {@code b/}, the index of the one at {@code edited} (0
+   * or 1) with its first match of {@code regex} replaced by {@code replacement}.
+   */
+  private SetFixtures.Checkpoint[] twoCheckpoints(int edited, String regex, String replacement)
+      throws Exception {
+    SetFixtures.Checkpoint[] ab = {
+      SetFixtures.checkpoint(Files.createDirectories(dir.resolve("a")), 2, 3),
+      SetFixtures.checkpoint(Files.createDirectories(dir.resolve("b")), 2, 3)
+    };
+    String index = Files.readString(ab[edited].index);
+    String changed = index.replaceFirst(regex, replacement);
+    assertThat(changed).isNotEqualTo(index);
+    Files.writeString(ab[edited].index, changed);
+    return ab;
+  }
+
+  /** @return the one format fact {@code rea diff a b --json} finds, checked to be {@code field} */
+  private static JsonNode onlyFact(
+      SetFixtures.Checkpoint a, SetFixtures.Checkpoint b, String field) {
+    CliRunner.Result json = CliRunner.run("diff", a.index.toString(), b.index.toString(), "--json");
+    assertThat(json.status()).as(json.err()).isEqualTo(1);
+    JsonNode facts = json.json().get("format_facts");
+    assertThat(facts).hasSize(1);
+    assertThat(facts.get(0).get("field").asString()).isEqualTo(field);
+    return facts.get(0);
+  }
+
+  /**
    * An index key set to JSON null on one side and absent on the other is a difference that reads
    * as one: the absent side has no property in the JSON and reads {@code absent}.
    */
   @Test
   void anIndexKeySetToNullDiffersFromAnAbsentOne() throws Exception {
-    SetFixtures.Checkpoint a = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("a")), 2, 3);
-    SetFixtures.Checkpoint b = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("b")), 2, 3);
-    String index = Files.readString(a.index);
-    String withNull = index.replaceFirst("\"total_size\":", "\"x\": null, \"total_size\":");
-    assertThat(withNull).isNotEqualTo(index);
-    Files.writeString(a.index, withNull);
-
-    CliRunner.Result json = CliRunner.run("diff", a.index.toString(), b.index.toString(), "--json");
-    assertThat(json.status()).as(json.err()).isEqualTo(1);
-    JsonNode facts = json.json().get("format_facts");
-    assertThat(facts).hasSize(1);
-    assertThat(facts.get(0).get("field").asString()).isEqualTo("index.x");
-    assertThat(facts.get(0).has("a")).isTrue();
-    assertThat(facts.get(0).get("a").isNull()).isTrue();
-    assertThat(facts.get(0).has("b")).isFalse();
+    SetFixtures.Checkpoint[] ab =
+        twoCheckpoints(0, "\"total_size\":", "\"x\": null, \"total_size\":");
+    SetFixtures.Checkpoint a = ab[0];
+    SetFixtures.Checkpoint b = ab[1];
+    JsonNode fact = onlyFact(a, b, "index.x");
+    assertThat(fact.has("a")).isTrue();
+    assertThat(fact.get("a").isNull()).isTrue();
+    assertThat(fact.has("b")).isFalse();
 
     CliRunner.Result text = CliRunner.run("diff", a.index.toString(), b.index.toString());
     assertThat(text.out()).contains("  format fact index.x: null -> absent\n");
@@ -323,27 +344,19 @@ class DiffSetsTest {
    */
   @Test
   void twoCheckpointsCompareTheirIndexMetadataAndReadAsNumbers() throws Exception {
-    SetFixtures.Checkpoint a = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("a")), 2, 3);
-    SetFixtures.Checkpoint b = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("b")), 2, 3);
-    String index = Files.readString(b.index);
-    String declared = index.replaceFirst("\"total_size\": \\d+", "\"total_size\": 999");
-    assertThat(declared).isNotEqualTo(index);
-    Files.writeString(b.index, declared);
-
-    CliRunner.Result json = CliRunner.run("diff", a.index.toString(), b.index.toString(), "--json");
-    assertThat(json.status()).as(json.err()).isEqualTo(1);
-    JsonNode facts = json.json().get("format_facts");
-    assertThat(facts).hasSize(1);
-    assertThat(facts.get(0).get("field").asString()).isEqualTo("index.total_size");
-    assertThat(facts.get(0).get("b").asString()).isEqualTo("999");
-    assertThat(facts.get(0).get("a").asString()).isNotEqualTo("999").matches("\\d+");
+    SetFixtures.Checkpoint[] ab = twoCheckpoints(1, "\"total_size\": \\d+", "\"total_size\": 999");
+    SetFixtures.Checkpoint a = ab[0];
+    SetFixtures.Checkpoint b = ab[1];
+    JsonNode fact = onlyFact(a, b, "index.total_size");
+    assertThat(fact.get("b").asString()).isEqualTo("999");
+    assertThat(fact.get("a").asString()).isNotEqualTo("999").matches("\\d+");
     assertThat(CliRunner.run("diff", a.index.toString(), a.index.toString()).status()).isZero();
 
     CliRunner.Result text = CliRunner.run("diff", a.index.toString(), b.index.toString());
     assertThat(text.out())
         .contains(
             "  format fact index.total_size: \""
-                + facts.get(0).get("a").asString()
+                + fact.get("a").asString()
                 + "\" -> \"999\"")
         .contains("header_sha256 none for a set")
         .doesNotContain("unknown");
