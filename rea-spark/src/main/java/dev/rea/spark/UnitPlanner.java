@@ -20,7 +20,8 @@ import org.apache.hadoop.fs.Path;
 /**
  * Plans one directory's units as {@code rea scan} and {@code inspect-model-set} group them
  * (CONTRACT sections 9 and 10, {@link ModelUnits#group}): a safetensors index with its members
- * and a GGUF split set are one {@code set} unit each; every other file is a {@code file} unit. A
+ * and a GGUF split set are one {@code set} unit each, and so is a lone file named as a shard (a
+ * set of one); every other file is a {@code file} unit. A
  * plan is a line of text, so that plans travel as a {@code Dataset<String>}:
  *
  * <ul>
@@ -67,7 +68,7 @@ final class UnitPlanner {
     }
     List<String> out = new ArrayList<>(byName.size());
     if (!mayGroup) {
-      byName.values().forEach(p -> out.add(FILE + TAB + p));
+      byName.forEach((n, p) -> out.add(alone(dir, n, p)));
       return out.iterator();
     }
     Path directory = new Path(dir);
@@ -91,10 +92,19 @@ final class UnitPlanner {
         out.add(SET + TAB + dir + TAB + u.anchor());
       } else {
         String p = byName.get(u.anchor());
-        out.add(FILE + TAB + (p == null ? new Path(directory, u.anchor()).toString() : p));
+        out.add(alone(dir, u.anchor(), p == null ? new Path(directory, u.anchor()).toString() : p));
       }
     }
     return out.iterator();
+  }
+
+  /**
+   * The plan of a file no index or split set claims: a file unit, but a set of one when it is
+   * named as a checkpoint's shard ({@link ModelUnits#isShardName}), so that its row carries the
+   * set's {@code shard_without_index} warning as {@code rea scan}'s line does (docs/scale.md).
+   */
+  private static String alone(String dir, String name, String path) {
+    return ModelUnits.isShardName(name) ? SET + TAB + dir + TAB + name : FILE + TAB + path;
   }
 
   /** @return the fields of a plan: kind, then the path (file) or directory and name (set) */

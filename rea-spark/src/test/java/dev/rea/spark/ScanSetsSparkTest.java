@@ -69,6 +69,12 @@ class ScanSetsSparkTest {
             (no, b) -> {});
     SETS.add(bad.get(0));
     MEMBERS.addAll(bad);
+    // A shard without its index is a set of one, with the set's warning (as rea scan reads it).
+    SetFixtures.Checkpoint lone = SetFixtures.checkpoint(tree.resolve("lone"), 2, 1);
+    Files.delete(lone.index);
+    Files.delete(lone.shards.get(1));
+    SETS.add(lone.shards.get(0));
+    MEMBERS.add(lone.shards.get(0));
     LOOSE.add(Files.write(st.dir.resolve("loose.gguf"), TestCorpus.llamaLike(1).bytes()));
     LOOSE.add(Files.write(tree.resolve("gg").resolve("adapter.safetensors"), TestCorpus.safetensors(2)));
     Path singles = Files.createDirectories(tree.resolve("singles"));
@@ -156,7 +162,10 @@ class ScanSetsSparkTest {
           .isEqualTo(new BigDecimal(c.set().totals().parameterCount()));
       assertThat(row.<Integer>getAs("type_count")).isEqualTo(c.set().types().size());
     }
-    assertThat(complete).isEqualTo(2);
+    assertThat(complete).isEqualTo(3);
+    Row lone = rows.get(SETS.get(SETS.size() - 1).toString());
+    assertThat(lone.<String>getAs("summary")).contains("\"shard_without_index\"")
+        .contains("\"single_file\"");
   }
 
   /** @return rows per local path (the job names files by their Hadoop URI) */
@@ -232,6 +241,7 @@ class ScanSetsSparkTest {
             .isEqualTo(said.get("artifact").get("header_sha256").asString());
       }
     }
-    assertThat(sets).isEqualTo(2);
+    // The two complete sets and the lone shard's set of one.
+    assertThat(sets).isEqualTo(3);
   }
 }
