@@ -1,8 +1,10 @@
 package dev.rea.core;
 
 import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.internal.set.GgufSplitName;
 import dev.rea.core.internal.set.SafetensorsIndex;
+import dev.rea.core.internal.set.SetChecks;
 import dev.rea.core.internal.set.ShardName;
 import dev.rea.core.internal.set.SetGrouping;
 import dev.rea.core.internal.set.SetUnit;
@@ -97,6 +99,20 @@ public final class ModelUnits {
    */
   public static boolean isShardName(String name) {
     return ShardName.parse(name) != null;
+  }
+
+  /**
+   * Whether a file taken alone is one member of a model by its own account: a safetensors file
+   * named as a shard of several ({@link #isShardName}), or a file whose record declares {@code
+   * split.count} of two or more. Read as a set of one ({@code inspect-model-set FILE}), such a
+   * file carries the warning {@code shard_without_index} or {@code split_member_alone}; this is
+   * the rule those warnings follow.
+   *
+   * @param fileName the file's name in its directory
+   * @param record its complete record
+   */
+  public static boolean isLoneMember(String fileName, EvidenceRecord record) {
+    return SetChecks.aloneIsMember(fileName, record);
   }
 
   /**

@@ -18,4 +18,13 @@ class ModelUnitsNameTest {
     assertThat(ModelUnits.isShardName("model-00001-of-00003.gguf")).isFalse();
     assertThat(ModelUnits.isSplitName("model-00001-of-00003.gguf")).isTrue();
   }
+
+  /** The rule the set-of-one warnings follow, read from a record as a front end has it. */
+  @Test
+  void aLoneMemberIsAShardByNameOrAFileDeclaringASplit() {
+    dev.rea.core.evidence.EvidenceRecord plain = dev.rea.core.testing.TestRecords.manyTensors(1);
+    assertThat(ModelUnits.isLoneMember("model.gguf", plain)).isFalse();
+    // A GGUF record is never a shard by name: the name rule is safetensors'.
+    assertThat(ModelUnits.isLoneMember("model-00001-of-00003.safetensors", plain)).isFalse();
+  }
 }

@@ -1,6 +1,7 @@
 package dev.rea.cli.scan;
 
 import dev.rea.core.FileProbe;
+import dev.rea.core.ModelUnits;
 import dev.rea.core.Rea;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
@@ -23,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * --list-skipped}). A cancelled inspection writes nothing: the unit is inspected again by {@code
  * --resume}.
  *
- * <p>A complete file that is one member of a model by its own account ({@link LoneMember}: a
+ * <p>A complete file that is one member of a model by its own account ({@link ModelUnits#isLoneMember}: a
  * shard named as one of several that no index claimed, a file declaring {@code split.count} of
  * two or more) is inspected again as a set of one ({@link SetUnitWork#inspectAlone}), so that its
  * line carries the set's warning ({@code shard_without_index}, {@code split_member_alone}) as
@@ -99,7 +100,10 @@ final class UnitWork {
       EvidenceRecord r = c.record();
       // A file that is one member of a model by its own account is read again as inspect-model-set
       // reads it: a set of one whose warning says so, which --fail-on warnings then fails.
-      if (LoneMember.is(path, r) && sets.inspectAlone(unit)) {
+      Path name = path.getFileName();
+      if (name != null
+          && ModelUnits.isLoneMember(name.toString(), r)
+          && sets.inspectAlone(unit)) {
         tally.read(r.artifact().bytesRead());
         return;
       }

@@ -180,6 +180,20 @@ public final class SetChecks {
   /** {@code split.count} of a file taken alone, when it says it is one of two or more; else 0. */
   private long splitCountAlone;
 
+  /**
+   * Whether a file taken alone (a set of one, {@code single_file}) is one member of a model by
+   * its own account, which {@link #member} then warns of: a safetensors file named as a shard
+   * of several ({@code shard_without_index}), or a file declaring {@code split.count} of two or
+   * more ({@code split_member_alone}).
+   *
+   * @param fileName the file's name in its directory
+   * @param r its complete record
+   */
+  public static boolean aloneIsMember(String fileName, EvidenceRecord r) {
+    return splitCount(r) >= 2
+        || ("safetensors".equals(r.artifact().format()) && ShardName.parse(fileName) != null);
+  }
+
   private static long splitCount(EvidenceRecord r) {
     for (dev.rea.core.evidence.MetadataRow m : r.metadata()) {
       if (m.key().equals(SPLIT_COUNT)
