@@ -224,7 +224,6 @@ final class DiffReport {
     return TerminalText.printable(v.toString());
   }
 
-  /** A JSON value for a line: strings quoted and cut, others as written. */
   /** One side of a changed fact: {@code absent} when that side has no such fact (no property). */
   private static String fact(JsonNode f, String side, boolean text) {
     if (!f.has(side)) {
@@ -233,6 +232,7 @@ final class DiffReport {
     return text ? text(f.get(side)) : plain(f.get(side));
   }
 
+  /** A JSON value for a line: strings quoted and cut, others as written. */
   private static String text(JsonNode v) {
     if (v == null || v.isNull()) {
       return "null";

@@ -17,9 +17,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The readable report of a model set (CONTRACT section 9): one block for the set (kind, members,
  * totals by type, the checks that passed), one short line per member, a rejected set's
- * contradictions, then the warnings. Tensor
- * rows are printed only as {@code --tensors} chooses them ({@link SetTensorMatches}); without it
- * the last lines say how to choose or page them. Text from files goes through {@link
+ * contradictions, then the warnings. Tensor rows are printed only as {@code --tensors} chooses
+ * them ({@link SetTensorMatches}); without it the last lines say how to choose or page them. Text from files goes through {@link
  * TerminalText}.
  */
 final class SetReport {
