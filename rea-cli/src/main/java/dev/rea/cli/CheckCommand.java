@@ -1,11 +1,13 @@
 package dev.rea.cli;
 
 import dev.rea.core.CheckPolicy;
+import dev.rea.core.ModelUnits;
 import dev.rea.core.Rea;
 import dev.rea.core.SelectedPath;
 import dev.rea.core.Verdict;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Inspection;
 import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.options.HashMode;
@@ -196,7 +198,7 @@ public final class CheckCommand extends ReaCommand {
         return setVerdict(rea, text, path, options, policy);
       }
       result = rea.inspect(path, options);
-      if (result instanceof Inspection.Complete c && !SplitMember.note(c.record()).isEmpty()) {
+      if (result instanceof Inspection.Complete c && loneMember(path, c.record(), policy)) {
         return setVerdict(rea, text, path, options, policy);
       }
     } catch (ReaException e) {
@@ -207,6 +209,20 @@ public final class CheckCommand extends ReaCommand {
       result = new Inspection.Failed(Advice.advise(f.error()), f.partial());
     }
     return Rea.verdict(text, result, policy);
+  }
+
+  /**
+   * Whether a file inspected alone is one member of a model by its own account ({@link
+   * ModelUnits#isLoneMember}, the rule {@code scan} and {@code inspect-model-set} warn by), so
+   * that its verdict is its set's. With {@code --expect-sha256} a shard stays the one file the
+   * digest names.
+   */
+  private static boolean loneMember(Path path, EvidenceRecord record, CheckPolicy policy) {
+    Path name = path.getFileName();
+    if (name == null || !ModelUnits.isLoneMember(name.toString(), record)) {
+      return false;
+    }
+    return policy.expectSha256() == null || !"safetensors".equals(record.artifact().format());
   }
 
   private static Verdict setVerdict(

@@ -120,6 +120,16 @@ class CheckAndDiffCommandTest {
     CliRunner.Result member = CliRunner.run("check", renamed.toString());
     assertThat(member.status()).isEqualTo(1);
     assertThat(member.out()).startsWith("FAIL " + renamed + ": split_member_alone: ");
+
+    // split.count 3 with no split.no: still one part of three by its own account, as scan and
+    // inspect-model-set read it, not a whole model.
+    java.util.List<Path> numberless = SetFixtures.ggufSplit(
+        Files.createDirectories(dir.resolve("n")), "n", 3, 1, 1,
+        (no, kvs) -> kvs.remove("split.no"), (no, b) -> {});
+    Path lost = Files.copy(numberless.get(0), dir.resolve("lost.gguf"));
+    CliRunner.Result noNumber = CliRunner.run("check", lost.toString());
+    assertThat(noNumber.status()).as(noNumber.out()).isEqualTo(1);
+    assertThat(noNumber.out()).startsWith("FAIL " + lost + ": ");
   }
 
   @Test
