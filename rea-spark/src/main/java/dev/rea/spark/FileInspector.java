@@ -1,6 +1,7 @@
 package dev.rea.spark;
 
 import dev.rea.core.FileProbe;
+import dev.rea.core.ModelUnits;
 import dev.rea.core.Rea;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
@@ -37,15 +38,18 @@ final class FileInspector {
   private final InspectOptions options;
   private final boolean skipReasons;
   private final int readAhead;
+  private final SetUnitInspector sets;
 
   /**
    * @param conf the Hadoop configuration
    * @param scan the scan's options: hash mode; with {@code listSkipped}, why each skipped file
    *     is not a model (its inspection's {@code unsupported_format} error; no extra read: the
    *     first bytes are kept); the read-ahead
+   * @param sets reads a file that is one member of a model by its own account as its set of one
    */
-  FileInspector(Configuration conf, ScanOptions scan) {
+  FileInspector(Configuration conf, ScanOptions scan, SetUnitInspector sets) {
     this.rea = rea();
+    this.sets = sets;
     this.conf = conf;
     this.options = InspectOptions.builder().hash(scan.hash()).build();
     this.skipReasons = scan.listSkipped();
@@ -129,6 +133,13 @@ final class FileInspector {
       }
       Inspection result = rea.inspect(src, options);
       if (result instanceof Inspection.Complete c) {
+        // As rea scan reads it: a file that is one member of a model by its own account (a
+        // renamed split member) is a set of one, whose warning says so.
+        Path file = new Path(name);
+        Path dir = file.getParent();
+        if (dir != null && ModelUnits.isLoneMember(file.getName(), c.record())) {
+          return sets.inspect(dir.toString(), file.getName(), src.bytesFetched());
+        }
         return UnitRows.ofRecord(rea, "file", c.record(), null, src.bytesFetched());
       }
       Inspection.Failed f = (Inspection.Failed) result;

@@ -185,8 +185,8 @@ public final class ReaScan {
   /** Inspects a partition's units lazily, one at a time, with one inspector for the task. */
   private static Iterator<Row> inspectAll(
       Iterator<String> plans, SerializableConf conf, ScanOptions options) {
-    FileInspector files = new FileInspector(conf.get(), options);
     SetUnitInspector sets = new SetUnitInspector(conf.get(), options);
+    FileInspector files = new FileInspector(conf.get(), options, sets);
     return new Iterator<>() {
       @Override
       public boolean hasNext() {

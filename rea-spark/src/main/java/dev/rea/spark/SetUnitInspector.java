@@ -44,6 +44,15 @@ final class SetUnitInspector {
    * @return its row of {@link ScanSchema#UNITS}
    */
   Row inspect(String dir, String name) {
+    return inspect(dir, name, 0);
+  }
+
+  /**
+   * As {@link #inspect(String, String)}, for a file read once already on its own.
+   *
+   * @param fetchedBefore bytes that earlier read fetched, counted in the row's bytes fetched
+   */
+  Row inspect(String dir, String name, long fetchedBefore) {
     Path directory;
     FileSystem fs;
     String named = dir + "/" + name;
@@ -61,16 +70,16 @@ final class SetUnitInspector {
         result = rea.inspectSet(source, name, options);
       } catch (RuntimeException e) {
         return failure(named, source.identityOf(name),
-            FileInspector.hostError(named, "REA failed", e), source.bytesFetched());
+            FileInspector.hostError(named, "REA failed", e), fetchedBefore + source.bytesFetched());
       } catch (OutOfMemoryError e) {
         return failure(named, source.identityOf(name), ReaException.heapExhausted(e),
-            source.bytesFetched());
+            fetchedBefore + source.bytesFetched());
       }
       if (result instanceof SetInspection.Complete c) {
-        return UnitRows.ofSet(rea, c, source.identityOf(name), source.bytesFetched());
+        return UnitRows.ofSet(rea, c, source.identityOf(name), fetchedBefore + source.bytesFetched());
       }
       ReaException error = ((SetInspection.Failed) result).error();
-      return failure(named, source.identityOf(name), error, source.bytesFetched());
+      return failure(named, source.identityOf(name), error, fetchedBefore + source.bytesFetched());
     } finally {
       try {
         source.close();

@@ -75,6 +75,11 @@ class ScanSetsSparkTest {
     Files.delete(lone.shards.get(1));
     SETS.add(lone.shards.get(0));
     MEMBERS.add(lone.shards.get(0));
+    // A split member under another name is a set of one too, with its own warning.
+    Path renamed = Files.copy(split.get(1),
+        Files.createDirectories(tree.resolve("renamed")).resolve("model.gguf"));
+    SETS.add(renamed);
+    MEMBERS.add(renamed);
     LOOSE.add(Files.write(st.dir.resolve("loose.gguf"), TestCorpus.llamaLike(1).bytes()));
     LOOSE.add(Files.write(tree.resolve("gg").resolve("adapter.safetensors"), TestCorpus.safetensors(2)));
     Path singles = Files.createDirectories(tree.resolve("singles"));
@@ -162,9 +167,12 @@ class ScanSetsSparkTest {
           .isEqualTo(new BigDecimal(c.set().totals().parameterCount()));
       assertThat(row.<Integer>getAs("type_count")).isEqualTo(c.set().types().size());
     }
-    assertThat(complete).isEqualTo(3);
-    Row lone = rows.get(SETS.get(SETS.size() - 1).toString());
+    assertThat(complete).isEqualTo(4);
+    Row lone = rows.get(SETS.get(SETS.size() - 2).toString());
     assertThat(lone.<String>getAs("summary")).contains("\"shard_without_index\"")
+        .contains("\"single_file\"");
+    Row renamed = rows.get(SETS.get(SETS.size() - 1).toString());
+    assertThat(renamed.<String>getAs("summary")).contains("\"split_member_alone\"")
         .contains("\"single_file\"");
   }
 
@@ -241,7 +249,7 @@ class ScanSetsSparkTest {
             .isEqualTo(said.get("artifact").get("header_sha256").asString());
       }
     }
-    // The two complete sets and the lone shard's set of one.
-    assertThat(sets).isEqualTo(3);
+    // The two complete sets, and the sets of one of the lone shard and the renamed member.
+    assertThat(sets).isEqualTo(4);
   }
 }
