@@ -297,7 +297,8 @@ public final class SetInspector {
       String path = files.pathOf(name);
       // Members are named by their 0-based index, as the record's "member" fields number them.
       return e.toBuilder(
-              "member " + k + " (" + name + ", of " + n + " members): " + e.getMessage())
+              "member " + k + " (" + name + ", of " + n + (n == 1 ? " member" : " members") + "): "
+                  + e.getMessage())
           .path(e.path() == null ? path : e.path())
           .diagnostic("member", k)
           .diagnostic("member_path", path)

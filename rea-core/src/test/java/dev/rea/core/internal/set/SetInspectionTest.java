@@ -253,6 +253,11 @@ class SetInspectionTest {
     assertThat(f.partial().status()).isEqualTo("partial");
     assertThat(f.partial().members()).hasSize(2);
     assertThat(f.members()).hasSize(2);
+
+    // A file alone that is not there: a set of one, in the singular.
+    SetInspection.Failed none =
+        (SetInspection.Failed) rea.inspectSet(dir.resolve("none.gguf"), InspectOptions.defaults());
+    assertThat(none.error().getMessage()).startsWith("member 0 (none.gguf, of 1 member): ");
   }
 
   // ---------------------------------------------------------------- contradictions, one each
