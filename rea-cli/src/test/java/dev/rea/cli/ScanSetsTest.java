@@ -273,4 +273,30 @@ class ScanSetsTest {
     assertThat(assertAgrees(set)).isEqualTo("complete");
     assertThat(lastLine(glob.err())).startsWith("rea scan: 2 complete, 0 partial");
   }
+
+  /**
+   * A split set whose first member is missing is read as that set through a member that is
+   * there: the line fails naming the missing member as one of the set's, as {@code
+   * inspect-model-set} of a present member says, not as a lone path of one.
+   */
+  @Test
+  void aSplitSetMissingItsFirstMemberFailsNamingItAsTheSetsMember() throws Exception {
+    List<Path> m = dev.rea.core.testing.SetFixtures.ggufSplit(
+        Files.createDirectories(dir.resolve("gg")), "llm", 3, 1, 1);
+    Files.delete(m.get(0));
+    CliRunner.Result r = CliRunner.run("scan", dir.resolve("gg").toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    List<JsonNode> lines = lines(r.out());
+    assertThat(lines).hasSize(1);
+    JsonNode line = lines.get(0);
+    assertThat(line.get("path").asString()).isEqualTo(m.get(0).toString());
+    assertThat(line.get("status").asString()).isEqualTo("failed");
+    assertThat(line.get("member_identities")).hasSize(2);
+    JsonNode said = CliRunner.run("inspect-model-set", m.get(1).toString(), "--json").json();
+    ObjectNode error = (ObjectNode) said.get("error").deepCopy();
+    ((ObjectNode) error.get("details")).remove("partial_evidence");
+    assertThat(line.get("error")).isEqualTo(error);
+    assertThat(line.get("error").get("message").asString())
+        .startsWith("member 0 (llm-00001-of-00003.gguf, of 3 members): ");
+  }
 }

@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * partial Evidence: a set's failure is the set's verdict (a member missing is {@code failed}, a
  * contradiction or a member refused is {@code rejected}), never a {@code partial} line, since a
  * set record that misses members describes no model. The line's identity is the walk's of the
- * anchor, and {@code member_identities} the walk's of every file of the set (what {@code
+ * anchor (of the first member present when a split set's first member is missing), and {@code
+ * member_identities} the walk's of every file of the set (what {@code
  * --resume} compares). Members go to a {@link SetSpool} with {@code --bundles} (the set bundle is
  * written as {@code DIR/<evidence_id hex>.json}) and are otherwise dropped once checked: memory
  * is that of one member.
@@ -109,10 +110,17 @@ final class SetUnitWork {
                     spool.accept(k, r);
                   }
                 };
+        // A split set whose first member is missing is read through a member that is there, so
+        // that it is read as that set (and fails naming the missing member), not as a lone path.
+        Path at = unit.path();
+        if (!unit.members().isEmpty()
+            && unit.members().stream().noneMatch(f -> f.path().equals(unit.path()))) {
+          at = unit.members().get(0).path();
+        }
         // With bundles, members are signed on the threads that inspect them.
         result = spool == null
-            ? rea.inspectSet(unit.path(), options, sink)
-            : rea.inspectSetSigned(unit.path(), options, sink);
+            ? rea.inspectSet(at, options, sink)
+            : rea.inspectSetSigned(at, options, sink);
       } catch (OutOfMemoryError e) {
         if (alone) {
           return false;
