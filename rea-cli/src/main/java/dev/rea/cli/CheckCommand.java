@@ -238,15 +238,22 @@ public final class CheckCommand extends ReaCommand {
   private static List<Verdict> absolute(List<Verdict> verdicts) {
     List<Verdict> out = new ArrayList<>(verdicts.size());
     for (Verdict v : verdicts) {
-      String path;
-      try {
-        path = Path.of(v.path()).toAbsolutePath().toString();
-      } catch (java.nio.file.InvalidPathException notAPath) {
-        path = v.path();
+      List<Verdict.Reason> reasons = new ArrayList<>(v.reasons().size());
+      for (Verdict.Reason r : v.reasons()) {
+        reasons.add(r.file() == null ? r : new Verdict.Reason(
+            r.kind(), r.code(), r.message(), r.offset(), r.field(), absolute(r.file())));
       }
-      out.add(new Verdict(path, v.ok(), v.evidenceId(), v.reasons()));
+      out.add(new Verdict(absolute(v.path()), v.ok(), v.evidenceId(), reasons));
     }
     return out;
+  }
+
+  private static String absolute(String path) {
+    try {
+      return Path.of(path).toAbsolutePath().toString();
+    } catch (java.nio.file.InvalidPathException notAPath) {
+      return path;
+    }
   }
 
   /** {@code OK PATH} or {@code FAIL PATH: code: message; ...}. */

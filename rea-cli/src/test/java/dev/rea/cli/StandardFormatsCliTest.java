@@ -156,4 +156,27 @@ class StandardFormatsCliTest {
             results.get(0).get("locations").get(0).get("physicalLocation").get("region").get("byteOffset").asText())
         .isEqualTo(offset);
   }
+
+  /**
+   * A set rejected for one member's header: the SARIF result is located in that member, where its
+   * byte offset is, not at the set's path.
+   */
+  @Test
+  void checkLocatesASetMembersRejectionInTheMember() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("split")), "s", 3, 1, 1);
+    byte[] last = Files.readAllBytes(m.get(2));
+    Files.write(m.get(2), java.util.Arrays.copyOf(last, last.length - 10));
+    CliRunner.Result json = CliRunner.run("check", m.get(0).toString(), "--json");
+    JsonNode reason = json.json().get("units").get(0).get("reasons").get(0);
+    assertThat(reason.get("message").asText()).startsWith("member 2 (s-00003-of-00003.gguf");
+    String offset = reason.get("offset").asText();
+    CliRunner.Result r = CliRunner.run("check", m.get(0).toString(), "--format", "sarif");
+    assertThat(r.status()).isEqualTo(1);
+    JsonNode results = r.json().get("runs").get(0).get("results");
+    assertThat(results).hasSize(1);
+    JsonNode at = results.get(0).get("locations").get(0).get("physicalLocation");
+    assertThat(at.get("artifactLocation").get("uri").asText())
+        .isEqualTo(m.get(2).toUri().toString());
+    assertThat(at.get("region").get("byteOffset").asText()).isEqualTo(offset);
+  }
 }

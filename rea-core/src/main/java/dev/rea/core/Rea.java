@@ -654,14 +654,21 @@ public final class Rea {
     List<SarifLog.Unit> units = new java.util.ArrayList<>(verdicts.size());
     for (Verdict v : verdicts) {
       SarifLog.Failure failure = null;
+      String failed = v.path();
       List<dev.rea.core.evidence.Warning> warnings = new java.util.ArrayList<>();
       for (Verdict.Reason r : v.reasons()) {
         boolean error = r.kind() == Verdict.Kind.REJECTION || r.kind() == Verdict.Kind.DIGEST;
         if (error && failure == null) {
           failure = new SarifLog.Failure(r.code(), r.message(), r.offset(), null, r.field());
+          // The offset is in the file the reason names (a set's member), not the set's path.
+          failed = r.file() != null ? r.file() : v.path();
         } else {
           warnings.add(new dev.rea.core.evidence.Warning(r.code(), r.message()));
         }
+      }
+      if (failure != null && !failed.equals(v.path())) {
+        units.add(new SarifLog.Unit(failed, failure, List.of()));
+        failure = null;
       }
       units.add(new SarifLog.Unit(v.path(), failure, warnings));
     }
@@ -797,6 +804,8 @@ public final class Rea {
   }
 
   private static Verdict rejected(String path, ReaException e) {
+    // A set's failure is often a member's: its offset is in that member, which the error names.
+    String file = e.offset() != null ? e.path() : null;
     return new Verdict(
         path,
         false,
@@ -804,7 +813,7 @@ public final class Rea {
         List.of(
             new Verdict.Reason(
                 Verdict.Kind.REJECTION, e.constraint().wireName(), e.getMessage(), e.offset(),
-                e.field())));
+                e.field(), file)));
   }
 
   /** Adds {@code sha256_mismatch} when a digest is expected and the file's is not it. */

@@ -44,13 +44,26 @@ public record Verdict(String path, boolean ok, @Nullable String evidenceId, List
    * @param message what was found
    * @param offset the byte offset in the file the reason points at, when known (a rejection)
    * @param field the field that failed, when known (a rejection)
+   * @param file the file {@code offset} is in, when the reason names one: for a set, the member
+   *     (or index) that failed, which is not the unit's path; or null (the unit's file)
    */
   public record Reason(
-      Kind kind, String code, String message, @Nullable Long offset, @Nullable String field) {
+      Kind kind,
+      String code,
+      String message,
+      @Nullable Long offset,
+      @Nullable String field,
+      @Nullable String file) {
     public Reason {
       Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(code, "code");
       Objects.requireNonNull(message, "message");
+    }
+
+    /** A reason in the unit's own file ({@code file} null). */
+    public Reason(
+        Kind kind, String code, String message, @Nullable Long offset, @Nullable String field) {
+      this(kind, code, message, offset, field, null);
     }
   }
 }
