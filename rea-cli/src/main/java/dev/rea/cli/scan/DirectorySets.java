@@ -4,6 +4,7 @@ import dev.rea.core.FileProbe;
 import dev.rea.core.ModelUnits;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.FileIdentity;
 import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,6 +68,8 @@ public final class DirectorySets implements UnitGrouping {
   private final class Held implements DirectoryUnits {
     private final Path directory;
     private final Map<String, ListedFile> files = new HashMap<>();
+    /** Index names whose entry is not a regular file: read through a link, or failed. */
+    private final Map<String, ListedFile> otherIndexes = new HashMap<>();
 
     Held(Path directory) {
       this.directory = directory;
@@ -80,6 +83,25 @@ public final class DirectorySets implements UnitGrouping {
         return;
       }
       files.put(name, file);
+    }
+
+    /**
+     * Takes an index that is a symbolic link or not a file at all, so that the shards beside it
+     * are not taken for lone files: a link to a regular file is read through, as {@code
+     * inspect-model-set} reads it (its identity is the target's, as a linked member's is);
+     * anything else is an index that cannot be read, whose set line says why.
+     */
+    @Override
+    public boolean other(Path entry, FileIdentity identity) {
+      Path name = entry.getFileName();
+      if (name == null || !ModelUnits.isIndexName(name.toString())) {
+        return false;
+      }
+      Examined e = examine(name.toString());
+      ListedFile f = e.file != null ? e.file : new ListedFile(entry, identity);
+      otherIndexes.put(name.toString(), f);
+      files.put(name.toString(), f);
+      return true;
     }
 
     @Override
@@ -113,6 +135,7 @@ public final class DirectorySets implements UnitGrouping {
         units.unit(ScanUnit.set(directory.resolve(u.anchor()), present, known));
       }
       files.clear();
+      otherIndexes.clear();
     }
 
     /**
@@ -149,7 +172,17 @@ public final class DirectorySets implements UnitGrouping {
     private byte[] readIndex(String name) throws ReaException {
       Path p = directory.resolve(name);
       long ceiling = limits.headerCeilingBytes();
-      try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+      ListedFile other = otherIndexes.get(name);
+      if (other != null && examine(name).file == null) {
+        // Never opened: a FIFO would block the walk. Its set's inspection says what it is.
+        throw ReaException.builder(
+                Constraint.NOT_REGULAR_FILE, "the safetensors index is not a regular file")
+            .path(p.toString())
+            .build();
+      }
+      LinkOption[] follow =
+          other != null ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+      try (InputStream in = Files.newInputStream(p, follow)) {
         byte[] b = in.readNBytes((int) Math.min(ceiling + 1, Integer.MAX_VALUE - 8));
         if (b.length > ceiling) {
           throw ReaException.builder(

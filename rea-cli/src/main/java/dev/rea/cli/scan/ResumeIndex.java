@@ -228,7 +228,7 @@ public final class ResumeIndex {
    * be kept; each line is kept at most once. A set some of whose files could not be examined
    * ({@link ScanUnit#membersKnown()} false) is never kept. A file unit is also compared as a set
    * of one (itself its only member), the line a file that is one member of a model by its own
-   * account gets ({@link SetUnitWork#inspectAlone}).
+   * account gets ({@link SetUnitWork#inspectAlone}), and that line is kept only when complete.
    *
    * @param unit the unit as the walk found it
    * @return what the kept line says, or null when the unit must be inspected
@@ -237,12 +237,14 @@ public final class ResumeIndex {
     if (!unit.membersKnown()) {
       return null;
     }
-    Kept kept = keep(unit.path().toString(), identityText(unit));
+    Kept kept = keep(unit.path().toString(), identityText(unit), false);
     if (kept == null && unit.kind() == ScanUnit.Kind.FILE) {
       // A file the earlier scan wrote as a set of one (SetUnitWork#inspectAlone): its line lists
-      // the file itself as its only member, so it is compared as that set of one.
+      // the file itself as its only member, so it is compared as that set of one. Only a
+      // complete one: a failed one is the failure of an index beside the file, whose change the
+      // file's identity does not show.
       kept = keep(unit.path().toString(),
-          identityText(ScanUnit.set(unit.path(), unit.members(), true)));
+          identityText(ScanUnit.set(unit.path(), unit.members(), true)), true);
     }
     return kept;
   }
@@ -255,13 +257,16 @@ public final class ResumeIndex {
    * @return as {@link #keep(ScanUnit)}
    */
   public @Nullable Kept keep(String path, FileIdentity identity) {
-    return keep(path, identityText(identity));
+    return keep(path, identityText(identity), false);
   }
 
-  private @Nullable Kept keep(String path, String identityText) {
+  private @Nullable Kept keep(String path, String identityText, boolean completeOnly) {
     long key = key(path);
     int slot = slot(key);
     if (keys[slot] == 0 || (flags[slot] & (KEEPABLE | KEPT)) != KEEPABLE) {
+      return null;
+    }
+    if (completeOnly && UnitStatus.ofCode(flags[slot] & STATUS_MASK) != UnitStatus.COMPLETE) {
       return null;
     }
     if (checks[slot] != check(path, identityText)) {

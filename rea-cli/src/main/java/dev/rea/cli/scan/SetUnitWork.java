@@ -74,9 +74,11 @@ final class SetUnitWork {
    * split.count} of two or more) as {@code inspect-model-set FILE} does: a set of one, kind
    * {@code single_file}, whose warning ({@code shard_without_index}, {@code split_member_alone})
    * says its totals are not the model's. Writes that set's line, whose {@code member_identities}
-   * is the file alone, only when the set inspection is complete and of kind {@code single_file};
-   * otherwise (an index beside a shard given as a PATH claims it, or the second read failed)
-   * writes nothing and returns false, and the caller writes the file's own line.
+   * is the file alone, when the set inspection is complete and of kind {@code single_file}, or
+   * when it failed (an index beside the file that cannot be read, or one that claims it and is
+   * contradicted: the file is then that failed set's member, not a model of its own); when it is
+   * complete as another set (an index beside a shard given as a PATH claims it) writes nothing
+   * and returns false, and the caller writes the file's own line.
    *
    * @param file the file unit, already inspected complete as one file
    * @return whether the unit is done (its set line written, or the inspection cancelled)
@@ -135,9 +137,9 @@ final class SetUnitWork {
         if (f.error().constraint() == Constraint.CANCELLED) {
           return true;
         }
-        if (alone) {
-          return false;
-        }
+        // Alone, the failure is the set's that claims the file (an index beside it that cannot
+        // be read or contradicts it): the file is not a model of its own, as inspect-model-set
+        // FILE says; --resume never keeps such a line (ResumeIndex#keep).
         write(
             unit, UnitStatus.ofFailure(f.error(), false), null, null, f.error(), List.of(),
             java.util.Map.of());

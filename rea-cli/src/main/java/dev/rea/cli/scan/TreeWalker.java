@@ -240,8 +240,16 @@ public final class TreeWalker {
         switch (stat.type()) {
           case REGULAR -> f.units.file(new ListedFile(entry, stat.identity()), listener::unit);
           case DIRECTORY -> descend(stack, entry, stat);
-          case SYMBOLIC_LINK -> listener.skipped(entry, stat.identity(), link(entry));
-          default -> listener.skipped(entry, stat.identity(), special(entry));
+          case SYMBOLIC_LINK -> {
+            if (!f.units.other(entry, stat.identity())) {
+              listener.skipped(entry, stat.identity(), link(entry));
+            }
+          }
+          default -> {
+            if (!f.units.other(entry, stat.identity())) {
+              listener.skipped(entry, stat.identity(), special(entry));
+            }
+          }
         }
       }
     } finally {

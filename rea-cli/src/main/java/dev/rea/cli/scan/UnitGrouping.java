@@ -1,6 +1,7 @@
 package dev.rea.cli.scan;
 
 import java.nio.file.Path;
+import dev.rea.core.evidence.FileIdentity;
 
 /**
  * The seam between the walk and the inspection: turns one directory's listing into scan units
@@ -41,6 +42,20 @@ public interface UnitGrouping {
      * @throws InterruptedException when handing a unit over was interrupted
      */
     void file(ListedFile file, UnitSink units) throws InterruptedException;
+
+    /**
+     * An entry of the directory that is neither a regular file nor a directory: a symbolic
+     * link or a special file.
+     *
+     * @param entry the entry
+     * @param identity its own identity (of the link itself, for a link)
+     * @return whether the grouping takes it as a unit's file (a safetensors index that is a link
+     *     or not a file at all: its set's line says what it is), so that the walk does not also
+     *     report it as skipped
+     */
+    default boolean other(Path entry, FileIdentity identity) {
+      return false;
+    }
 
     /**
      * The listing ended.

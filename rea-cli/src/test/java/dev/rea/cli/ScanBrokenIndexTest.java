@@ -1,0 +1,120 @@
+package dev.rea.cli;
+
+import static dev.rea.cli.ScanCommandTest.byPath;
+import static dev.rea.cli.ScanCommandTest.lastLine;
+import static dev.rea.cli.ScanCommandTest.lines;
+import static dev.rea.cli.ScanSetsTest.assertAgrees;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.testing.SetFixtures;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code rea scan} of a checkpoint whose index cannot be read, is rejected, or is not a regular
+ * file (CONTRACT sections 9 and 10): the shards are the index's members, not models of their
+ * own, so no shard gets a complete line of its own. A shard the failed index leaves unclaimed
+ * gets the line {@code inspect-model-set SHARD} gives it (the index's failure), never kept by
+ * {@code --resume}; an index that is a symbolic link is read through, as {@code
+ * inspect-model-set} reads it, and is its set's anchor.
+ */
+class ScanBrokenIndexTest {
+  @TempDir Path dir;
+
+  private SetFixtures.Checkpoint checkpoint(String name) throws Exception {
+    return SetFixtures.checkpoint(Files.createDirectories(dir.resolve(name)), 2, 1);
+  }
+
+  @Test
+  void shardsOfARejectedIndexCarryItsFailureAndAreNeverKept() throws Exception {
+    SetFixtures.Checkpoint c = checkpoint("bad");
+    String index = Files.readString(c.index, StandardCharsets.UTF_8);
+    String broken = index.replaceFirst("\"total_size\"\\s*:\\s*(\\d+)", "\"total_size\": $1.0");
+    assertThat(broken).isNotEqualTo(index);
+    Files.writeString(c.index, broken, StandardCharsets.UTF_8);
+    Path out = dir.resolve("out.jsonl");
+
+    CliRunner.Result r = CliRunner.run("scan", c.dir.toString(), "--output", out.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    Map<String, JsonNode> lines = byPath(lines(Files.readString(out)));
+    assertThat(lines.keySet()).containsExactlyInAnyOrder(
+        c.index.toString(), c.shards.get(0).toString(), c.shards.get(1).toString());
+    for (JsonNode line : lines.values()) {
+      assertThat(line.get("kind").asString()).isEqualTo("set");
+      assertThat(assertAgrees(line)).as(line.get("path").asString()).isEqualTo("rejected");
+    }
+    assertThat(lastLine(r.err())).startsWith("rea scan: 0 complete, 0 partial, 3 rejected");
+
+    // Once the index is mended, the shards are its members: the resumed scan keeps no shard line.
+    Files.writeString(c.index, index, StandardCharsets.UTF_8);
+    CliRunner.Result again =
+        CliRunner.run("scan", c.dir.toString(), "--output", out.toString(), "--resume");
+    assertThat(again.status()).as(again.err()).isZero();
+    Map<String, JsonNode> after = byPath(lines(Files.readString(out)));
+    assertThat(after.keySet()).containsExactly(c.index.toString());
+    assertThat(assertAgrees(after.get(c.index.toString()))).isEqualTo("complete");
+  }
+
+  @Test
+  void anIndexThatIsALinkIsReadThroughAndAnchorsItsSet() throws Exception {
+    SetFixtures.Checkpoint c = checkpoint("linked");
+    // The real index elsewhere maps each tensor to the other shard.
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    String index = Files.readString(c.index, StandardCharsets.UTF_8);
+    String swapped = index.replace("model-00001-of-00002", "model-0000X-of-00002")
+        .replace("model-00002-of-00002", "model-00001-of-00002")
+        .replace("model-0000X-of-00002", "model-00002-of-00002");
+    Path target = Files.writeString(elsewhere.resolve("model.safetensors.index.json"), swapped);
+    Files.delete(c.index);
+    Files.createSymbolicLink(c.index, target);
+
+    CliRunner.Result r = CliRunner.run("scan", c.dir.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    Map<String, JsonNode> lines = byPath(lines(r.out()));
+    assertThat(lines.keySet()).containsExactly(c.index.toString());
+    JsonNode set = lines.get(c.index.toString());
+    assertThat(set.get("error").get("constraint").asString()).isEqualTo("set_rejected");
+    assertThat(assertAgrees(set)).isEqualTo("rejected");
+    // The link is the set's anchor, not also an entry skipped.
+    assertThat(lastLine(r.err())).startsWith("rea scan: 0 complete, 0 partial, 1 rejected,"
+        + " 0 failed, 0 skipped");
+  }
+
+  @Test
+  void anIndexThatIsNoFileFailsItsSetAndItsShards() throws Exception {
+    SetFixtures.Checkpoint c = checkpoint("dangling");
+    Files.delete(c.index);
+    Files.createSymbolicLink(c.index, dir.resolve("nowhere.json"));
+    SetFixtures.Checkpoint d = checkpoint("directory");
+    Files.delete(d.index);
+    Files.createDirectory(d.index);
+
+    CliRunner.Result r = CliRunner.run("scan", c.dir.toString(), d.dir.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    Map<String, JsonNode> lines = byPath(lines(r.out()));
+    // The dangling link is its set's line; the directory is walked as a directory.
+    assertThat(lines.keySet()).containsExactlyInAnyOrder(c.index.toString(),
+        c.shards.get(0).toString(), c.shards.get(1).toString(), d.shards.get(0).toString(),
+        d.shards.get(1).toString());
+    for (JsonNode line : lines.values()) {
+      assertThat(line.get("kind").asString()).as(line.toString()).isEqualTo("set");
+      assertThat(line.get("status").asString()).as(line.toString()).isEqualTo("failed");
+      assertThat(assertAgrees(line)).isEqualTo("failed");
+    }
+    for (Path p : c.shards) {
+      assertThat(lines.get(p.toString()).get("error").get("constraint").asString())
+          .isEqualTo("not_found");
+    }
+    assertThat(lines.get(c.index.toString()).get("error").get("constraint").asString())
+        .isEqualTo("not_found");
+    for (Path p : d.shards) {
+      assertThat(lines.get(p.toString()).get("error").get("constraint").asString())
+          .isEqualTo("not_regular_file");
+    }
+  }
+}
