@@ -70,6 +70,8 @@ record ResumeLine(
     @Nullable String status;
     @Nullable String assumeLayout;
     @Nullable String identity;
+    /** The identity's size, decimal bytes. */
+    @Nullable String size;
     @Nullable String members;
     boolean hasEvidenceId;
     @Nullable String evidenceId;
@@ -84,6 +86,9 @@ record ResumeLine(
     @Nullable String kind;
     @Nullable String parent;
     @Nullable String assumeLayout;
+    @Nullable String status;
+    @Nullable String path;
+    @Nullable String fileSize;
     boolean warnings;
     boolean hashed;
   }
@@ -125,7 +130,11 @@ record ResumeLine(
       case "path" -> f.path = string(p, v, name);
       case "status" -> f.status = string(p, v, name);
       case "assume_layout" -> f.assumeLayout = string(p, v, name);
-      case "identity" -> f.identity = identity(p, v, "identity", false);
+      case "identity" -> {
+        String[] size = new String[1];
+        f.identity = identity(p, v, "identity", false, size);
+        f.size = size[0];
+      }
       case "member_identities" -> f.members = members(p, v);
       case "evidence_id" -> {
         f.hasEvidenceId = true;
@@ -212,6 +221,17 @@ record ResumeLine(
       throw new IllegalArgumentException(
           "its summary's parent_evidence_id is not the line's evidence_id");
     }
+    // A summary moved from another line (another file's, or another verdict's) is not this one's.
+    if (!Objects.equals(f.path, s.path)) {
+      throw new IllegalArgumentException("its summary's artifact.path is not the line's path");
+    }
+    if (!Objects.equals(f.status, s.status)) {
+      throw new IllegalArgumentException("its summary's status is not the line's status");
+    }
+    if (!set && !Objects.equals(f.size, s.fileSize)) {
+      throw new IllegalArgumentException(
+          "its summary's artifact.file_size is not the size of the line's identity");
+    }
     if (!Objects.equals(f.assumeLayout, s.assumeLayout)) {
       // REA writes the two together; a line where they differ was edited by hand.
       throw new IllegalArgumentException(
@@ -233,7 +253,8 @@ record ResumeLine(
    * @return {@link ResumeIndex#identityText} of it, or for a member entry {@link
    *     ResumeIndex#memberText}
    */
-  private static String identity(JsonParser p, JsonToken start, String what, boolean member) {
+  private static String identity(
+      JsonParser p, JsonToken start, String what, boolean member, @Nullable String @Nullable [] sizeOut) {
     if (start != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("its " + what + " is not an object");
     }
@@ -266,7 +287,11 @@ record ResumeLine(
         id[i] = string(p, v, what + "." + name);
       }
     }
-    return identityText(id, seen, what, member);
+    String text = identityText(id, seen, what, member);
+    if (sizeOut != null) {
+      sizeOut[0] = id[2];
+    }
+    return text;
   }
 
   private static String identityText(
@@ -299,7 +324,7 @@ record ResumeLine(
     StringBuilder out = new StringBuilder();
     JsonToken t;
     while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-      out.append(identity(p, t, "member_identities entry", true));
+      out.append(identity(p, t, "member_identities entry", true, null));
     }
     return out.toString();
   }
@@ -318,6 +343,7 @@ record ResumeLine(
         case "kind" -> s.kind = string(p, v, "summary's kind");
         case "parent_evidence_id" -> s.parent = string(p, v, "summary's parent_evidence_id");
         case "assume_layout" -> s.assumeLayout = string(p, v, "summary's assume_layout");
+        case "status" -> s.status = string(p, v, "summary's status");
         case "warnings" -> s.warnings = nonEmptyArray(p, v, "summary's warnings");
         case "artifact" -> {
           if (v != JsonToken.START_OBJECT) {
@@ -328,6 +354,10 @@ record ResumeLine(
             JsonToken fv = p.nextToken();
             if (field.equals("sha256")) {
               s.hashed = fv == JsonToken.VALUE_STRING;
+            } else if (field.equals("path")) {
+              s.path = string(p, fv, "summary's artifact.path");
+            } else if (field.equals("file_size")) {
+              s.fileSize = string(p, fv, "summary's artifact.file_size");
             }
             p.skipChildren();
           }

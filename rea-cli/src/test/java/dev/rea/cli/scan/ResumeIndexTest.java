@@ -28,7 +28,8 @@ class ResumeIndexTest {
   private static String line(String path, UnitStatus status, FileIdentity id, boolean warning) {
     byte[] summary =
         ("{\"kind\":\"model-artifact-summary\",\"parent_evidence_id\":\"" + EVIDENCE_ID
-                + "\",\"warnings\":"
+                + "\",\"status\":\"" + status.wire() + "\",\"artifact\":{\"path\":\"" + path
+                + "\",\"file_size\":\"" + id.size() + "\"},\"warnings\":"
                 + (warning ? "[{\"code\":\"removed_type\",\"message\":\"m\"}]" : "[]")
                 + ",\"limitation_count\":0}")
             .getBytes(StandardCharsets.UTF_8);
@@ -116,7 +117,7 @@ class ResumeIndexTest {
     String plain = line("/m/a", UnitStatus.COMPLETE, id(1, 10), false);
     String assumed =
         plain
-            .replace("\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":\"ggml-modern\",")
+            .replaceFirst("\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":\"ggml-modern\",")
             .replace("\"kind\":\"model-artifact-summary\",",
                 "\"kind\":\"model-artifact-summary\",\"assume_layout\":\"ggml-modern\",")
             .replace("/m/a", "/m/b");
@@ -129,7 +130,7 @@ class ResumeIndexTest {
     assertThat(modern.keep("/m/b", id(1, 10))).isNotNull();
 
     String forged =
-        plain.replace(
+        plain.replaceFirst(
             "\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":\"ggml-modern\",");
     Files.writeString(file, forged);
     ReaException e =
@@ -137,7 +138,7 @@ class ResumeIndexTest {
             ReaException.class,
             () -> ResumeIndex.load(file, false, false, LayoutAssumption.GGML_MODERN));
     assertThat(e.getMessage()).contains("line 1 of ", "not the one its summary was made under");
-    Files.writeString(file, plain.replace("\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":[1],"));
+    Files.writeString(file, plain.replaceFirst("\"status\":\"complete\",", "\"status\":\"complete\",\"assume_layout\":[1],"));
     e = catchThrowableOfType(ReaException.class, () -> ResumeIndex.load(file, false));
     assertThat(e.getMessage()).contains("its assume_layout is not a string");
   }
@@ -245,6 +246,10 @@ class ResumeIndexTest {
       {good.replace("\"error\":null", "\"error\":null,\"extra\":1"), "field extra"},
       {good.replace("\"kind\":\"file\"", "\"kind\":\"set\""), "member_identities"},
       {good.replace("\"warnings\":[]", "\"warnings\":[],\"warnings\":[]"), "Duplicate Object property \"warnings\""},
+      // Another line's summary moved here: its file, its verdict or its size are not the line's.
+      {good.replace("\"path\":\"/m/a\"}", "\"path\":\"/m/z\"}").replace("\"path\":\"/m/a\",\"file_size", "\"path\":\"/m/z\",\"file_size"), "artifact.path"},
+      {good.replace("\"status\":\"complete\",\"artifact\"", "\"status\":\"partial\",\"artifact\""), "summary's status"},
+      {good.replace("\"file_size\":\"10\"", "\"file_size\":\"11\""), "artifact.file_size"},
     };
     for (String[] c : cases) {
       assertThat(c[0]).as("the case edits the line").isNotEqualTo(good).isNotEqualTo(rejected);
