@@ -186,7 +186,7 @@ public final class SetCommand extends ReaCommand {
         }
       }
       if (result instanceof SetInspection.Failed failed) {
-        return exitStatus(failure(rea, failed, out, err));
+        return exitStatus(failure(rea, failed, standard == StandardFormat.REA, out, err));
       }
       SetInspection.Complete done = result.orThrow();
       ModelSetRecord set =
@@ -251,7 +251,13 @@ public final class SetCommand extends ReaCommand {
     }
   }
 
-  private int failure(Rea rea, SetInspection.Failed failed, PrintWriter out, PrintWriter err) {
+  /**
+   * Reports a set that failed: with {@code --json} its error and partial Evidence on stdout;
+   * otherwise the partial set's report on stdout (only in REA's own format: stdout of a standard
+   * format holds that format's document or nothing) and the error on stderr.
+   */
+  private int failure(
+      Rea rea, SetInspection.Failed failed, boolean report, PrintWriter out, PrintWriter err) {
     ReaException e = Advice.advise(failed.error());
     ModelSetRecord partial = failed.partial();
     if (json) {
@@ -265,7 +271,7 @@ public final class SetCommand extends ReaCommand {
       Output.printJson(out, Rea.setErrorJson(e, partial));
       return e.code().exitStatus();
     }
-    if (partial != null) {
+    if (partial != null && report) {
       PrintWriter text = TerminalText.wrap(out);
       new SetReport(text, Screen.forStdout(env, wide)).print(partial, List.of(), null, e);
       text.flush();

@@ -179,4 +179,23 @@ class StandardFormatsCliTest {
         .isEqualTo(m.get(2).toUri().toString());
     assertThat(at.get("region").get("byteOffset").asText()).isEqualTo(offset);
   }
+
+  /** A set that fails prints no report on the stdout a standard format's document goes to. */
+  @Test
+  void aFailedSetPrintsNothingOnStdoutInAStandardFormat() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("gone")), "g", 3, 1, 1);
+    Files.delete(m.get(2));
+    for (String format : new String[] {"cyclonedx", "in-toto"}) {
+      CliRunner.Result r = format.equals("in-toto")
+          ? CliRunner.run("inspect-model-set", m.get(0).toString(), "--format", format,
+              "--hash", "full")
+          : CliRunner.run("inspect-model-set", m.get(0).toString(), "--format", format);
+      assertThat(r.status()).as(format).isEqualTo(3);
+      assertThat(r.out()).as(format).isEmpty();
+      assertThat(r.err()).as(format).contains("not_found");
+    }
+    // REA's own readable report still shows the partial set.
+    assertThat(CliRunner.run("inspect-model-set", m.get(0).toString()).out())
+        .startsWith("PARTIAL model set");
+  }
 }
