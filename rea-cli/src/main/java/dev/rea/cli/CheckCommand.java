@@ -250,7 +250,7 @@ public final class CheckCommand extends ReaCommand {
 
   private static String absolute(String path) {
     try {
-      return Path.of(path).toAbsolutePath().toString();
+      return Path.of(path).toAbsolutePath().normalize().toString();
     } catch (java.nio.file.InvalidPathException notAPath) {
       return path;
     }

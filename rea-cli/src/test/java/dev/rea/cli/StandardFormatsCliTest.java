@@ -178,6 +178,19 @@ class StandardFormatsCliTest {
     assertThat(at.get("artifactLocation").get("uri").asText())
         .isEqualTo(m.get(2).toUri().toString());
     assertThat(at.get("region").get("byteOffset").asText()).isEqualTo(offset);
+
+    // Members that contradict each other, the set named by its directory: the result is in the
+    // member the contradiction was found in, not at the directory.
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(
+        Files.createDirectories(dir.resolve("ck")), 2, 1, (k, b) -> {},
+        map -> map.put("ghost", "model-00002-of-00002.safetensors"));
+    CliRunner.Result contradicted = CliRunner.run("check", c.dir.toString(), "--format", "sarif");
+    assertThat(contradicted.status()).isEqualTo(1);
+    JsonNode result = contradicted.json().get("runs").get(0).get("results").get(0);
+    assertThat(result.get("ruleId").asText()).isEqualTo("set_rejected");
+    assertThat(result.get("locations").get(0).get("physicalLocation").get("artifactLocation")
+            .get("uri").asText())
+        .endsWith(".safetensors");
   }
 
   /** A set that fails prints no report on the stdout a standard format's document goes to. */

@@ -804,8 +804,10 @@ public final class Rea {
   }
 
   private static Verdict rejected(String path, ReaException e) {
-    // A set's failure is often a member's: its offset is in that member, which the error names.
-    String file = e.offset() != null ? e.path() : null;
+    // A set's failure is often a member's (its offset is in that member), or a contradiction
+    // whose error names the member it was found in: the file the error names, not the set's path
+    // (which may be a directory).
+    String file = e.path();
     return new Verdict(
         path,
         false,
