@@ -4,6 +4,7 @@ import dev.rea.core.Evidence;
 import dev.rea.core.EvidenceSession;
 import dev.rea.core.LoadedEvidence;
 import dev.rea.core.Rea;
+import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import java.nio.file.Path;
@@ -107,7 +108,17 @@ final class EvidenceDesk {
 
   /** Sets retained by their set record's evidence_id; their members are in the session. */
   private final java.util.Map<String, dev.rea.core.evidence.ModelSetRecord> sets =
-      new java.util.concurrent.ConcurrentHashMap<>();
+      new java.util.HashMap<>();
+
+  /**
+   * Who holds each retained record, so that releasing one holder never takes a record from
+   * another: how many retained sets list it as a member, and whether it was also retained on its
+   * own (produced by {@code inspect_model_artifact}, or imported in a bundle). Guarded by {@code
+   * this}, with {@link #sets}.
+   */
+  private final java.util.Map<String, Integer> setHolds = new java.util.HashMap<>();
+
+  private final java.util.Set<String> ownHolds = new java.util.HashSet<>();
 
   /**
    * Retains a set this server produced: every member record in the session (charged to the
@@ -122,13 +133,19 @@ final class EvidenceDesk {
     for (EvidenceRecord r : members) {
       evs.add(rea.evidence(r));
     }
-    List<Evidence> held = session.retainAll(evs);
-    sets.put(set.evidenceId(), set);
-    return dev.rea.core.SetEvidence.of(set, held);
+    synchronized (this) {
+      List<Evidence> held = session.retainAll(evs);
+      if (sets.put(set.evidenceId(), set) == null) {
+        for (Evidence m : held) {
+          setHolds.merge(m.evidenceId(), 1, Integer::sum);
+        }
+      }
+      return dev.rea.core.SetEvidence.of(set, held);
+    }
   }
 
   /** @return the retained set with that ID, or null when the ID names no retained set */
-  dev.rea.core.@Nullable SetEvidence set(String evidenceId) throws ReaException {
+  synchronized dev.rea.core.@Nullable SetEvidence set(String evidenceId) throws ReaException {
     dev.rea.core.evidence.ModelSetRecord set = sets.get(evidenceId);
     if (set == null) {
       return null;
@@ -141,28 +158,67 @@ final class EvidenceDesk {
   }
 
   /**
-   * Releases a retained set and its members.
+   * Releases what {@code release_evidence} names: a retained set with its members, or one
+   * record. A member stays retained while another retained set lists it or it was also retained
+   * on its own; a record that only a retained set holds is released with that set.
    *
-   * @return true when the ID named a retained set
+   * @throws ReaException {@code unknown_evidence} when nothing is retained under the ID; {@code
+   *     invalid_input} / {@code bad_argument} (field {@code evidence_id}) for a record that only a
+   *     retained set holds, naming that set
    */
-  boolean releaseSet(String evidenceId) {
+  synchronized void release(String evidenceId) throws ReaException {
     dev.rea.core.evidence.ModelSetRecord set = sets.remove(evidenceId);
-    if (set == null) {
-      return false;
+    if (set != null) {
+      for (dev.rea.core.evidence.ModelSetRecord.Member m : set.members()) {
+        String id = m.evidenceId();
+        Integer n = setHolds.get(id);
+        if (n != null && n > 1) {
+          setHolds.put(id, n - 1);
+          continue;
+        }
+        setHolds.remove(id);
+        if (!ownHolds.contains(id) && session.contains(id)) {
+          session.release(id);
+        }
+      }
+      return;
     }
-    for (dev.rea.core.evidence.ModelSetRecord.Member m : set.members()) {
-      try {
-        session.release(m.evidenceId());
-      } catch (ReaException alreadyReleased) {
-        // Released by its own ID before: nothing left to free.
+    if (setHolds.containsKey(evidenceId)) {
+      if (ownHolds.remove(evidenceId)) {
+        return; // its own hold ends; the sets that list it keep it
+      }
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              "evidence " + ReaException.truncateForMessage(evidenceId) + " is a member of the"
+                  + " retained set " + holderOf(evidenceId) + ", which needs it: release the"
+                  + " set, which releases its members")
+          .field("evidence_id")
+          .build();
+    }
+    ownHolds.remove(evidenceId);
+    session.release(evidenceId);
+  }
+
+  /** @return the ID of a retained set listing the member */
+  private String holderOf(String memberId) {
+    for (java.util.Map.Entry<String, dev.rea.core.evidence.ModelSetRecord> e : sets.entrySet()) {
+      for (dev.rea.core.evidence.ModelSetRecord.Member m : e.getValue().members()) {
+        if (m.evidenceId().equals(memberId)) {
+          return e.getKey();
+        }
       }
     }
-    return true;
+    return "(none)";
   }
 
   /** Retains Evidence this server produced (indexed once here). */
   Evidence retainProduced(EvidenceRecord record) throws ReaException {
-    return session.retain(rea.evidence(record));
+    Evidence ev = rea.evidence(record);
+    synchronized (this) {
+      Evidence held = session.retain(ev);
+      ownHolds.add(held.evidenceId());
+      return held;
+    }
   }
 
   /**
@@ -221,7 +277,11 @@ final class EvidenceDesk {
           "not a bundle",
           path);
     }
-    return ids(session.retainAll(loaded.records()));
+    synchronized (this) {
+      List<String> ids = ids(session.retainAll(loaded.records()));
+      ownHolds.addAll(ids);
+      return ids;
+    }
   }
 
   /**

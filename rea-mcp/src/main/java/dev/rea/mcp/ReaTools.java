@@ -291,9 +291,7 @@ final class ReaTools {
   CallToolResult release(McpSyncServerExchange exchange, CallToolRequest request) {
     try {
       Args a = Args.of(request.arguments(), Set.of("evidence_id"));
-      if (!desk.releaseSet(a.requiredString("evidence_id"))) {
-        desk.store().release(a.requiredString("evidence_id"));
-      }
+      desk.release(a.requiredString("evidence_id"));
       return results.success(bytes(Map.of("released", true)));
     } catch (ReaException e) {
       return results.failure(e);

@@ -94,6 +94,48 @@ class SetToolE2eTest {
         .path("constraint").asString()).isEqualTo("unknown_evidence");
   }
 
+  /**
+   * Releasing one holder never takes a record from another: a member imported on its own before
+   * stays after its set is released, and a member only the set holds is not released alone
+   * (which would leave the set unusable).
+   */
+  @Test
+  void releasingASetKeepsWhatAnotherHolderRetained() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "rel", 2, 1, 1);
+    McpSyncClient mcp = client();
+    JsonNode b = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(SetTool.NAME,
+        Map.of("path", m.get(0).toString(), "detail", "complete"))));
+    String setId = b.path("records").get(0).path("evidence_id").asString();
+    String first = b.path("records").get(1).path("evidence_id").asString();
+    String second = b.path("records").get(2).path("evidence_id").asString();
+    Path saved = java.nio.file.Files.writeString(dir.resolve("set.json"), b.toString());
+    assertThat(mcp.callTool(new CallToolRequest(ReaTools.IMPORT, Map.of("path", saved.toString())))
+        .isError()).isFalse();
+
+    // Only the set holds its members: releasing one alone is refused, naming the set.
+    JsonNode refused = McpClientE2eTest.error(mcp.callTool(new CallToolRequest(ReaTools.RELEASE,
+        Map.of("evidence_id", second))));
+    assertThat(refused.path("constraint").asString()).isEqualTo("bad_argument");
+    assertThat(refused.path("message").asString()).contains(setId);
+
+    // The first member's record, also imported on its own in a bundle.
+    Map<String, Object> bundle = Map.of("schema", "rea.bundle.v1", "records",
+        List.of(RawSession.JSON.convertValue(b.path("records").get(1), Map.class)));
+    CallToolResult imported = mcp.callTool(new CallToolRequest(ReaTools.IMPORT,
+        Map.of("bundle", bundle)));
+    assertThat(imported.isError()).as(String.valueOf(imported.content())).isFalse();
+
+    assertThat(mcp.callTool(new CallToolRequest(ReaTools.RELEASE, Map.of("evidence_id", setId)))
+        .isError()).isFalse();
+    Map<String, Object> tensors = Map.of("kind", "model-artifact", "collection", "tensors");
+    CallToolResult kept = mcp.callTool(new CallToolRequest(ReaTools.VIEW, Map.of("source",
+        Map.of("kind", "retained-evidence", "evidence_id", first), "view", tensors)));
+    assertThat(kept.isError()).as(String.valueOf(kept.content())).isFalse();
+    assertThat(McpClientE2eTest.error(mcp.callTool(new CallToolRequest(ReaTools.VIEW,
+        Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", second),
+            "view", tensors)))).path("constraint").asString()).isEqualTo("unknown_evidence");
+  }
+
   @Test
   void completeDetailIsTheSignedSetBundle() {
     List<Path> m = SetFixtures.ggufSplit(dir, "c", 3, 1, 1);
