@@ -91,7 +91,7 @@ public final class LayoutBounds {
     if (shortCount > 0) {
       out.add(truncatedWarning(shortCount, shortOnes));
     }
-    overlapWarning(nonempty, proven, n, out);
+    overlapWarning(nonempty, proven, n, dataOffset, out);
   }
 
   /**
@@ -153,22 +153,25 @@ public final class LayoutBounds {
         + (count > named.size() ? "; and " + (count - named.size()) + " more" : "");
   }
 
-  /** One named tensor of the {@value #OVERLAP} warning. */
+  /**
+   * One named tensor of the {@value #OVERLAP} warning, at file offsets (as the truncation
+   * warning and the readable tensor table give them), not the directory's data-relative ones.
+   */
   private static String overlapEntry(
-      int index, long offset, long proven, int furthestIndex, String furthestLabel,
-      long furthestOffset) {
+      int index, long fileOffset, long proven, int furthestIndex, String furthestLabel,
+      long furthestFileOffset) {
     return "tensor["
         + index
-        + "] starts at offset "
-        + Long.toUnsignedString(offset)
+        + "] starts at file offset "
+        + Long.toUnsignedString(fileOffset)
         + ", inside the "
         + proven
         + " bytes tensor["
         + furthestIndex
         + "] ("
         + furthestLabel
-        + ") takes at least from offset "
-        + Long.toUnsignedString(furthestOffset);
+        + ") takes at least from file offset "
+        + Long.toUnsignedString(furthestFileOffset);
   }
 
   private static Warning overlapWarningOf(int count, List<String> named) {
@@ -212,7 +215,7 @@ public final class LayoutBounds {
    * involves a bound.
    */
   private static void overlapWarning(
-      DeclaredTensor[] d, long[] proven, int n, List<Warning> out) {
+      DeclaredTensor[] d, long[] proven, int n, long dataOffset, List<Warning> out) {
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
@@ -230,11 +233,11 @@ public final class LayoutBounds {
           named.add(
               overlapEntry(
                   d[i].index(),
-                  d[i].offset(),
+                  dataOffset + d[i].offset(),
                   proven[furthest],
                   d[furthest].index(),
                   d[furthest].type().label(),
-                  d[furthest].offset()));
+                  dataOffset + d[furthest].offset()));
         }
       }
       long end = d[i].offset() + proven[i];

@@ -448,7 +448,7 @@ class GgufTensorTest {
             .filter(x -> x.code().equals(LayoutBounds.OVERLAP))
             .findFirst()
             .orElseThrow();
-    assertThat(w.message()).contains("tensor[1] starts at offset 2272").contains("tensor[0] (Q4_K)");
+    assertThat(w.message()).contains("tensor[1] starts at file offset 2400").contains("tensor[0] (Q4_K)");
   }
 
   /**
@@ -466,7 +466,7 @@ class GgufTensorTest {
             .findFirst()
             .orElseThrow();
     // The builder's data section ends after f, so K64's 2,432 bytes also run past the file.
-    assertThat(w.message()).contains("tensor[1] starts at offset 2304, inside the ").contains(
+    assertThat(w.message()).contains("tensor[1] starts at file offset 2432, inside the ").contains(
         "tensor[0] (Q4_K)");
     assertThat(warningCodes(k64)).contains(LayoutBounds.TRUNCATED);
     ParsedHeader roomy =

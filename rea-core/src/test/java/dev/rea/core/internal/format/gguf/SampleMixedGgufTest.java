@@ -82,6 +82,6 @@ class SampleMixedGgufTest {
     // bytes where 2,304 lie before the next tensor: no released layout holds the declaration.
     assertThat(r.warnings()).extracting(Warning::code).containsExactly("overlap_under_every_layout");
     assertThat(r.warnings().get(0).message())
-        .contains("tensor[6] starts at offset 15872, inside the 2432 bytes tensor[5] (Q4_K)");
+        .contains("tensor[6] starts at file offset 17792, inside the 2432 bytes tensor[5] (Q4_K)");
   }
 }
