@@ -46,9 +46,10 @@ import tools.jackson.core.json.JsonFactory;
       "Inspects each file and fails it when REA rejects it, when its SHA-256 is not the "
           + "expected one, or when it carries a warning (REA's warnings all say a file is "
           + "damaged, obsolete or inconsistent) that --allow does not name. A directory, a "
-          + "*.safetensors.index.json or a member of a GGUF split set is checked as the whole "
-          + "model, as inspect-model-set reads it: it fails also when its files contradict "
-          + "each other or the index."},
+          + "*.safetensors.index.json, a safetensors shard (named NAME-0000k-of-0000n, or "
+          + "with an index beside it; not with --expect-sha256) or a member of a GGUF split "
+          + "set is checked as the whole model, as inspect-model-set reads it: it fails also "
+          + "when its files contradict each other or the index."},
     footer = {
       "",
       "Examples:",

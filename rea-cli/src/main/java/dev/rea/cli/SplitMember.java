@@ -1,5 +1,6 @@
 package dev.rea.cli;
 
+import dev.rea.core.ModelUnits;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.MetadataRow;
 import dev.rea.core.evidence.MetadataValue;
@@ -7,14 +8,21 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The note a readable report adds to the totals of one member of a GGUF split set (llama.cpp's
- * gguf-split writes {@code split.no} and {@code split.count} in every member): its totals are the
- * member's, and {@code inspect-model-set} gives the whole model's (CONTRACT section 9).
+ * gguf-split writes {@code split.no} and {@code split.count} in every member) or of a safetensors
+ * file named as a checkpoint's shard: its totals are the member's, and {@code inspect-model-set}
+ * gives the whole model's (CONTRACT section 9).
  */
 final class SplitMember {
   private SplitMember() {}
 
-  /** @return the note for a record, or "" when it is not a member of a set of two or more */
+  /**
+   * @return the note for a record, or "" when it is not a member of a set of two or more: a
+   *     split member, or a safetensors file named as a checkpoint's shard
+   */
   static String note(EvidenceRecord r) {
+    if ("safetensors".equals(r.artifact().format())) {
+      return shard(r.artifact().path());
+    }
     long no = -1;
     long count = -1;
     for (MetadataRow m : r.metadata()) {
@@ -27,6 +35,17 @@ final class SplitMember {
       }
     }
     return text(no, count);
+  }
+
+  /** @return the note for a safetensors file's path, or "" when it is not named as a shard */
+  static String shard(String path) {
+    int slash = path.lastIndexOf('/');
+    String name = slash < 0 ? path : path.substring(slash + 1);
+    if (!ModelUnits.isShardName(name)) {
+      return "";
+    }
+    return "; of this file only, named as one shard of a checkpoint"
+        + " (rea inspect-model-set PATH totals the whole model)";
   }
 
   /** @return the note for a summary's headline rows, or "" */

@@ -248,6 +248,16 @@ class SetCommandTest {
     CliRunner.Result s = CliRunner.run("inspect-model-artifact", m.get(0).toString(),
         "--detail", "summary");
     assertThat(s.out()).contains("split member 1 of 3").contains("split.count");
+
+    // A safetensors shard says the same of its totals, in both reports.
+    SetFixtures.Checkpoint c =
+        SetFixtures.checkpoint(dir.resolve("ck"), 2, 1);
+    for (String detail : new String[] {"complete", "summary"}) {
+      CliRunner.Result shard = CliRunner.run("inspect-model-artifact", c.shards.get(0).toString(),
+          "--detail", detail);
+      assertThat(shard.status()).as(shard.err()).isZero();
+      assertThat(shard.out()).as(detail).contains("named as one shard of a checkpoint");
+    }
   }
 
   @Test
