@@ -402,11 +402,19 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       }
       return;
     }
-    Path dir = file.toAbsolutePath().getParent();
-    Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+    Path dir = java.util.Objects.requireNonNull(
+        file.toAbsolutePath().getParent(), "an absolute file path has a parent");
+    // Created as any new file is (its mode from the umask, as the JSON-lines output's):
+    // Files.createTempFile would make it 0600.
+    Path tmp = dir.resolve("." + file.getFileName() + "."
+        + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36) + ".tmp");
     try {
-      Files.write(tmp, log);
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+      try (FileChannel ch =
+          FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(log);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
         ch.force(true);
       }
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -59,6 +59,9 @@ class ScanSarifTest {
     assertThat(r.out()).isEmpty();
     byte[] log = Files.readAllBytes(out);
     assertThat(validate(log)).as(new String(log, StandardCharsets.UTF_8)).isEmpty();
+    // Its mode is any new file's here (the umask's), not a temporary file's 0600.
+    Path probe = Files.createFile(dir.resolve("probe"));
+    assertThat(Files.getPosixFilePermissions(out)).isEqualTo(Files.getPosixFilePermissions(probe));
 
     // What the lines say, by file URI: "error rule offset" and "warning rule".
     Map<String, List<String>> expected = new HashMap<>();
