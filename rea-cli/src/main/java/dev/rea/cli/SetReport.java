@@ -100,8 +100,9 @@ final class SetReport {
     for (ModelSetRecord.Member m : s.members()) {
       size = size.add(BigInteger.valueOf(m.fileSize()));
     }
-    facts.add(new String[] {"files", Sizes.count(s.members().size(), "member") + ", "
-        + Sizes.grouped(size) + " bytes"});
+    // A partial set's members are those read before its failure, which names how many it has.
+    facts.add(new String[] {"files", Sizes.count(s.members().size(), "member")
+        + (partial ? " read" : "") + ", " + Sizes.grouped(size) + " bytes"});
     facts.add(new String[] {"totals", Sizes.count(s.totals().tensorCount(), "tensor") + ", "
         + Sizes.grouped(s.totals().parameterCount()) + " parameters (declared), "
         + (s.totals().byteLength() == null ? "byte total unknown"
