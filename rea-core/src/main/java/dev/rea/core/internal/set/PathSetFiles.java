@@ -106,13 +106,33 @@ final class PathSetFiles implements SetFiles {
           .path(p.toString())
           .build();
     }
+    long size = size(name);
     try {
-      SafetensorsIndexReader.checkSize(size(name), limits);
+      SafetensorsIndexReader.checkSize(size, limits);
     } catch (ReaException e) {
       throw e.withPath(p.toString());
     }
+    if (size == 0 && yieldsBytes(p)) {
+      // /proc/self/status and its kind: refused as the file operation refuses them.
+      throw ReaException.builder(
+              Constraint.NOT_REGULAR_FILE,
+              "the index is not a regular file with a fixed size (its size reads as 0 but it"
+                  + " yields bytes): " + p)
+          .path(p.toString())
+          .diagnostic("size_at_open", "0")
+          .build();
+    }
     // The reader checks the ceiling again as bytes arrive, whatever the size was a moment ago.
     return () -> Files.newInputStream(p);
+  }
+
+  /** @return whether a file whose size reads as 0 has a byte to read all the same */
+  private static boolean yieldsBytes(Path p) {
+    try (java.io.InputStream in = Files.newInputStream(p)) {
+      return in.read() >= 0;
+    } catch (IOException e) {
+      return false; // the read proper reports it
+    }
   }
 
   @Override

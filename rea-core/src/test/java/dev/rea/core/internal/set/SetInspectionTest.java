@@ -242,6 +242,19 @@ class SetInspectionTest {
         .isEqualTo(List.of("a-00001-of-00002.gguf", "model.safetensors.index.json"));
   }
 
+  /** An index that reads as 0 bytes but yields some (a /proc file) is no regular file. */
+  @Test
+  void anIndexOfSizeZeroThatYieldsBytesIsNotARegularFile() throws Exception {
+    Path proc = Path.of("/proc/self/status");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(proc) && Files.size(proc) == 0);
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+    Files.delete(c.index);
+    Files.createSymbolicLink(c.index, proc);
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(c.index, InspectOptions.defaults());
+    assertThat(f.error().constraint()).isEqualTo(Constraint.NOT_REGULAR_FILE);
+    assertThat(f.error().getMessage()).contains("size reads as 0 but it yields bytes");
+  }
+
   @Test
   void aMissingMemberFailsTheSetNamingIt() throws Exception {
     List<Path> m = SetFixtures.ggufSplit(dir, "gap", 3, 1, 1);
