@@ -42,6 +42,13 @@ class SetToolE2eTest {
     return client;
   }
 
+  /** @return the signed bundle of a new split set of {@code count} members, as the server made it */
+  private JsonNode completeSplitBundle(McpSyncClient mcp, String prefix, int count) {
+    List<Path> m = SetFixtures.ggufSplit(dir, prefix, count, 1, 1);
+    return McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(SetTool.NAME,
+        Map.of("path", m.get(0).toString(), "detail", "complete"))));
+  }
+
   @AfterEach
   void close() {
     if (client != null) {
@@ -101,10 +108,8 @@ class SetToolE2eTest {
    */
   @Test
   void releasingASetKeepsWhatAnotherHolderRetained() throws Exception {
-    List<Path> m = SetFixtures.ggufSplit(dir, "rel", 2, 1, 1);
     McpSyncClient mcp = client();
-    JsonNode b = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(SetTool.NAME,
-        Map.of("path", m.get(0).toString(), "detail", "complete"))));
+    JsonNode b = completeSplitBundle(mcp, "rel", 2);
     String setId = b.path("records").get(0).path("evidence_id").asString();
     String first = b.path("records").get(1).path("evidence_id").asString();
     String second = b.path("records").get(2).path("evidence_id").asString();
@@ -147,10 +152,8 @@ class SetToolE2eTest {
 
   @Test
   void aSavedSetBundleIsImportedAsASet() throws Exception {
-    List<Path> m = SetFixtures.ggufSplit(dir, "imp", 3, 1, 1);
     McpSyncClient mcp = client();
-    JsonNode b = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(SetTool.NAME,
-        Map.of("path", m.get(0).toString(), "detail", "complete"))));
+    JsonNode b = completeSplitBundle(mcp, "imp", 3);
     String setId = b.path("records").get(0).path("evidence_id").asString();
     mcp.callTool(new CallToolRequest(ReaTools.RELEASE, Map.of("evidence_id", setId)));
     Path saved = java.nio.file.Files.writeString(dir.resolve("set.json"), b.toString());
