@@ -138,7 +138,7 @@ final class FileInspector {
         Path file = new Path(name);
         Path dir = file.getParent();
         if (dir != null && ModelUnits.isLoneMember(file.getName(), c.record())) {
-          return sets.inspect(dir.toString(), file.getName(), src.bytesFetched());
+          return sets.inspect(dir.toString(), file.getName(), file.getName(), src.bytesFetched());
         }
         return UnitRows.ofRecord(rea, "file", c.record(), null, src.bytesFetched());
       }

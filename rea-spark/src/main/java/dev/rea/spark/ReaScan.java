@@ -197,7 +197,7 @@ public final class ReaScan {
       public Row next() {
         String[] plan = UnitPlanner.fields(plans.next());
         return plan[0].equals(UnitPlanner.SET)
-            ? sets.inspect(plan[1], plan[2])
+            ? sets.inspect(plan[1], plan[2], plan[3], 0)
             : files.inspect(plan[1]);
       }
     };

@@ -44,15 +44,15 @@ final class SetUnitInspector {
    * @return its row of {@link ScanSchema#UNITS}
    */
   Row inspect(String dir, String name) {
-    return inspect(dir, name, 0);
+    return inspect(dir, name, name, 0);
   }
 
   /**
-   * As {@link #inspect(String, String)}, for a file read once already on its own.
-   *
-   * @param fetchedBefore bytes that earlier read fetched, counted in the row's bytes fetched
+   * As {@link #inspect(String, String)}: the row named by {@code name}, the set read through
+   * {@code via} (a member that is there when the first split member is missing), counting
+   * {@code fetchedBefore} bytes an earlier read of the file fetched.
    */
-  Row inspect(String dir, String name, long fetchedBefore) {
+  Row inspect(String dir, String name, String via, long fetchedBefore) {
     Path directory;
     FileSystem fs;
     String named = dir + "/" + name;
@@ -67,7 +67,7 @@ final class SetUnitInspector {
     try {
       SetInspection result;
       try {
-        result = rea.inspectSet(source, name, options);
+        result = rea.inspectSet(source, via, options);
       } catch (RuntimeException e) {
         return failure(named, source.identityOf(name),
             FileInspector.hostError(named, "REA failed", e), fetchedBefore + source.bytesFetched());

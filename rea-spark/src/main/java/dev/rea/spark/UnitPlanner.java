@@ -27,7 +27,9 @@ import org.apache.hadoop.fs.Path;
  * <ul>
  *   <li>{@code F<TAB>path}: a file, inspected alone ({@link FileInspector});
  *   <li>{@code S<TAB>directory<TAB>name}: the set named by {@code name} (its index or first
- *       split member) in {@code directory}, inspected over the directory ({@link SetUnitInspector}).
+ *       split member) in {@code directory}, inspected over the directory ({@link SetUnitInspector});
+ *       {@code name/member} when the first split member is missing: the set is read through a
+ *       member that is there (a file name holds no {@code /}), as {@code rea scan} reads it.
  * </ul>
  *
  * <p>Reads: each index (refused over the header ceiling before it is read), and the first bytes
@@ -89,7 +91,16 @@ final class UnitPlanner {
             limits);
     for (ModelUnits.Unit u : units) {
       if (u.set()) {
-        out.add(SET + TAB + dir + TAB + u.anchor());
+        String via = "";
+        if (!byName.containsKey(u.anchor())) {
+          for (String n : u.names()) {
+            if (byName.containsKey(n)) {
+              via = "/" + n;
+              break;
+            }
+          }
+        }
+        out.add(SET + TAB + dir + TAB + u.anchor() + via);
       } else {
         String p = byName.get(u.anchor());
         out.add(alone(dir, u.anchor(), p == null ? new Path(directory, u.anchor()).toString() : p));
@@ -107,12 +118,19 @@ final class UnitPlanner {
     return ModelUnits.isShardName(name) ? SET + TAB + dir + TAB + name : FILE + TAB + path;
   }
 
-  /** @return the fields of a plan: kind, then the path (file) or directory and name (set) */
+  /**
+   * @return the fields of a plan: kind, then the path (file), or the directory, the name and the
+   *     member to read the set through (set; the name itself when it is there)
+   */
   static String[] fields(String plan) {
     int a = plan.indexOf(TAB);
     if (plan.startsWith(SET)) {
       int b = plan.lastIndexOf(TAB);
-      return new String[] {SET, plan.substring(a + 1, b), plan.substring(b + 1)};
+      String name = plan.substring(b + 1);
+      int slash = name.indexOf('/');
+      String via = slash < 0 ? name : name.substring(slash + 1);
+      name = slash < 0 ? name : name.substring(0, slash);
+      return new String[] {SET, plan.substring(a + 1, b), name, via};
     }
     return new String[] {FILE, plan.substring(a + 1)};
   }

@@ -69,6 +69,11 @@ class ScanSetsSparkTest {
             (no, b) -> {});
     SETS.add(bad.get(0));
     MEMBERS.addAll(bad);
+    // A split set whose first member is missing is read through a member that is there.
+    List<Path> headless = SetFixtures.ggufSplit(tree.resolve("headless"), "hl", 3, 1, 1);
+    Files.delete(headless.get(0));
+    SETS.add(headless.get(0));
+    MEMBERS.addAll(headless.subList(1, 3));
     // A shard without its index is a set of one, with the set's warning (as rea scan reads it).
     SetFixtures.Checkpoint lone = SetFixtures.checkpoint(tree.resolve("lone"), 2, 1);
     Files.delete(lone.index);
@@ -217,6 +222,10 @@ class ScanSetsSparkTest {
         assertThat(row.<String>getAs("error_constraint"))
             .as(what)
             .isEqualTo(line.get("error").get("constraint").asString());
+        // The same words; the job names files by their Hadoop URI.
+        assertThat(row.<String>getAs("error_message").replace("file:/", "/"))
+            .as(what)
+            .isEqualTo(line.get("error").get("message").asString());
         continue;
       }
       JsonNode said = line.get("summary");
