@@ -32,6 +32,21 @@ final class Failures {
       PrintWriter stdout,
       PrintWriter stderr,
       int maxRows) {
+    return report(failure, partial, json, stdout, stderr, maxRows, false);
+  }
+
+  /**
+   * As above; with {@code findingsShown}, a list of findings among the diagnostics (a set's
+   * contradictions) that the readable report on stdout already listed is only counted on stderr.
+   */
+  static int report(
+      ReaException failure,
+      @Nullable EvidenceRecord partial,
+      boolean json,
+      PrintWriter stdout,
+      PrintWriter stderr,
+      int maxRows,
+      boolean findingsShown) {
     ReaException e = Advice.advise(failure);
     if (json) {
       Output.printJson(stdout, Rea.errorJson(e, partial));
@@ -58,6 +73,10 @@ final class Failures {
         if (d.getValue() instanceof java.util.List<?> items
             && !items.isEmpty()
             && items.get(0) instanceof Map) {
+          if (findingsShown) {
+            err.println("  " + d.getKey() + ": " + items.size() + ", listed above");
+            continue;
+          }
           // A list of findings (a set's contradictions): one line each, not a Java map dump.
           err.println("  " + d.getKey() + ":");
           for (Object item : items) {

@@ -271,12 +271,15 @@ public final class SetCommand extends ReaCommand {
       Output.printJson(out, Rea.setErrorJson(e, partial));
       return e.code().exitStatus();
     }
+    boolean shown = false;
     if (partial != null && report) {
+      shown = true;
       PrintWriter text = TerminalText.wrap(out);
       new SetReport(text, Screen.forStdout(env, wide)).print(partial, List.of(), null, e);
       text.flush();
     }
-    return Failures.report(e, false, out, err, 0);
+    return Failures.report(e, null, false, out, err, 0,
+        shown && SetReport.listsAllContradictions(e));
   }
 
   private ViewRequest selection(Arguments.Detail chosen) throws ReaException {

@@ -219,6 +219,18 @@ final class SetReport {
    * only stdout still sees it): the first {@link #SHOWN_CONTRADICTIONS} contradictions the error
    * carries ({@code details.diagnostics.contradictions}, CONTRACT section 9) and the count of all.
    */
+  /**
+   * @return whether {@link #print} with this failure lists every contradiction it carries (a
+   *     rejected set's, when they are few enough to show all)
+   */
+  static boolean listsAllContradictions(ReaException failure) {
+    if (failure.constraint() != Constraint.SET_REJECTED) {
+      return false;
+    }
+    Object listed = failure.diagnostics().get("contradictions");
+    return !(listed instanceof List<?> l) || l.size() <= SHOWN_CONTRADICTIONS;
+  }
+
   private void printContradictions(ReaException failure) {
     Object listed = failure.diagnostics().get("contradictions");
     List<?> items = listed instanceof List<?> l ? l : List.of();

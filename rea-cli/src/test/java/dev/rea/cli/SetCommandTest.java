@@ -189,8 +189,16 @@ class SetCommandTest {
         .isEqualTo("rea.model-set.v1");
     CliRunner.Result text = CliRunner.run("inspect-model-set", c.index.toString());
     assertThat(text.status()).isEqualTo(3);
+    // stdout lists the contradictions (below); stderr counts them instead of listing them again.
     assertThat(text.err()).contains("set_rejected").contains("ghost")
-        // One line per contradiction, as a sentence, not a Java map.
+        .contains("  contradictions: 1, listed above")
+        .doesNotContain("    - member 1 (");
+    // Without the readable report (a standard format on stdout), stderr lists them: one line
+    // per contradiction, as a sentence, not a Java map.
+    CliRunner.Result bom =
+        CliRunner.run("inspect-model-set", c.index.toString(), "--format", "cyclonedx");
+    assertThat(bom.out()).isEmpty();
+    assertThat(bom.err())
         .contains("  contradictions:\n    - member 1 (")
         .contains("), tensor \"ghost\", weight_map[\"ghost\"]: ")
         .doesNotContain("{member=");
