@@ -177,7 +177,7 @@ public final class SetChecks {
   /** The name of a safetensors file taken alone, when it names it one shard of several. */
   private @Nullable ShardName shardAlone;
 
-  /** {@code split.count} of a file taken alone, when it says it is one of two or more; else 0. */
+  /** {@code split.count} of a file taken alone when two or more (UINT64: unsigned); else 0. */
   private long splitCountAlone;
 
   /**
@@ -190,7 +190,7 @@ public final class SetChecks {
    * @param r its complete record
    */
   public static boolean aloneIsMember(String fileName, EvidenceRecord r) {
-    return splitCount(r) >= 2
+    return splitCount(r) != 0
         || ("safetensors".equals(r.artifact().format()) && ShardName.parse(fileName) != null);
   }
 
@@ -198,7 +198,10 @@ public final class SetChecks {
     for (dev.rea.core.evidence.MetadataRow m : r.metadata()) {
       if (m.key().equals(SPLIT_COUNT)
           && m.value() instanceof dev.rea.core.evidence.MetadataValue.IntegerValue v
-          && v.bits() >= 2) {
+          && (m.type() == dev.rea.core.evidence.ValueType.UINT64
+              ? Long.compareUnsigned(v.bits(), 2) >= 0
+              : v.bits() >= 2)) {
+        // A UINT64 of 2^63 or more is a count of two or more (its bits read as negative).
         return v.bits();
       }
     }
@@ -348,11 +351,11 @@ public final class SetChecks {
               + " bytes; the members' tensors declare " + byteSum
               + " bytes (writers count total_size differently)"));
     }
-    if (splitCountAlone >= 2) {
+    if (splitCountAlone != 0) {
       // A file named other than NAME-0000k-of-0000n.gguf is no member by name (docs/sets.md),
       // yet its header says it is one part of a model: its totals are not the model's.
       out.add(new Warning("split_member_alone",
-          "the file declares split.count " + splitCountAlone
+          "the file declares split.count " + Long.toUnsignedString(splitCountAlone)
               + ": it is one member of a split set, but it is not named as gguf-split names"
               + " members (NAME-00001-of-0000N.gguf), so it was taken alone and its totals are"
               + " this file's only"));

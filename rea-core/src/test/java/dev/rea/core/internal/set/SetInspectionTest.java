@@ -177,6 +177,16 @@ class SetInspectionTest {
     SetInspection.Complete r = complete(odd);
     assertThat(r.set().set().kind()).isEqualTo("single_file");
     assertThat(r.set().warnings()).extracting(Warning::code).contains("split_member_alone");
+
+    // A UINT64 split.count of 2^64-1 is a count of two or more, its bits read as negative.
+    Path huge = dir.resolve("huge.gguf");
+    Files.write(huge, GgufBuilder.v3()
+        .kv("split.count", GgufBuilder.u64(-1L))
+        .tensor("blk.0.weight", 0, 8, 2)
+        .build().bytes());
+    SetInspection.Complete h = complete(huge);
+    assertThat(h.set().warnings()).extracting(Warning::code).contains("split_member_alone");
+    assertThat(h.set().warnings().get(0).message()).contains("18446744073709551615");
   }
 
   /** A FIFO with no writer blocks whoever opens it: a set never opens one it is named. */
