@@ -117,4 +117,66 @@ class ScanBrokenIndexTest {
           .isEqualTo("not_regular_file");
     }
   }
+
+  /**
+   * What a shard's line says depends on the indexes beside it, which its identity does not show:
+   * a resumed scan re-reads a lone shard once an index appears beside it, and a shard given as a
+   * PATH once its index is gone.
+   */
+  @Test
+  void aResumeNeverKeepsAShardsLineWhenTheIndexBesideItChanged() throws Exception {
+    SetFixtures.Checkpoint c = checkpoint("appears");
+    String index = Files.readString(c.index, StandardCharsets.UTF_8);
+    Files.delete(c.index);
+    Path out = dir.resolve("lone.jsonl");
+    CliRunner.Result lone = CliRunner.run("scan", c.dir.toString(), "--output", out.toString());
+    assertThat(lone.status()).as(lone.err()).isZero();
+    Files.writeString(c.index, "{not json", StandardCharsets.UTF_8);
+    CliRunner.Result after =
+        CliRunner.run("scan", c.dir.toString(), "--output", out.toString(), "--resume");
+    assertThat(after.status()).as(after.err()).isEqualTo(1);
+    assertThat(lastLine(after.err())).contains("0 kept from the earlier output");
+    for (Path shard : c.shards) {
+      JsonNode line = byPath(lines(Files.readString(out))).get(shard.toString());
+      assertThat(line.get("status").asString()).isEqualTo("rejected");
+    }
+
+    // A shard given as a PATH beside its index is a file line; with the index gone, its resumed
+    // line is the set of one's, with shard_without_index.
+    Files.writeString(c.index, index, StandardCharsets.UTF_8);
+    Path path = dir.resolve("path.jsonl");
+    Path shard = c.shards.get(0);
+    assertThat(CliRunner.run("scan", shard.toString(), "--output", path.toString()).status())
+        .isZero();
+    Files.delete(c.index);
+    CliRunner.Result gone = CliRunner.run("scan", shard.toString(), "--output", path.toString(),
+        "--resume", "--fail-on", "warnings");
+    assertThat(gone.status()).as(gone.err()).isEqualTo(1);
+    JsonNode line = byPath(lines(Files.readString(path))).get(shard.toString());
+    assertThat(line.get("kind").asString()).isEqualTo("set");
+    assertThat(line.get("summary").toString()).contains("shard_without_index");
+  }
+
+  /** An index name that links to a directory is not read as that directory's model. */
+  @Test
+  void anIndexLinkedToADirectoryIsNoIndex() throws Exception {
+    SetFixtures.Checkpoint other = checkpoint("other");
+    SetFixtures.Checkpoint c = checkpoint("dirlink");
+    Files.delete(c.index);
+    Files.createSymbolicLink(c.index, other.dir);
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.Result r = CliRunner.run("scan", c.dir.toString(), "--output", out.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    Map<String, JsonNode> lines = byPath(lines(Files.readString(out)));
+    assertThat(lines.keySet()).containsExactlyInAnyOrder(
+        c.shards.get(0).toString(), c.shards.get(1).toString());
+    for (JsonNode line : lines.values()) {
+      assertThat(line.get("error").get("constraint").asString()).isEqualTo("not_regular_file");
+      assertThat(assertAgrees(line)).isEqualTo("failed");
+    }
+    // The scan's own output resumes.
+    CliRunner.Result again =
+        CliRunner.run("scan", c.dir.toString(), "--output", out.toString(), "--resume");
+    assertThat(again.status()).as(again.err()).isEqualTo(1);
+  }
 }

@@ -94,7 +94,9 @@ public final class DirectorySets implements UnitGrouping {
     @Override
     public boolean other(Path entry, FileIdentity identity) {
       Path name = entry.getFileName();
-      if (name == null || !ModelUnits.isIndexName(name.toString())) {
+      // A link to a directory stays a skipped link: read through, the directory would be taken
+      // for a model's directory; the shards beside it get "the index is a directory".
+      if (name == null || !ModelUnits.isIndexName(name.toString()) || Files.isDirectory(entry)) {
         return false;
       }
       Examined e = examine(name.toString());

@@ -1,5 +1,6 @@
 package dev.rea.cli.scan;
 
+import dev.rea.core.ModelUnits;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
@@ -228,7 +229,9 @@ public final class ResumeIndex {
    * be kept; each line is kept at most once. A set some of whose files could not be examined
    * ({@link ScanUnit#membersKnown()} false) is never kept. A file unit is also compared as a set
    * of one (itself its only member), the line a file that is one member of a model by its own
-   * account gets ({@link SetUnitWork#inspectAlone}), and that line is kept only when complete.
+   * account gets ({@link SetUnitWork#inspectAlone}), and that line is kept only when complete. A
+   * file named as a shard is kept only that way, and only while no index lies beside it: what its
+   * line says depends on the indexes of its directory, which its identity does not show.
    *
    * @param unit the unit as the walk found it
    * @return what the kept line says, or null when the unit must be inspected
@@ -236,6 +239,14 @@ public final class ResumeIndex {
   public @Nullable Kept keep(ScanUnit unit) {
     if (!unit.membersKnown()) {
       return null;
+    }
+    Path name = unit.path().getFileName();
+    if (unit.kind() == ScanUnit.Kind.FILE && name != null
+        && ModelUnits.isShardName(name.toString())) {
+      // A shard's line depends on the indexes beside it, which its identity does not show: it
+      // is kept only as a complete set of one (no index claimed it), while still none is there.
+      return indexBeside(unit.path()) ? null : keep(unit.path().toString(),
+          identityText(ScanUnit.set(unit.path(), unit.members(), true)), true);
     }
     Kept kept = keep(unit.path().toString(), identityText(unit), false);
     if (kept == null && unit.kind() == ScanUnit.Kind.FILE) {
@@ -247,6 +258,20 @@ public final class ResumeIndex {
           identityText(ScanUnit.set(unit.path(), unit.members(), true)), true);
     }
     return kept;
+  }
+
+  /** @return whether a safetensors index name is in the file's directory (true when unknown) */
+  private static boolean indexBeside(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir == null) {
+      return true;
+    }
+    try (java.nio.file.DirectoryStream<Path> indexes =
+        Files.newDirectoryStream(dir, "*.safetensors.index.json")) {
+      return indexes.iterator().hasNext();
+    } catch (java.io.IOException | java.nio.file.DirectoryIteratorException | SecurityException e) {
+      return true;
+    }
   }
 
   /**
