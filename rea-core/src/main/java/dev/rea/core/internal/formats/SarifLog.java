@@ -13,11 +13,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 
@@ -151,16 +154,23 @@ public final class SarifLog {
       }
       g.writeName("results");
       g.writeStartArray();
+      // One result per finding: several units can carry the same one (the shards of an index
+      // that cannot be read each fail with the index's error, located in the index).
+      Set<List<Object>> written = new HashSet<>();
       for (Unit u : units) {
         Location at = location(baseUri, u.path());
         if (u.failure() != null) {
           Failure f = u.failure();
-          writeResult(g, ruleIds.indexOf(f.rule()), f.rule(), "error", f.message(), at, f.offset(),
-              f.length(), f.field());
+          if (written.add(Arrays.asList(f.rule(), at, f.offset(), f.message()))) {
+            writeResult(g, ruleIds.indexOf(f.rule()), f.rule(), "error", f.message(), at,
+                f.offset(), f.length(), f.field());
+          }
         }
         for (Warning w : u.warnings()) {
-          writeResult(g, ruleIds.indexOf(w.code()), w.code(), "warning", w.message(), at, null,
-              null, null);
+          if (written.add(Arrays.asList(w.code(), at, w.message()))) {
+            writeResult(g, ruleIds.indexOf(w.code()), w.code(), "warning", w.message(), at, null,
+                null, null);
+          }
         }
       }
       g.writeEndArray();

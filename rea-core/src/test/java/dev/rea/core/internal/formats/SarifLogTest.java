@@ -221,6 +221,22 @@ class SarifLogTest {
     assertThat(region.get("byteLength").bigIntegerValue().toString()).isEqualTo("18446744073709551614");
   }
 
+  /** Units that carry the same finding (shards failing with their index's error) give one result. */
+  @Test
+  void theSameFindingOfSeveralUnitsIsOneResult() throws Exception {
+    Failure index = new Failure("file_format_rejected", "the index is broken", 7L, null, "x");
+    List<Unit> shards = List.of(
+        new Unit("/ck/model.safetensors.index.json", index, List.of()),
+        new Unit("/ck/model.safetensors.index.json", index, List.of()),
+        new Unit("/ck/other.gguf", index, List.of()));
+    byte[] log = SarifLog.write("1", null, shards);
+    assertValid(log);
+    JsonNode results = JSON.readTree(log).get("runs").get(0).get("results");
+    assertThat(results).hasSize(2);
+    assertThat(results.get(1).get("locations").get(0).get("physicalLocation")
+        .get("artifactLocation").get("uri").asText()).isEqualTo("file:///ck/other.gguf");
+  }
+
   @Test
   void theSchemaRefusesABrokenLog() throws Exception {
     String log = new String(SarifLog.write("1", resources, units), StandardCharsets.UTF_8);
