@@ -21,22 +21,12 @@ final class Failures {
    */
   static int report(
       ReaException failure, boolean json, PrintWriter stdout, PrintWriter stderr, int maxRows) {
-    return report(failure, null, json, stdout, stderr, maxRows);
-  }
-
-  /** As {@link #report(ReaException, boolean, PrintWriter, PrintWriter, int)}, with partial Evidence. */
-  static int report(
-      ReaException failure,
-      @Nullable EvidenceRecord partial,
-      boolean json,
-      PrintWriter stdout,
-      PrintWriter stderr,
-      int maxRows) {
-    return report(failure, partial, json, stdout, stderr, maxRows, false);
+    return report(failure, null, json, stdout, stderr, maxRows, false);
   }
 
   /**
-   * As above; with {@code findingsShown}, a list of findings among the diagnostics (a set's
+   * As {@link #report(ReaException, boolean, PrintWriter, PrintWriter, int)}, with partial
+   * Evidence; with {@code findingsShown}, a list of findings among the diagnostics (a set's
    * contradictions) that the readable report on stdout already listed is only counted on stderr.
    */
   static int report(

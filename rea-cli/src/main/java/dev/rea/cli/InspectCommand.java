@@ -270,7 +270,8 @@ public final class InspectCommand extends ReaCommand {
     if (result instanceof Inspection.Failed failed) {
       int status =
           Failures.report(
-              failed.error(), signPartial(rea, failed.partial()), json, out, err, maxTensorRows);
+              failed.error(), signPartial(rea, failed.partial()), json, out, err, maxTensorRows,
+              false);
       return exitStatus(status);
     }
     EvidenceRecord record = result.orThrow();
