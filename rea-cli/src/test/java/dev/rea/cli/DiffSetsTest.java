@@ -89,16 +89,9 @@ class DiffSetsTest {
   /** A key added to a later member of a GGUF split set is an added row of that member. */
   @Test
   void aKeyAddedToALaterSplitMemberIsAdded() throws Exception {
-    List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 3, 2, 2);
-    List<Path> b =
-        SetFixtures.ggufSplit(
-            dir.resolve("b"), "m", 3, 2, 2,
-            (no, kvs) -> {
-              if (no == 2) {
-                kvs.put("general.architecture", str("mistral"));
-              }
-            },
-            (no, builder) -> {});
+    List<List<Path>> ab = twoSplits(2, "general.architecture", str("mistral"));
+    List<Path> a = ab.get(0);
+    List<Path> b = ab.get(1);
 
     CliRunner.Result json = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString(), "--json");
 
@@ -120,16 +113,9 @@ class DiffSetsTest {
    */
   @Test
   void aLaterMembersAlignmentIsAFormatFact() throws Exception {
-    List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 3, 2, 2);
-    List<Path> b =
-        SetFixtures.ggufSplit(
-            dir.resolve("b"), "m", 3, 2, 2,
-            (no, kvs) -> {
-              if (no == 3) {
-                kvs.put("general.alignment", GgufBuilder.u32(64));
-              }
-            },
-            (no, builder) -> {});
+    List<List<Path>> ab = twoSplits(3, "general.alignment", GgufBuilder.u32(64));
+    List<Path> a = ab.get(0);
+    List<Path> b = ab.get(1);
 
     CliRunner.Result json = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString(), "--json");
 
@@ -287,6 +273,24 @@ class DiffSetsTest {
     assertThat(texts(t.get("added"))).containsExactly("blk.2.weight.renamed");
     assertThat(texts(t.get("removed"))).containsExactly("blk.2.weight");
     assertThat(r.json().get("format_facts")).isEmpty();
+  }
+
+  /**
+   * Two like split sets of three members in {@code a/} and {@code b/}, member {@code member} (1 to
+   * 3) of {@code b} with {@code key} set to {@code value}.
+   *
+   * @return the members of {@code a}, then those of {@code b}
+   */
+  private List<List<Path>> twoSplits(int member, String key, GgufBuilder.Value value) {
+    List<Path> a = SetFixtures.ggufSplit(dir.resolve("a"), "m", 3, 2, 2);
+    List<Path> b = SetFixtures.ggufSplit(dir.resolve("b"), "m", 3, 2, 2,
+        (no, kvs) -> {
+          if (no == member) {
+            kvs.put(key, value);
+          }
+        },
+        (no, builder) -> {});
+    return List.of(a, b);
   }
 
   /**
