@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * The readable report of a model set (CONTRACT section 9): one block for the set (kind, members,
  * totals by type, the checks that passed), one short line per member, a rejected set's
  * contradictions, then the warnings. Tensor rows are printed only as {@code --tensors} chooses
- * them ({@link SetTensorMatches}); without it the last lines say how to choose or page them. Text from files goes through {@link
- * TerminalText}.
+ * them ({@link SetTensorMatches}); without it the last lines say how to choose or page them.
+ * Text from files goes through {@link TerminalText}.
  */
 final class SetReport {
   /** Type rows shown in the set block. */
@@ -215,11 +215,6 @@ final class SetReport {
   }
 
   /**
-   * Why a rejected set was rejected, on stdout beside the rest of the report (a reader who keeps
-   * only stdout still sees it): the first {@link #SHOWN_CONTRADICTIONS} contradictions the error
-   * carries ({@code details.diagnostics.contradictions}, CONTRACT section 9) and the count of all.
-   */
-  /**
    * @return whether {@link #print} with this failure lists every contradiction it carries (a
    *     rejected set's, when they are few enough to show all)
    */
@@ -231,6 +226,11 @@ final class SetReport {
     return !(listed instanceof List<?> l) || l.size() <= SHOWN_CONTRADICTIONS;
   }
 
+  /**
+   * Why a rejected set was rejected, on stdout beside the rest of the report (a reader who keeps
+   * only stdout still sees it): the first {@link #SHOWN_CONTRADICTIONS} contradictions the error
+   * carries ({@code details.diagnostics.contradictions}, CONTRACT section 9) and the count of all.
+   */
   private void printContradictions(ReaException failure) {
     Object listed = failure.diagnostics().get("contradictions");
     List<?> items = listed instanceof List<?> l ? l : List.of();
