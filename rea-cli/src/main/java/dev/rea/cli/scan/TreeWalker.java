@@ -27,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * of depth (one file descriptor each) and nothing per file, and hands each regular file to the
  * {@link UnitGrouping} as it is listed. Symbolic links are never followed, except a PATH given
  * on the command line itself (as {@code find -H} does): a link found below is reported as
- * skipped ({@code not_regular_file}, naming its target), and so are FIFOs, sockets and devices.
+ * skipped ({@code not_regular_file}, naming its target), and so are FIFOs, sockets and devices,
+ * unless the grouping takes the entry ({@link UnitGrouping.DirectoryUnits#other}: a safetensors
+ * index that is a link or a special file).
  * A directory that is the same (device and inode) as one of its ancestors (a bind mount looping
  * back) is reported as skipped and not walked again.
  *
@@ -240,14 +242,11 @@ public final class TreeWalker {
         switch (stat.type()) {
           case REGULAR -> f.units.file(new ListedFile(entry, stat.identity()), listener::unit);
           case DIRECTORY -> descend(stack, entry, stat);
-          case SYMBOLIC_LINK -> {
-            if (!f.units.other(entry, stat.identity())) {
-              listener.skipped(entry, stat.identity(), link(entry));
-            }
-          }
           default -> {
             if (!f.units.other(entry, stat.identity())) {
-              listener.skipped(entry, stat.identity(), special(entry));
+              ReaException why =
+                  stat.type() == FileStat.Type.SYMBOLIC_LINK ? link(entry) : special(entry);
+              listener.skipped(entry, stat.identity(), why);
             }
           }
         }

@@ -1,7 +1,7 @@
 package dev.rea.cli.scan;
 
-import java.nio.file.Path;
 import dev.rea.core.evidence.FileIdentity;
+import java.nio.file.Path;
 
 /**
  * The seam between the walk and the inspection: turns one directory's listing into scan units
