@@ -68,8 +68,11 @@ public final class DirectorySets implements UnitGrouping {
   private final class Held implements DirectoryUnits {
     private final Path directory;
     private final Map<String, ListedFile> files = new HashMap<>();
-    /** Index names whose entry is not a regular file: read through a link, or failed. */
-    private final Map<String, ListedFile> otherIndexes = new HashMap<>();
+    /**
+     * Index names whose entry is not a regular file ({@link #other}), each with whether it leads
+     * to one (a link read through) or not (an index that cannot be read, never opened).
+     */
+    private final Map<String, Boolean> otherIndexes = new HashMap<>();
 
     Held(Path directory) {
       this.directory = directory;
@@ -99,10 +102,9 @@ public final class DirectorySets implements UnitGrouping {
       if (name == null || !ModelUnits.isIndexName(name.toString()) || Files.isDirectory(entry)) {
         return false;
       }
-      Examined e = examine(name.toString());
-      ListedFile f = e.file != null ? e.file : new ListedFile(entry, identity);
-      otherIndexes.put(name.toString(), f);
-      files.put(name.toString(), f);
+      ListedFile target = examine(name.toString()).file;
+      otherIndexes.put(name.toString(), target != null);
+      files.put(name.toString(), target != null ? target : new ListedFile(entry, identity));
       return true;
     }
 
@@ -174,8 +176,8 @@ public final class DirectorySets implements UnitGrouping {
     private byte[] readIndex(String name) throws ReaException {
       Path p = directory.resolve(name);
       long ceiling = limits.headerCeilingBytes();
-      ListedFile other = otherIndexes.get(name);
-      if (other != null && examine(name).file == null) {
+      Boolean leadsToFile = otherIndexes.get(name);
+      if (Boolean.FALSE.equals(leadsToFile)) {
         // Never opened: a FIFO would block the walk. Its set's inspection says what it is.
         throw ReaException.builder(
                 Constraint.NOT_REGULAR_FILE, "the safetensors index is not a regular file")
@@ -183,7 +185,7 @@ public final class DirectorySets implements UnitGrouping {
             .build();
       }
       LinkOption[] follow =
-          other != null ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+          leadsToFile != null ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
       try (InputStream in = Files.newInputStream(p, follow)) {
         byte[] b = in.readNBytes((int) Math.min(ceiling + 1, Integer.MAX_VALUE - 8));
         if (b.length > ceiling) {
