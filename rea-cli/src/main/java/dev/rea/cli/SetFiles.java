@@ -52,10 +52,9 @@ final class SetFiles {
     if (dir == null) {
       return false;
     }
-    try (java.nio.file.DirectoryStream<Path> indexes =
-        Files.newDirectoryStream(dir, "*.safetensors.index.json")) {
-      return indexes.iterator().hasNext();
-    } catch (java.io.IOException | java.nio.file.DirectoryIteratorException unreadable) {
+    try {
+      return dev.rea.core.ModelUnits.holdsIndexName(dir);
+    } catch (java.io.IOException | SecurityException unreadable) {
       return false; // the file's own inspection reports what it can
     }
   }

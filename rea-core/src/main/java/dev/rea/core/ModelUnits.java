@@ -9,6 +9,7 @@ import dev.rea.core.internal.set.ShardName;
 import dev.rea.core.internal.set.SetGrouping;
 import dev.rea.core.internal.set.SetUnit;
 import dev.rea.core.options.Limits;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -82,6 +83,24 @@ public final class ModelUnits {
    */
   public static boolean isIndexName(String name) {
     return SafetensorsIndex.isIndexName(name);
+  }
+
+  /**
+   * Whether a directory holds an entry named as a safetensors index ({@link #isIndexName}), of
+   * any type: a shard beside one is that index's to claim or refuse (CONTRACT section 9).
+   *
+   * @param directory the directory to list
+   * @return whether an index name is among its entries
+   * @throws IOException when it cannot be listed
+   */
+  public static boolean holdsIndexName(java.nio.file.Path directory) throws IOException {
+    try (java.nio.file.DirectoryStream<java.nio.file.Path> entries =
+        java.nio.file.Files.newDirectoryStream(
+            directory, p -> p.getFileName() != null && isIndexName(p.getFileName().toString()))) {
+      return entries.iterator().hasNext();
+    } catch (java.nio.file.DirectoryIteratorException e) {
+      throw e.getCause();
+    }
   }
 
   /**

@@ -266,10 +266,9 @@ public final class ResumeIndex {
     if (dir == null) {
       return true;
     }
-    try (java.nio.file.DirectoryStream<Path> indexes =
-        Files.newDirectoryStream(dir, "*.safetensors.index.json")) {
-      return indexes.iterator().hasNext();
-    } catch (java.io.IOException | java.nio.file.DirectoryIteratorException | SecurityException e) {
+    try {
+      return ModelUnits.holdsIndexName(dir);
+    } catch (IOException | SecurityException e) {
       return true;
     }
   }
