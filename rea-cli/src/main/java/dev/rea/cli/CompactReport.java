@@ -55,10 +55,7 @@ final class CompactReport {
                   ? "byte total unknown"
                   : amount(t.get("byte_length")) + " bytes of tensor data")
               // A set's headline comes from its first member; the totals are the whole set's.
-              + (set ? "" : SplitMember.note(s.get("headline_metadata"))
-                  + ("safetensors".equals(s.path("artifact").path("format").asString())
-                      ? SplitMember.shard(s.path("artifact").path("path").asString())
-                      : ""))
+              + (set ? "" : SplitMember.ofSummary(s))
         });
     JsonNode layout = s.get("assume_layout");
     if (layout != null && layout.isString()) {

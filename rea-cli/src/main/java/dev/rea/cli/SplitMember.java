@@ -38,7 +38,7 @@ final class SplitMember {
   }
 
   /** @return the note for a safetensors file's path, or "" when it is not named as a shard */
-  static String shard(String path) {
+  private static String shard(String path) {
     int slash = path.lastIndexOf('/');
     String name = slash < 0 ? path : path.substring(slash + 1);
     if (!ModelUnits.isShardName(name)) {
@@ -48,8 +48,20 @@ final class SplitMember {
         + " (rea inspect-model-set PATH totals the whole model)";
   }
 
+  /**
+   * @return the note for a file's summary ({@code --detail summary}), as {@link
+   *     #note(EvidenceRecord)} gives it for the record
+   */
+  static String ofSummary(JsonNode summary) {
+    JsonNode artifact = summary.path("artifact");
+    if ("safetensors".equals(artifact.path("format").asString())) {
+      return shard(artifact.path("path").asString());
+    }
+    return note(summary.get("headline_metadata"));
+  }
+
   /** @return the note for a summary's headline rows, or "" */
-  static String note(JsonNode headline) {
+  private static String note(JsonNode headline) {
     long no = -1;
     long count = -1;
     if (headline != null) {
