@@ -12,6 +12,7 @@ import dev.rea.cli.scan.TreeWalker;
 import dev.rea.cli.scan.DirectorySets;
 import dev.rea.cli.scan.UnitGrouping;
 import dev.rea.cli.scan.UnitListener;
+import dev.rea.core.OutputFiles;
 import dev.rea.core.Rea;
 import dev.rea.core.SelectedPath;
 import dev.rea.core.error.Constraint;
@@ -27,7 +28,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -402,25 +402,8 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       }
       return;
     }
-    Path dir = java.util.Objects.requireNonNull(
-        file.toAbsolutePath().getParent(), "an absolute file path has a parent");
-    // Created as any new file is (its mode from the umask, as the JSON-lines output's):
-    // Files.createTempFile would make it 0600.
-    Path tmp = dir.resolve("." + file.getFileName() + "."
-        + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36) + ".tmp");
-    try {
-      try (FileChannel ch =
-          FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(log);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-        ch.force(true);
-      }
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    // Whole or not at all, with the mode any new file gets (as the JSON-lines output's).
+    OutputFiles.replace(file, log);
   }
 
   private static FileChannel openOutput(Path file, @Nullable ResumeIndex resume)
