@@ -129,7 +129,7 @@ class CheckAndDiffCommandTest {
     Path lost = Files.copy(numberless.get(0), dir.resolve("lost.gguf"));
     CliRunner.Result noNumber = CliRunner.run("check", lost.toString());
     assertThat(noNumber.status()).as(noNumber.out()).isEqualTo(1);
-    assertThat(noNumber.out()).startsWith("FAIL " + lost + ": ");
+    assertThat(noNumber.out()).startsWith("FAIL " + lost + ": split_member_alone: ");
   }
 
   @Test
