@@ -95,6 +95,9 @@ public final class CheckCommand extends ReaCommand {
   @Option(names = "--json", description = "Print one JSON object with every verdict.")
   boolean json;
 
+  @Option(names = WideOption.NAME, description = WideOption.DESCRIPTION)
+  boolean wide;
+
   @Option(
       names = "--format",
       paramLabel = "rea|sarif",
@@ -130,8 +133,10 @@ public final class CheckCommand extends ReaCommand {
       Output.printJson(out, json(ok, verdicts));
     } else {
       PrintWriter text = TerminalText.wrap(out);
+      Screen screen = Screen.forStdout(env, wide);
       for (Verdict v : verdicts) {
-        text.println(line(v));
+        // A verdict's reasons go on under its path, indented past "FAIL ".
+        screen.println(text, line(v), LINE_INDENT);
       }
       text.flush();
     }
@@ -256,6 +261,9 @@ public final class CheckCommand extends ReaCommand {
       return path;
     }
   }
+
+  /** Columns before each continuation of a verdict's line on a terminal. */
+  static final int LINE_INDENT = 5;
 
   /** {@code OK PATH} or {@code FAIL PATH: code: message; ...}. */
   static String line(Verdict v) {

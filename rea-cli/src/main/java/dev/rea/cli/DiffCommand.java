@@ -76,6 +76,9 @@ public final class DiffCommand extends ReaCommand {
   @Option(names = "--json", description = "Print the comparison as JSON (or the error object).")
   boolean json;
 
+  @Option(names = WideOption.NAME, description = WideOption.DESCRIPTION)
+  boolean wide;
+
   @Override
   boolean json() {
     return json;
@@ -93,7 +96,7 @@ public final class DiffCommand extends ReaCommand {
     if (json) {
       Output.printJson(out, c.json());
     } else {
-      DiffReport.print(TerminalText.wrap(out), c.json());
+      DiffReport.print(TerminalText.wrap(out), c.json(), Screen.forStdout(env, wide));
     }
     return c.sameDeclarations() ? 0 : 1;
   }

@@ -12,54 +12,76 @@ import tools.jackson.databind.json.JsonMapper;
  * sides, then one line per difference, grouped as the JSON groups them. String values of
  * metadata are quoted and cut as the readable report cuts them; numbers, shapes, types and
  * format facts are printed as numbers and names, not as the JSON strings that carry 64-bit
- * values (CONTRACT section 2); {@code --json} has every value whole.
+ * values (CONTRACT section 2); {@code --json} has every value whole. On a terminal each line
+ * fits its width ({@link Screen}): a longer one goes on at the next, indented under its text.
  */
 final class DiffReport {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final int MAX_VALUE_CHARS = 60;
 
-  private DiffReport() {}
+  private final PrintWriter out;
+  private final Screen screen;
 
-  /** Prints the comparison {@code json}. */
-  static void print(PrintWriter out, byte[] json) {
-    JsonNode d = JSON.readTree(json);
-    side(out, "A", d.get("a"));
-    side(out, "B", d.get("b"));
+  private DiffReport(PrintWriter out, Screen screen) {
+    this.out = out;
+    this.screen = screen;
+  }
+
+  /**
+   * Prints the comparison {@code json}, each line fitted to {@code screen}: continued on lines
+   * indented four columns past its own indent.
+   */
+  static void print(PrintWriter out, byte[] json, Screen screen) {
+    new DiffReport(out, screen).print(JSON.readTree(json));
+  }
+
+  private void print(JsonNode d) {
+    side("A", d.get("a"));
+    side("B", d.get("b"));
     out.println();
-    out.println(
+    line(
         d.get("same_declarations").asBoolean()
             ? "The declarations are the same."
             : "The declarations differ:");
-    facts(out, d);
-    metadata(out, d.get("metadata"));
-    byteOrderNote(out, d);
-    tensors(out, d.get("tensors"));
-    types(out, d.get("types"));
+    facts(d);
+    metadata(d.get("metadata"));
+    byteOrderNote(d);
+    tensors(d.get("tensors"));
+    types(d.get("types"));
     JsonNode totals = d.get("totals");
     if (!totals.get("a").equals(totals.get("b"))) {
-      out.println("  totals: " + counts(totals.get("a")) + " -> " + counts(totals.get("b")));
+      line("  totals: " + counts(totals.get("a")) + " -> " + counts(totals.get("b")));
     }
     out.flush();
   }
 
-  private static void side(PrintWriter out, String name, JsonNode s) {
-    out.println(name + ": " + TerminalText.printable(s.get("path").asText()) + " (" + s.get("format").asText() + ")");
-    out.println(
+  /** One line of the report, fitted to the screen: continued four columns past its indent. */
+  private void line(String text) {
+    int indent = 0;
+    while (indent < text.length() && text.charAt(indent) == ' ') {
+      indent++;
+    }
+    screen.println(out, text, indent + 4);
+  }
+
+  private void side(String name, JsonNode s) {
+    line(name + ": " + TerminalText.printable(s.get("path").asText()) + " (" + s.get("format").asText() + ")");
+    line(
         s.get("header_sha256").isNull()
             ? "   header_sha256 none for a set (each member's header has its own; inspect-model-set"
                 + " lists them)"
             : "   header_sha256 " + s.get("header_sha256").asText());
     if (!s.get("sha256").isNull()) {
-      out.println("   sha256        " + s.get("sha256").asText());
+      line("   sha256        " + s.get("sha256").asText());
     }
   }
 
-  private static void facts(PrintWriter out, JsonNode d) {
+  private void facts(JsonNode d) {
     for (JsonNode f : d.get("format_facts")) {
       String field = f.get("field").asText();
       // An index's metadata value is the index's text: quoted, as metadata strings are.
       boolean text = field.startsWith("index.");
-      out.println(
+      line(
           "  format fact "
               + TerminalText.printable(field)
               + ": "
@@ -67,22 +89,22 @@ final class DiffReport {
               + " -> "
               + fact(f, "b", text));
     }
-    omitted(out, d, "format_facts", "changed format facts");
+    omitted(d, "format_facts", "changed format facts");
   }
 
-  private static void metadata(PrintWriter out, JsonNode m) {
+  private void metadata(JsonNode m) {
     for (JsonNode r : m.get("added")) {
-      out.println("  + metadata " + key(r) + " = " + value(r));
+      line("  + metadata " + key(r) + " = " + value(r));
     }
-    omitted(out, m, "added", "added metadata keys");
+    omitted(m, "added", "added metadata keys");
     for (JsonNode r : m.get("removed")) {
-      out.println("  - metadata " + key(r) + " = " + value(r));
+      line("  - metadata " + key(r) + " = " + value(r));
     }
-    omitted(out, m, "removed", "removed metadata keys");
+    omitted(m, "removed", "removed metadata keys");
     for (JsonNode c : m.get("changed")) {
       // The same spelling under another type (INT32 5, UINT64 5) is a change: name the types.
       boolean retyped = !c.get("a").get("type").equals(c.get("b").get("type"));
-      out.println(
+      line(
           "  ~ metadata "
               + key(c)
               + ": "
@@ -92,44 +114,44 @@ final class DiffReport {
               + (retyped ? c.get("b").get("type").asText() + " " : "")
               + value(c.get("b")));
     }
-    omitted(out, m, "changed", "changed metadata keys");
+    omitted(m, "changed", "changed metadata keys");
     JsonNode byPreview = m.get("arrays_compared_by_preview");
     if (!byPreview.isEmpty()) {
       List<String> keys = new ArrayList<>();
       byPreview.forEach(k -> keys.add(TerminalText.printable(k.asText())));
-      out.println(
+      line(
           "  note: compared by their first elements only (the records carry no value digest): "
               + String.join(", ", keys));
     }
   }
 
-  private static void tensors(PrintWriter out, JsonNode t) {
+  private void tensors(JsonNode t) {
     for (JsonNode n : t.get("added")) {
-      out.println("  + tensor " + TerminalText.printable(n.asText()));
+      line("  + tensor " + TerminalText.printable(n.asText()));
     }
-    omitted(out, t, "added", "added tensors");
+    omitted(t, "added", "added tensors");
     for (JsonNode n : t.get("removed")) {
-      out.println("  - tensor " + TerminalText.printable(n.asText()));
+      line("  - tensor " + TerminalText.printable(n.asText()));
     }
-    omitted(out, t, "removed", "removed tensors");
+    omitted(t, "removed", "removed tensors");
     for (JsonNode c : t.get("changed")) {
       List<String> parts = new ArrayList<>();
       for (Map.Entry<String, JsonNode> f : c.get("fields").properties()) {
         parts.add(
             f.getKey() + " " + plain(f.getValue().get(0)) + " -> " + plain(f.getValue().get(1)));
       }
-      out.println(
+      line(
           "  ~ tensor " + TerminalText.printable(c.get("name").asText()) + ": " + String.join("; ", parts));
     }
-    omitted(out, t, "changed", "changed tensors");
+    omitted(t, "changed", "changed tensors");
     if (t.get("order_changed").asBoolean()) {
-      out.println("  the tensors both declare come in another order");
+      line("  the tensors both declare come in another order");
     }
   }
 
-  private static void types(PrintWriter out, JsonNode types) {
+  private void types(JsonNode types) {
     for (JsonNode t : types) {
-      out.println(
+      line(
           "  type "
               + TerminalText.printable(t.get("type").asText())
               + ": "
@@ -139,10 +161,10 @@ final class DiffReport {
     }
   }
 
-  private static void omitted(PrintWriter out, JsonNode parent, String list, String what) {
+  private void omitted(JsonNode parent, String list, String what) {
     JsonNode n = parent.get(list + "_omitted");
     if (n != null) {
-      out.println("  ... and " + n.asInt() + " more " + what + " (--json lists 256 of each)");
+      line("  ... and " + n.asInt() + " more " + what + " (--json lists 256 of each)");
     }
   }
 
@@ -170,7 +192,7 @@ final class DiffReport {
    * digest covers the value's bytes as stored (CONTRACT section 11), so a little-endian file and
    * its big-endian copy list equal arrays of multi-byte elements as changed.
    */
-  private static void byteOrderNote(PrintWriter out, JsonNode d) {
+  private void byteOrderNote(JsonNode d) {
     boolean orderDiffers = false;
     for (JsonNode f : d.get("format_facts")) {
       String field = f.get("field").asText();
@@ -181,7 +203,7 @@ final class DiffReport {
       hashedArray |= c.get("a").has("value_sha256") && c.get("b").has("value_sha256");
     }
     if (orderDiffers && hashedArray) {
-      out.println(
+      line(
           "  note: arrays compared by value_sha256 hash their bytes in file order; the byte order"
               + " differs, so equal values can hash differently");
     }

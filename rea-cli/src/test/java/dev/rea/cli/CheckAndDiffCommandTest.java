@@ -291,6 +291,37 @@ class CheckAndDiffCommandTest {
   }
 
   @Test
+  void aFittedDiffKeepsEveryWordAndNoLineIsWiderThanTheScreen() throws Exception {
+    Path a = write("a.gguf", withVocabulary("tok500").tensor("w", F32, 8, 4));
+    Path b =
+        write("b.gguf", withVocabulary("TOK500").kv("general.name", str("a changed name"))
+            .tensor("w", F32, 8, 4));
+    CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString(), "--json");
+    byte[] json = r.out().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.StringWriter whole = new java.io.StringWriter();
+    DiffReport.print(new java.io.PrintWriter(whole), json, Screen.UNLIMITED);
+    java.io.StringWriter fitted = new java.io.StringWriter();
+    DiffReport.print(new java.io.PrintWriter(fitted), json, Screen.of(40));
+
+    String wide = "  ~ metadata tokenizer.ggml.tokens: STRING[1000] sha256 ";
+    assertThat(whole.toString()).contains(wide);
+    assertThat(fitted.toString()).doesNotContain(wide).contains("  ~ metadata tokenizer.ggml.tokens:");
+    for (String line : fitted.toString().split("\n")) {
+      // A path or digest longer than the screen stays whole on a line of its own.
+      if (line.strip().indexOf(' ') > 0) {
+        assertThat(TextTable.columns(line)).as(line).isLessThanOrEqualTo(40);
+      }
+    }
+    // The continuation of a change line is indented under its text, four columns in.
+    assertThat(fitted.toString()).contains("\n      ");
+    assertThat(words(fitted.toString())).isEqualTo(words(whole.toString()));
+  }
+
+  private static java.util.List<String> words(String text) {
+    return java.util.Arrays.stream(text.split("\\s+")).filter(w -> !w.isEmpty()).toList();
+  }
+
+  @Test
   void diffReadsSavedEvidenceAsOneSide() throws Exception {
     Path a = write("a.gguf", llama().tensor("w", F32, 8, 4));
     Path saved = dir.resolve("a-evidence.json");

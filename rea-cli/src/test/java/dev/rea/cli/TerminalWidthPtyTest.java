@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --hash full} progress bar stays on one line, redrawn in place, and no line of the
  * readable report, the summary or a page is longer than the terminal is wide (issue 19: the
  * progress line wrapped and scrolled on every update, tables wrapped mid-number, view tables were
- * about 150 columns wide).
+ * about 150 columns wide); {@code diff} and {@code check} lines (a changed array's digests, a
+ * failure's message) go on at the next line instead of past the edge.
  *
  * <p>The commands run from this test's class path in one pane; {@code tmux pipe-pane} records
  * every byte the pane receives, and {@code capture-pane -J} gives the screen and its history with
@@ -44,6 +45,14 @@ class TerminalWidthPtyTest {
     try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
       f.setLength(64L << 20);
     }
+    Path spm = GgufTesting.resourceFile(dir, "real/ggml-vocab-llama-spm.gguf.gz");
+    Path falcon = GgufTesting.resourceFile(dir, "real/ggml-vocab-falcon.v2-ff5a3f0.gguf.gz");
+    // A short name: a path longer than the screen is never cut, and would be a line of its own.
+    Path corrupted =
+        Files.move(
+            GgufTesting.resourceFile(
+                dir, "real/uShure_llama-jni-bridge-CORRUPTED-ggml-vocab-bert-bge.gguf.gz"),
+            dir.resolve("cut.gguf"));
     Path evidence = dir.resolve("ev.json");
     Path socket = dir.resolve("tmux.sock");
     Path raw = dir.resolve("raw.txt");
@@ -72,6 +81,8 @@ class TerminalWidthPtyTest {
                 + " --view '{\"kind\":\"model-artifact\",\"collection\":\"metadata\"}'",
             rea + " inspect-analysis-view --source " + sq(evidence.toString())
                 + " --view '{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}'",
+            rea + " diff " + sq(falcon.toString()) + " " + sq(spm.toString()),
+            rea + " check " + sq(corrupted.toString()) + " " + sq(tiny.toString()),
             "touch " + sq(done.toString()),
             "sleep 600",
             "");
@@ -111,7 +122,8 @@ class TerminalWidthPtyTest {
     // The reports: every line fits, tables included.
     assertThat(pane)
         .contains("Tensors (12)", "  #   NAME", "Headline metadata", "Page of tensors",
-            "Page of metadata", "  INDEX  KEY");
+            "Page of metadata", "  INDEX  KEY", "  ~ metadata tokenizer.ggml.tokens: STRING[",
+            "FAIL", "file_format_rejected:", "OK ");
     int checked = 0;
     for (String line : pane.split("\n")) {
       if (line.startsWith("rea: ")) {
