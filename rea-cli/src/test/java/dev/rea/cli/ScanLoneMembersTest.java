@@ -101,22 +101,4 @@ class ScanLoneMembersTest {
     assertThat(lastLine(again.err())).contains("3 kept from the earlier output");
     assertThat(Files.readString(out)).isEqualTo(written);
   }
-
-  /**
-   * A shard given as a PATH without its index is still read as its index's set would read it
-   * only by {@code inspect-model-set}; the scan keeps its file line (the index claims it, so it
-   * is no lone shard and has no {@code shard_without_index} to report).
-   */
-  @Test
-  void aShardGivenAloneWhoseIndexClaimsItKeepsItsFileLine() throws Exception {
-    Path ck = Files.createDirectories(dir.resolve("ck"));
-    SetFixtures.Checkpoint c = SetFixtures.checkpoint(ck, 2, 3);
-    CliRunner.Result r =
-        CliRunner.run("scan", c.shards.get(0).toString(), "--fail-on", "warnings");
-    assertThat(r.status()).as(r.err()).isZero();
-    List<JsonNode> lines = lines(r.out());
-    assertThat(lines).hasSize(1);
-    assertThat(lines.get(0).get("kind").asString()).isEqualTo("file");
-    assertThat(ScanSetsTest.assertAgrees(lines.get(0))).isEqualTo("complete");
-  }
 }

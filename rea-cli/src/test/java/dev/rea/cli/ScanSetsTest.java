@@ -275,6 +275,52 @@ class ScanSetsTest {
   }
 
   /**
+   * A shard given alone as a PATH is its checkpoint's member, as {@code check} and {@code
+   * inspect-model-set} take it: the line is the checkpoint's set line (all its members, its
+   * index's warnings), not a healthy file line of the shard's own tensors; another index beside
+   * that names none of the given files gets no line; a shard missing from the set fails it.
+   */
+  @Test
+  void aShardGivenAloneIsScannedAsItsCheckpoint() throws Exception {
+    Path ck = Files.createDirectories(dir.resolve("ck"));
+    dev.rea.core.testing.SetFixtures.Checkpoint c =
+        dev.rea.core.testing.SetFixtures.checkpoint(ck, 3, 1);
+    // A second checkpoint's index in the same directory, naming shards of its own.
+    dev.rea.core.testing.SetFixtures.write(
+        ck.resolve("other.safetensors.index.json"),
+        dev.rea.core.testing.SetFixtures.indexJson(64, Map.of("x", "other-00001-of-00001.safetensors"))
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    CliRunner.Result one = CliRunner.run("scan", c.shards.get(1).toString());
+    assertThat(one.status()).as(one.err()).isZero();
+    Map<String, JsonNode> lines = byPath(lines(one.out()));
+    assertThat(lines.keySet()).containsExactly(c.index.toString());
+    JsonNode set = lines.get(c.index.toString());
+    assertThat(set.get("kind").asString()).isEqualTo("set");
+    assertThat(set.get("member_identities")).hasSize(4);
+    assertThat(assertAgrees(set)).isEqualTo("complete");
+    assertThat(set.get("summary").get("totals").get("tensor_count").asString()).isEqualTo("3");
+
+    // The index's warning is the shard's too: --fail-on warnings fails the run.
+    String index = Files.readString(c.index);
+    Files.writeString(c.index, index.replaceFirst("\"total_size\": \\d+", "\"total_size\": 7"));
+    CliRunner.Result warned =
+        CliRunner.run("scan", c.shards.get(1).toString(), "--fail-on", "warnings");
+    assertThat(warned.status()).as(warned.err()).isEqualTo(1);
+    assertThat(byPath(lines(warned.out())).keySet()).containsExactly(c.index.toString());
+
+    // A missing shard fails the set the given shard belongs to.
+    Files.writeString(c.index, index);
+    Files.delete(c.shards.get(2));
+    CliRunner.Result missing = CliRunner.run("scan", c.shards.get(0).toString());
+    assertThat(missing.status()).as(missing.err()).isEqualTo(1);
+    JsonNode failed = byPath(lines(missing.out())).get(c.index.toString());
+    assertThat(assertAgrees(failed)).isIn("rejected", "failed");
+    assertThat(failed.get("error").get("message").asString())
+        .contains(c.shards.get(2).getFileName().toString());
+  }
+
+  /**
    * A split set whose first member is missing is read as that set through a member that is
    * there: the line fails naming the missing member as one of the set's, as {@code
    * inspect-model-set} of a present member says, not as a lone path of one.

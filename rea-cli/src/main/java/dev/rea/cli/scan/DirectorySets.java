@@ -8,6 +8,8 @@ import dev.rea.core.evidence.FileIdentity;
 import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -61,12 +63,26 @@ public final class DirectorySets implements UnitGrouping {
 
   @Override
   public DirectoryUnits directory(Path directory) {
-    return new Held(directory);
+    return new Held(directory, false);
+  }
+
+  /**
+   * Files given as PATHs: a given {@code *.safetensors} file is a shard when an index beside it
+   * names it, and is then scanned as that index's set (as {@code rea check} and {@code
+   * inspect-model-set} take it: a shard alone would hide the checkpoint's missing shards and its
+   * index's warnings). The indexes beside are read for this; a set unit that holds no given
+   * file is not handed over (the PATHs did not ask for it).
+   */
+  @Override
+  public DirectoryUnits givenFiles(Path directory) {
+    return new Held(directory, true);
   }
 
   /** One directory's held files. */
   private final class Held implements DirectoryUnits {
     private final Path directory;
+    /** The names of the files given as PATHs, when they, not a listing, are held. */
+    private final @Nullable List<String> given;
     private final Map<String, ListedFile> files = new HashMap<>();
     /**
      * Index names whose entry is not a regular file ({@link #other}), each with whether it leads
@@ -74,8 +90,9 @@ public final class DirectorySets implements UnitGrouping {
      */
     private final Map<String, Boolean> otherIndexes = new HashMap<>();
 
-    Held(Path directory) {
+    Held(Path directory, boolean given) {
       this.directory = directory;
+      this.given = given ? new ArrayList<>() : null;
     }
 
     @Override
@@ -86,6 +103,9 @@ public final class DirectorySets implements UnitGrouping {
         return;
       }
       files.put(name, file);
+      if (given != null) {
+        given.add(name);
+      }
     }
 
     /**
@@ -113,9 +133,16 @@ public final class DirectorySets implements UnitGrouping {
       if (files.isEmpty()) {
         return;
       }
+      List<String> givenNames = given;
+      if (givenNames != null && givenNames.stream().anyMatch(n -> n.endsWith(".safetensors"))) {
+        holdIndexesBeside();
+      }
       List<ModelUnits.Unit> grouped =
           ModelUnits.group(new ArrayList<>(files.keySet()), this::gguf, this::readIndex, limits);
       for (ModelUnits.Unit u : grouped) {
+        if (givenNames != null && u.set() && u.names().stream().noneMatch(givenNames::contains)) {
+          continue;
+        }
         if (!u.set()) {
           ListedFile f = files.get(u.anchor());
           if (f != null) {
@@ -140,6 +167,34 @@ public final class DirectorySets implements UnitGrouping {
       }
       files.clear();
       otherIndexes.clear();
+    }
+
+    /**
+     * Holds the entries beside the given files that are named as safetensors indexes, each as
+     * the listing would have held it (a regular file, or through {@link #other}). A directory
+     * that cannot be listed holds none: each shard is then a file unit, whose inspection looks
+     * for its index again and reports what it finds.
+     */
+    private void holdIndexesBeside() {
+      try (DirectoryStream<Path> entries =
+          Files.newDirectoryStream(
+              directory,
+              p -> p.getFileName() != null && ModelUnits.isIndexName(p.getFileName().toString()))) {
+        for (Path entry : entries) {
+          String name = String.valueOf(entry.getFileName());
+          if (files.containsKey(name)) {
+            continue;
+          }
+          FileStat stat = FileStat.of(entry, false);
+          if (stat.type() == FileStat.Type.REGULAR) {
+            files.put(name, new ListedFile(entry, stat.identity()));
+          } else {
+            other(entry, stat.identity());
+          }
+        }
+      } catch (IOException | DirectoryIteratorException | SecurityException e) {
+        // Left to the shard's own inspection, as the Javadoc says.
+      }
     }
 
     /**

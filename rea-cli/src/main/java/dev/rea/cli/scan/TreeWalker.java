@@ -157,7 +157,7 @@ public final class TreeWalker {
       if (cancellation.isCancelled()) {
         return;
       }
-      UnitGrouping.DirectoryUnits units = grouping.directory(e.getKey());
+      UnitGrouping.DirectoryUnits units = grouping.givenFiles(e.getKey());
       for (ListedFile f : e.getValue()) {
         units.file(f, listener::unit);
       }

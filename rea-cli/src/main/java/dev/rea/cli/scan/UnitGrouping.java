@@ -32,6 +32,19 @@ public interface UnitGrouping {
    */
   DirectoryUnits directory(Path directory);
 
+  /**
+   * The grouping of regular files given as PATHs, all in {@code directory}: not a listing of it,
+   * so a grouping may look beside them for what claims them (a safetensors index naming a given
+   * shard, CONTRACT section 9) and hand over only units that hold a given file. By default, as
+   * a listing's.
+   *
+   * @param directory the directory the files are in
+   * @return the grouping of those files
+   */
+  default DirectoryUnits givenFiles(Path directory) {
+    return directory(directory);
+  }
+
   /** The grouping of one directory's listing. Called from the walking thread only. */
   interface DirectoryUnits {
     /**
