@@ -68,6 +68,32 @@ class StandardFormatsCliTest {
     assertThat(rejected.err()).contains("evidence_rejected");
   }
 
+  /**
+   * REA writes {@code payload} first: an envelope over 1 MiB has its {@code payloadType} past the
+   * first MiB, and is still read back as an envelope (a trial found it taken for a record:
+   * "no schema property").
+   */
+  @Test
+  void anEnvelopeOverOneMebibyteIsReadBack() throws Exception {
+    GgufBuilder b = GgufBuilder.v3().kv("general.architecture", str("llama"));
+    for (int i = 0; i < 6000; i++) {
+      b.tensor("blk." + i + ".attn_q.weight", 0, 1);
+    }
+    Path m = Files.write(dir.resolve("many.gguf"), b.bytes());
+    CliRunner.Result r =
+        CliRunner.run("inspect-model-artifact", m.toString(), "--hash", "full", "--format", "in-toto");
+    assertThat(r.status()).as(r.err()).isZero();
+    Path saved = Files.write(dir.resolve("many.intoto.json"), r.out().getBytes(StandardCharsets.UTF_8));
+    assertThat(Files.size(saved)).isGreaterThan(1L << 20);
+    assertThat(r.out().indexOf("\"payloadType\"")).isGreaterThan(1 << 20);
+    CliRunner.Result page =
+        CliRunner.run(
+            "inspect-analysis-view", "--source", saved.toString(), "--json", "--view",
+            "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"names\":[\"blk.5999.attn_q.weight\"]}");
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(page.json().get("total_matches").asInt()).isEqualTo(1);
+  }
+
   @Test
   void cycloneDxDescribesTheFileAsAModelComponent() throws Exception {
     Path m = model("m.gguf");

@@ -127,9 +127,32 @@ public final class InTotoEnvelopeReader {
    * @param json any JSON text
    * @return whether it is shaped as a DSSE envelope: a top-level object with {@code payloadType}
    *     and {@code payload} and without {@code schema} (which every Evidence record and bundle
-   *     has). Only a hint for choosing a reader; {@link #read} decides.
+   *     has), wherever in the object they are (REA writes {@code payload} first, so a large
+   *     envelope's {@code payloadType} comes after megabytes of base64). Only a hint for choosing
+   *     a reader; {@link #read} decides. Text that is not such an object, or not JSON, is judged
+   *     by its first MiB: whether the names appear there.
    */
   public static boolean looksLikeEnvelope(byte[] json) {
+    try (tools.jackson.core.JsonParser p = StrictJson.hintParser(json)) {
+      if (p.nextToken() == JsonToken.START_OBJECT) {
+        boolean payload = false;
+        boolean type = false;
+        boolean schema = false;
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+          String name = p.currentName();
+          payload |= name.equals("payload");
+          type |= name.equals("payloadType");
+          schema |= name.equals("schema");
+          p.nextToken();
+          p.skipChildren();
+        }
+        if (p.currentToken() == JsonToken.END_OBJECT) {
+          return payload && type && !schema;
+        }
+      }
+    } catch (tools.jackson.core.JacksonException notJson) {
+      // Judged by its start below; the reader chosen says what is wrong.
+    }
     int n = Math.min(json.length, 1 << 20);
     String head = new String(json, 0, n, java.nio.charset.StandardCharsets.UTF_8);
     return head.contains("\"payloadType\"")

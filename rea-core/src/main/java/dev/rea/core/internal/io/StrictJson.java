@@ -273,6 +273,19 @@ public final class StrictJson implements AutoCloseable {
     return new StrictJson(input, constraint, what, p, maxBytes, maxDepth, maxNameChars);
   }
 
+  /**
+   * A parser for a hint that chooses a reader, not for reading: nothing is checked before it (the
+   * reader chosen checks everything), nesting stops at 64 and names at 256 characters, and the
+   * caller must treat any {@link JacksonException} as "no answer".
+   *
+   * @param input UTF-8 JSON text
+   * @return a parser before the root token
+   */
+  public static JsonParser hintParser(byte[] input) {
+    return factory(Integer.MAX_VALUE, 64, Integer.MAX_VALUE, 256)
+        .createParser(ObjectReadContext.empty(), input);
+  }
+
   /** Key of a shared factory: the bounds its constraints are made of. */
   private record Bounds(long maxBytes, int maxDepth, long maxStringChars, int maxNameChars) {}
 
