@@ -33,6 +33,14 @@ public final class LoadedEvidence {
     return loaded.bundle();
   }
 
+  /**
+   * @return true when the input was an in-toto attestation (a DSSE envelope, CONTRACT section
+   *     13) whose predicate held the records; {@link #bundle()} says what the predicate was
+   */
+  public boolean envelope() {
+    return loaded.envelope();
+  }
+
   /** @return the records, in input order (a bundle may hold none) */
   public List<Evidence> records() {
     return records;

@@ -223,8 +223,9 @@ final class EvidenceDesk {
 
   /**
    * Authenticates, indexes and retains every record of the bundle {@code json} (all or nothing).
-   * Only a bundle is taken (CONTRACT section 7: {@code import_evidence_bundle} takes {@code path}
-   * or {@code bundle}); a single record is refused.
+   * Only a bundle or an in-toto envelope (of a bundle, a set or one file's record; CONTRACT
+   * section 13) is taken (CONTRACT section 7: {@code import_evidence_bundle} takes {@code path}
+   * or {@code bundle}); a single bare record is refused.
    *
    * @return the records' evidence IDs in bundle order
    * @throws ReaException {@code invalid_input} / {@code evidence_rejected} when the input is not
@@ -263,7 +264,8 @@ final class EvidenceDesk {
 
   private List<String> retainBundle(LoadedEvidence loaded, @Nullable Path path)
       throws ReaException {
-    if (!loaded.bundle()) {
+    // A file's attestation holds one record: an envelope is imported whatever it carries.
+    if (!loaded.bundle() && !loaded.envelope()) {
       throw wrongKind(
           "import_evidence_bundle takes a bundle ({\"schema\": \""
               + Rea.BUNDLE_SCHEMA

@@ -260,12 +260,13 @@ final class ReaTools {
       } else if (a.has("bundle")) {
         Map<String, Object> bundle = Objects.requireNonNull(a.optionalObject("bundle"));
         Object schema = bundle.get("schema");
-        if (!Rea.BUNDLE_SCHEMA.equals(schema)) {
+        boolean envelope = bundle.containsKey("payloadType") && bundle.containsKey("payload");
+        if (!Rea.BUNDLE_SCHEMA.equals(schema) && !envelope) {
           // Refused before any record is read or authenticated.
           throw rejectedBundle(
               "the bundle argument must be a bundle, {\"schema\": \""
                   + Rea.BUNDLE_SCHEMA
-                  + "\", \"records\": [...]}"
+                  + "\", \"records\": [...]}, or an in-toto envelope REA wrote"
                   + (EvidenceRecord.SCHEMA.equals(schema)
                       ? "; this is a single Evidence record: wrap it as {\"schema\": \""
                           + Rea.BUNDLE_SCHEMA

@@ -82,6 +82,22 @@ class StandardFormatsE2eTest {
     assertThat(page.path("total_matches").asInt()).isEqualTo(4);
     assertThat(page.path("source").path("evidence_id").asString()).isEqualTo(id);
 
+    // The envelope is also imported, by path and inline: its one record is retained.
+    CallToolResult byPath = mcp.callTool(new CallToolRequest(ReaTools.IMPORT,
+        Map.of("path", saved.toString())));
+    assertThat(byPath.isError()).as(String.valueOf(byPath.content())).isFalse();
+    assertThat(McpClientE2eTest.structured(byPath).path("evidence_ids").get(0).asString())
+        .isEqualTo(id);
+    mcp.callTool(new CallToolRequest(ReaTools.RELEASE, Map.of("evidence_id", id)));
+    CallToolResult inline = mcp.callTool(new CallToolRequest(ReaTools.IMPORT,
+        Map.of("bundle", RawSession.JSON.convertValue(envelope, Map.class))));
+    assertThat(inline.isError()).as(String.valueOf(inline.content())).isFalse();
+    assertThat(McpClientE2eTest.structured(inline).path("evidence_ids")).hasSize(1);
+    JsonNode retained = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(ReaTools.VIEW,
+        Map.of("source", Map.of("kind", "retained-evidence", "evidence_id", id),
+            "view", Map.of("kind", "model-artifact", "collection", "tensors")))));
+    assertThat(retained.path("total_matches").asInt()).isEqualTo(4);
+
     JsonNode bom = McpClientE2eTest.structured(mcp.callTool(new CallToolRequest(ReaTools.INSPECT,
         Map.of("path", m.toString(), "format", "cyclonedx"))));
     assertThat(bom.path("specVersion").asString()).isEqualTo("1.6");

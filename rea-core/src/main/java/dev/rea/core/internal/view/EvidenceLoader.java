@@ -46,8 +46,11 @@ public final class EvidenceLoader {
     this.envelopes = envelopes;
   }
 
-  /** Loaded Evidence: whether it was a bundle, and its indexed records in input order. */
-  public record Loaded(boolean bundle, List<IndexedEvidence> records) {
+  /**
+   * Loaded Evidence: whether it was a bundle (a bundle's envelope too), whether it came in a DSSE
+   * envelope, and its indexed records in input order.
+   */
+  public record Loaded(boolean bundle, boolean envelope, List<IndexedEvidence> records) {
     public Loaded {
       records = List.copyOf(records);
     }
@@ -67,7 +70,7 @@ public final class EvidenceLoader {
     for (EvidenceRecord r : v.records()) {
       out.add(IndexedEvidence.of(r));
     }
-    return new Loaded(v.bundle(), out);
+    return new Loaded(v.bundle(), false, out);
   }
 
   /**
@@ -83,7 +86,7 @@ public final class EvidenceLoader {
     for (EvidenceRecord r : v.records()) {
       out.add(IndexedEvidence.of(r));
     }
-    return new Loaded(v.bundle(), out);
+    return new Loaded(v.bundle(), true, out);
   }
 
   /**
