@@ -39,10 +39,24 @@ final class DiffReport {
     side("A", d.get("a"));
     side("B", d.get("b"));
     out.println();
-    line(
-        d.get("same_declarations").asBoolean()
-            ? "The declarations are the same."
-            : "The declarations differ:");
+    List<String> partial = new ArrayList<>();
+    for (String side : List.of("a", "b")) {
+      if (!d.get(side).path("header_complete").asBoolean(true)) {
+        partial.add(side.toUpperCase(java.util.Locale.ROOT));
+      }
+    }
+    if (d.get("same_declarations").asBoolean()) {
+      line("The declarations are the same.");
+    } else if (partial.isEmpty()) {
+      line("The declarations differ:");
+    } else {
+      line(
+          "The declarations are not known to be the same: "
+              + String.join(" and ", partial)
+              + (partial.size() == 1 ? " holds" : " hold")
+              + " a partial header (the read stopped before its end), and what is not held may"
+              + " differ; differences in what both hold follow, if any:");
+    }
     facts(d);
     metadata(d.get("metadata"));
     byteOrderNote(d);
@@ -66,11 +80,15 @@ final class DiffReport {
 
   private void side(String name, JsonNode s) {
     line(name + ": " + TerminalText.printable(s.get("path").asText()) + " (" + s.get("format").asText() + ")");
-    line(
-        s.get("header_sha256").isNull()
-            ? "   header_sha256 none for a set (each member's header has its own; inspect-model-set"
-                + " lists them)"
-            : "   header_sha256 " + s.get("header_sha256").asText());
+    if (!s.get("header_sha256").isNull()) {
+      line("   header_sha256 " + s.get("header_sha256").asText());
+    } else if (!s.path("header_complete").asBoolean(true)) {
+      line("   header_sha256 none: partial Evidence, its header was not read whole");
+    } else {
+      line(
+          "   header_sha256 none for a set (each member's header has its own; inspect-model-set"
+              + " lists them)");
+    }
     if (!s.get("sha256").isNull()) {
       line("   sha256        " + s.get("sha256").asText());
     }

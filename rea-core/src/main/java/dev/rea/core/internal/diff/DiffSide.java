@@ -35,6 +35,9 @@ import org.jspecify.annotations.Nullable;
  * @param members per tensor row, its member's index in a set, or null for a single file
  * @param types type rows
  * @param totals totals
+ * @param headerComplete whether the record holds its whole header ({@code coverage.header}
+ *     complete; for a set, its status complete and every member's header): a partial record's
+ *     declarations past where its read stopped are unknown, so it is never the same as another
  */
 public record DiffSide(
     String path,
@@ -48,7 +51,8 @@ public record DiffSide(
     List<TensorRow> tensors,
     List<@Nullable Integer> members,
     List<TypeRow> types,
-    Totals totals) {
+    Totals totals,
+    boolean headerComplete) {
   public DiffSide {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(format, "format");
@@ -120,7 +124,8 @@ public record DiffSide(
         r.tensors(),
         members(r.tensors().size(), null),
         r.types(),
-        r.totals());
+        r.totals(),
+        complete(r));
   }
 
   /**
@@ -173,7 +178,15 @@ public record DiffSide(
         tensors,
         owners,
         set.types(),
-        set.totals());
+        set.totals(),
+        ModelSetRecord.STATUS_COMPLETE.equals(set.status())
+            && "complete".equals(set.coverage().header())
+            && members.stream().allMatch(DiffSide::complete));
+  }
+
+  /** @return whether a record holds its whole header ({@code coverage.header} complete) */
+  private static boolean complete(EvidenceRecord r) {
+    return "complete".equals(r.coverage().header());
   }
 
   /**
@@ -197,7 +210,8 @@ public record DiffSide(
         r.tensors(),
         members(r.tensors().size(), 0),
         r.types(),
-        r.totals());
+        r.totals(),
+        complete(r));
   }
 
   /** {@code n} entries of {@code member}. */

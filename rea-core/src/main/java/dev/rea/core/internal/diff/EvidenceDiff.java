@@ -23,7 +23,8 @@ import tools.jackson.core.JsonGenerator;
  *
  * <pre>
  * { "kind": "model-artifact-diff", "same_declarations": bool,
- *   "a": { "path", "evidence_id", "format", "header_sha256", "sha256" }, "b": { ... },
+ *   "a": { "path", "evidence_id", "format", "header_sha256", "sha256", "header_complete" },
+ *   "b": { ... },
  *   "format_facts": [ { "field", "a"?, "b"? } ],   (a side without the fact has no property)
  *   "metadata": { "added": [ rows ], "removed": [ rows ],
  *                 "changed": [ { "member"?, "key", "a", "b" } ],
@@ -35,7 +36,10 @@ import tools.jackson.core.JsonGenerator;
  * </pre>
  *
  * <p>Paths, evidence ids, digests, identities, {@code observed_at} and signatures are shown in
- * {@code a} and {@code b} and never compared. Metadata rows pair by key (on set sides by member
+ * {@code a} and {@code b} and never compared. {@code header_complete} is false for a side whose
+ * record holds a partial header (a read stopped by a cancel, a limit or a failure): what it holds
+ * is compared, but such a side is never the same as another, since it may differ in what it
+ * does not hold. Metadata rows pair by key (on set sides by member
  * and key: each member's rows are that member's, and rows and changes carry {@code member}),
  * tensors by name (index and order aside; {@code order_changed} says whether the tensors both
  * sides declare come in another order). A set side's facts include {@code member[k].<field>}
@@ -68,11 +72,13 @@ public final class EvidenceDiff {
   /** @return what differs between {@code a} and {@code b} */
   public static Result compare(DiffSide a, DiffSide b) {
     Differences d = new Differences(a, b);
+    // What a partial record does not hold is unknown: it may differ there.
+    boolean same = d.same() && a.headerComplete() && b.headerComplete();
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     try (JsonGenerator g = EvidenceJson.generator(out)) {
       g.writeStartObject();
       g.writeStringProperty("kind", KIND);
-      g.writeBooleanProperty("same_declarations", d.same());
+      g.writeBooleanProperty("same_declarations", same);
       writeSide(g, "a", a);
       writeSide(g, "b", b);
       d.writeFacts(g);
@@ -88,7 +94,7 @@ public final class EvidenceDiff {
       g.writeEndObject();
       g.writeEndObject();
     }
-    return new Result(d.same(), out.toByteArray());
+    return new Result(same, out.toByteArray());
   }
 
   private static void writeSide(JsonGenerator g, String name, DiffSide s) {
@@ -99,6 +105,7 @@ public final class EvidenceDiff {
     g.writeStringProperty("format", s.format());
     nullableString(g, "header_sha256", s.headerSha256());
     nullableString(g, "sha256", s.sha256());
+    g.writeBooleanProperty("header_complete", s.headerComplete());
     g.writeEndObject();
   }
 

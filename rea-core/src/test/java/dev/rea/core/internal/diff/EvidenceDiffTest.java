@@ -84,6 +84,53 @@ class EvidenceDiffTest {
     assertThat(j.get("types")).isEmpty();
   }
 
+  /**
+   * Two partial records (reads stopped part way, as a cancel stops them) of files that differ
+   * only past where the reads stopped hold the same declarations, and are still not the same:
+   * what they do not hold may differ (a trial found such records called the same).
+   */
+  @Test
+  void partialRecordsAreNeverTheSame() throws Exception {
+    EvidenceRecord wholeA = model("a.gguf", m -> many(m, "blk.39.w"));
+    EvidenceRecord wholeB = model("b.gguf", m -> many(m, "blk.39.x"));
+    assertThat(Rea.compare(wholeA, wholeB).sameDeclarations()).isFalse();
+    EvidenceRecord a = cut(wholeA, 20);
+    EvidenceRecord b = cut(wholeB, 20);
+    Comparison c = Rea.compare(a, b);
+    assertThat(c.sameDeclarations()).isFalse();
+    JsonNode j = json(c);
+    assertThat(j.get("same_declarations").asBoolean()).isFalse();
+    assertThat(j.get("a").get("header_complete").asBoolean()).isFalse();
+    assertThat(j.get("b").get("header_complete").asBoolean()).isFalse();
+    // What both hold is equal: nothing is listed as changed.
+    assertThat(j.get("tensors").get("added")).isEmpty();
+    assertThat(j.get("tensors").get("removed")).isEmpty();
+    assertThat(j.get("metadata").get("changed")).isEmpty();
+    // A partial record against the complete record of the same file is not the same either.
+    assertThat(Rea.compare(wholeA, a).sameDeclarations()).isFalse();
+    JsonNode complete = json(Rea.compare(wholeA, model("c.gguf", m -> many(m, "blk.39.w"))));
+    assertThat(complete.get("same_declarations").asBoolean()).isTrue();
+    assertThat(complete.get("a").get("header_complete").asBoolean()).isTrue();
+  }
+
+  private static GgufBuilder many(GgufBuilder b, String last) {
+    for (int i = 0; i < 39; i++) {
+      b.tensor("blk." + i + ".w", F32, 4);
+    }
+    return b.tensor(last, F32, 4);
+  }
+
+  /** @return the record as a read stopped after {@code tensors} tensor rows would leave it */
+  private static EvidenceRecord cut(EvidenceRecord r, int tensors) {
+    dev.rea.core.evidence.Coverage c = r.coverage();
+    return new EvidenceRecord(r.schema(), r.evidenceId(), r.operation(),
+        EvidenceRecord.STATUS_PARTIAL, r.observedAt(), r.request(), r.subject(), r.artifact(),
+        r.formatFacts(), r.metadata(), r.tensors().subList(0, tensors), r.types(), r.totals(),
+        new dev.rea.core.evidence.Coverage(
+            "partial", c.storageSizes(), c.ranges(), c.digest(), c.finalIdentity()),
+        r.limitations(), r.warnings(), r.authentication());
+  }
+
   @Test
   void anotherQuantisationChangesTypesLengthsAndTotals() throws Exception {
     EvidenceRecord f32 = model("f32.gguf", b -> tensors(b, F32));
@@ -295,6 +342,6 @@ class EvidenceDiffTest {
   private static DiffSide withFacts(DiffSide s, java.util.Map<String, Object> facts) {
     return new DiffSide(
         s.path(), s.evidenceId(), s.format(), s.headerSha256(), s.sha256(), facts, s.metadata(),
-        s.metadataMembers(), s.tensors(), s.members(), s.types(), s.totals());
+        s.metadataMembers(), s.tensors(), s.members(), s.types(), s.totals(), s.headerComplete());
   }
 }
