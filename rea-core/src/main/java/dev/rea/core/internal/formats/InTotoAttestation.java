@@ -72,7 +72,9 @@ public final class InTotoAttestation {
    * @return its base name and verified full SHA-256
    * @throws ReaException {@code invalid_input} / {@code conflicting_choices} when the record has
    *     no verified full SHA-256 (it was made with {@code --hash header}, or the hash did not
-   *     complete): without a full digest there is no subject
+   *     complete): without a full digest there is no subject; {@code bad_argument} (field {@code
+   *     subject.name}) when the file's base name holds a control character (a C0 or C1 control,
+   *     or DEL)
    */
   public static Subject subjectOf(EvidenceRecord record) throws ReaException {
     String path = record.artifact().path();
@@ -87,7 +89,37 @@ public final class InTotoAttestation {
           .diagnostic("hash", record.request().hash())
           .build();
     }
-    return new Subject(baseName(path), record.subject().sha256());
+    String name = baseName(path);
+    int bad = firstControl(name);
+    if (bad >= 0) {
+      // sha256sum --check and other line-oriented checkers would read a name with a line break
+      // as two lines, the second a check of the signer's choosing.
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              String.format(
+                  java.util.Locale.ROOT,
+                  "--format in-toto names each file by its base name, and the name of %s holds the"
+                      + " control character U+%04X, which line-oriented checkers (sha256sum"
+                      + " --check) misread: rename the file to attest it",
+                  ReaException.truncateForMessage(path),
+                  (int) name.charAt(bad)))
+          .path(path)
+          .field("subject.name")
+          .diagnostic("format", "in-toto")
+          .build();
+    }
+    return new Subject(name, record.subject().sha256());
+  }
+
+  /** @return the index of the first C0 or C1 control character or DEL in {@code s}, or -1 */
+  static int firstControl(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**

@@ -148,6 +148,37 @@ class InTotoAttestationTest {
             });
   }
 
+  /**
+   * A base name with a line break would make {@code sha256sum --check} read two check lines, the
+   * second of the name's choosing: such names, and any other control character, are refused;
+   * other non-ASCII names are not.
+   */
+  @Test
+  void aNameWithAControlCharacterIsNoSubject(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path model = FormatsTesting.resource("gguf/gguf-py-writer/gguf-py-le-v3.gguf");
+    for (String name : List.of("a.gguf\n0000  evil.gguf", "tab\t.gguf", "del\u007f.gguf",
+        "c1\u0085.gguf")) {
+      Path copy = Files.copy(model, dir.resolve(name));
+      EvidenceRecord r = FormatsTesting.signed(ring, copy, HashMode.FULL);
+      assertThatThrownBy(() -> InTotoAttestation.ofRecord(r, DsseSigner.of(ring)))
+          .as(name)
+          .isInstanceOfSatisfying(
+              ReaException.class,
+              e -> {
+                assertThat(e.constraint()).isEqualTo(Constraint.BAD_ARGUMENT);
+                assertThat(e.field()).isEqualTo("subject.name");
+                assertThat(e.getMessage()).contains("control character U+00").contains("rename");
+              });
+    }
+    Path cafe = Files.copy(model, dir.resolve("caf\u00e9 model.gguf"));
+    byte[] envelope =
+        InTotoAttestation.ofRecord(FormatsTesting.signed(ring, cafe, HashMode.FULL), DsseSigner.of(ring));
+    JsonNode statement =
+        JSON.readTree(Base64.getDecoder().decode(JSON.readTree(envelope).get("payload").asString()));
+    assertThat(statement.get("subject").get(0).get("name").asString()).isEqualTo("caf\u00e9 model.gguf");
+  }
+
   @Test
   void aSetIsOneSubjectPerMemberWithTheBundleAsPredicate() throws Exception {
     EvidenceRecord second = FormatsTesting.signed(
