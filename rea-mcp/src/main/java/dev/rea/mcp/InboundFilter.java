@@ -3,6 +3,7 @@ package dev.rea.mcp;
 import dev.rea.core.error.ReaException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.util.Arrays;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -82,6 +83,14 @@ final class InboundFilter extends InputStream {
 
     /** The real input ended; return when the SDK may see the end. */
     void onEndOfInput();
+
+    /**
+     * Called before each line is read: returns once the server may take another message, so that
+     * a client that sends without reading the answers is made to wait instead of filling memory.
+     *
+     * @throws InterruptedIOException when interrupted while waiting
+     */
+    default void awaitRoom() throws InterruptedIOException {}
   }
 
   private final InputStream in;
@@ -166,6 +175,7 @@ final class InboundFilter extends InputStream {
       if (chunkPos == chunkEnd && inputEnded) {
         return false;
       }
+      listener.awaitRoom();
       LineScanner scanner = new LineScanner();
       lineLength = 0;
       if (line.length > SHRINK_ABOVE) {

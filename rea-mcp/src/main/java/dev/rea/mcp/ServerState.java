@@ -24,6 +24,12 @@ final class ServerState implements InboundFilter.Listener {
   /** How long requests received before end of input may run before inspections are cancelled. */
   static final Duration GRACE = Duration.ofSeconds(2);
 
+  /** Most requests handed to the SDK and not yet answered before reading pauses. */
+  static final int MAX_UNANSWERED = 256;
+
+  /** Most messages queued for output and not yet written before reading pauses. */
+  static final int MAX_UNWRITTEN = 64;
+
   final Inspections inspections = new Inspections();
   private final Set<String> pending = new HashSet<>();
   private final Set<String> pendingInspections = new HashSet<>();
@@ -115,6 +121,33 @@ final class ServerState implements InboundFilter.Listener {
       wait(Math.max(1, left / 1_000_000));
     }
     return true;
+  }
+
+  /**
+   * Backpressure on the input: waits while {@value #MAX_UNANSWERED} requests are unanswered or
+   * {@value #MAX_UNWRITTEN} messages wait to be written to the output (a client that never reads
+   * its answers blocks the server's writes; the SDK would queue every later answer in memory).
+   * Reading stops instead, and the client's own writes block once the pipe is full.
+   */
+  @Override
+  public void awaitRoom() throws java.io.InterruptedIOException {
+    try {
+      synchronized (this) {
+        // Written lines are counted under the output's lock: poll, briefly, only while full.
+        while (pending.size() >= MAX_UNANSWERED || unwritten() >= MAX_UNWRITTEN) {
+          wait(5);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while the output was full");
+    }
+  }
+
+  /** @return messages queued (by the SDK or written directly) and not yet written out */
+  private long unwritten() {
+    CountingOutputStream o = output;
+    return o == null ? 0 : queued.get() - o.lines();
   }
 
   /** Waits until the input has ended and pending answers were written. */
