@@ -17,10 +17,14 @@ import org.jspecify.annotations.Nullable;
  *       commented out, their support removed;
  *   <li>33 to 35 ({@code MOSTLY_Q4_0_4_4}, {@code MOSTLY_Q4_0_4_8}, {@code MOSTLY_Q4_0_8_8}):
  *       commented out, "removed from gguf files, use Q4_0 and runtime repack";
- *   <li>38 and above (other than 1024): not declared at that commit; later llama.cpp versions
- *       add values there (e.g. {@code MOSTLY_MXFP4_MOE}), which REA names only when the table is
- *       pinned to a commit that declares them.
+ *   <li>41 and above (other than 1024): not declared by either source below; a later llama.cpp
+ *       that adds values there gets them named when the table follows it.
  * </ul>
+ *
+ * <p>38 to 40 ({@code MOSTLY_MXFP4_MOE}, {@code MOSTLY_NVFP4}, {@code MOSTLY_Q1_0}) were added to
+ * {@code llama_ftype} after that commit; they are named from gguf-py 0.19.0 (PyPI), whose {@code
+ * gguf/constants.py} mirrors the enum as {@code LlamaFileType}. gpt-oss GGUF files declare 38, and
+ * the tensor type table already knows MXFP4, NVFP4 and Q1_0.
  *
  * <p>{@code general.file_type} is a declaration of the writer ("mostly" this type), not a fact
  * about the tensors: the type rows are the facts.
@@ -63,6 +67,9 @@ public final class LlamaFtype {
           Map.entry(32L, "MOSTLY_BF16"),
           Map.entry(36L, "MOSTLY_TQ1_0"),
           Map.entry(37L, "MOSTLY_TQ2_0"),
+          Map.entry(38L, "MOSTLY_MXFP4_MOE"),
+          Map.entry(39L, "MOSTLY_NVFP4"),
+          Map.entry(40L, "MOSTLY_Q1_0"),
           Map.entry(1024L, "GUESSED"));
 
   /** The GGUF key holding the file type. */

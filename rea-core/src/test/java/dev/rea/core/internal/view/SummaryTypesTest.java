@@ -80,8 +80,8 @@ class SummaryTypesTest {
 
   @Test
   void valuesTheEnumDoesNotNameStayNumbers() throws ReaException {
-    // 5 (Q4_2) and 34 (Q4_0_4_8) were removed; 38 is past the pinned enum; -1 is no value.
-    for (long v : new long[] {5, 34, 38}) {
+    // 5 (Q4_2) and 34 (Q4_0_4_8) were removed; 41 is past the enum; -1 is no value.
+    for (long v : new long[] {5, 34, 41}) {
       byte[] file = GgufBuilder.v3().kv("general.file_type", GgufBuilder.u32(v)).build().bytes();
       assertThat(summaryOf(file).get("file_type").toString())
           .isEqualTo("{\"value\":" + v + ",\"name\":null}");
@@ -109,20 +109,24 @@ class SummaryTypesTest {
 
   @Test
   void theTableFollowsThePinnedHeader() {
-    // Every value the pinned llama.h declares, and none it leaves out (4-6, 33-35, 38+).
+    // Every value the pinned llama.h declares, 38-40 from gguf-py 0.19.0, and none they leave
+    // out (4-6, 33-35, 41+).
     int named = 0;
     for (long v = -2; v <= 2048; v++) {
       if (LlamaFtype.name(v) != null) {
         named++;
       }
     }
-    assertThat(named).isEqualTo(4 + 26 + 2 + 1);
+    assertThat(named).isEqualTo(4 + 26 + 2 + 3 + 1);
     assertThat(LlamaFtype.name(0)).isEqualTo("ALL_F32");
     assertThat(LlamaFtype.name(21)).isEqualTo("MOSTLY_Q2_K_S");
     assertThat(LlamaFtype.name(32)).isEqualTo("MOSTLY_BF16");
     assertThat(LlamaFtype.name(37)).isEqualTo("MOSTLY_TQ2_0");
+    assertThat(LlamaFtype.name(38)).isEqualTo("MOSTLY_MXFP4_MOE");
+    assertThat(LlamaFtype.name(39)).isEqualTo("MOSTLY_NVFP4");
+    assertThat(LlamaFtype.name(40)).isEqualTo("MOSTLY_Q1_0");
     assertThat(LlamaFtype.name(1024)).isEqualTo("GUESSED");
-    for (long removed : new long[] {4, 5, 6, 33, 34, 35, 38}) {
+    for (long removed : new long[] {4, 5, 6, 33, 34, 35, 41}) {
       assertThat(LlamaFtype.name(removed)).as("%d", removed).isNull();
     }
   }
