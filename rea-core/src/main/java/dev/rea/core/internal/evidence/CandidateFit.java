@@ -64,9 +64,8 @@ final class CandidateFit {
   private boolean fits(TensorType type, int layout, List<Integer> indices) {
     for (int i : indices) {
       DeclaredTensor d = rows.get(i);
-      if (d.elements() == 0) {
-        continue;
-      }
+      // An empty tensor takes no bytes, but its rows must still be whole blocks of the layout
+      // (CONTRACT section 8: the row rule holds even when another dimension is zero).
       long length = type.lengthUnder(layout, d.shape(), d.elements());
       if (length == DeclaredTensor.UNKNOWN_LENGTH || length == DeclaredTensor.LENGTH_OVERFLOW) {
         return false;

@@ -18,7 +18,10 @@ public class DeclaredTensor {
   /** {@link #byteLength()} of a tensor whose storage length is not established: 2^64-1. */
   public static final long UNKNOWN_LENGTH = -1L;
 
-  /** {@link #byteLength()} of a tensor whose storage would exceed 2^64-1 bytes: 2^64-2. */
+  /**
+   * {@link #byteLength()} of a tensor whose storage would exceed what a file holds (GGUF: over
+   * 2^63-1 bytes, so that no derived length meets either marker): 2^64-2.
+   */
   public static final long LENGTH_OVERFLOW = -2L;
 
   private final int index;

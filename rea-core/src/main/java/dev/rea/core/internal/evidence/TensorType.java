@@ -96,7 +96,7 @@ public interface TensorType {
    * @param elements their product, unsigned
    * @return the length; {@link DeclaredTensor#UNKNOWN_LENGTH} when the layout cannot store the
    *     shape (its first dimension is not a whole number of blocks); {@link
-   *     DeclaredTensor#LENGTH_OVERFLOW} past 2^64-1
+   *     DeclaredTensor#LENGTH_OVERFLOW} past 2^63-1 (no file holds it)
    */
   default long lengthUnder(int layout, long[] shape, long elements) {
     return DeclaredTensor.UNKNOWN_LENGTH;

@@ -196,9 +196,10 @@ public final class GgmlType implements TensorType {
    *
    * @param elements the tensor's element count (unsigned 64-bit), a whole multiple of {@link
    *     #blockElements()} when the layout is known (the reader checks the row rule first)
-   * @return the length in bytes (unsigned); 0 for an empty tensor of a known or ambiguous type;
-   *     {@link #UNKNOWN_LENGTH} when the layout is not established; {@link #LENGTH_OVERFLOW} when
-   *     the length does not fit in 64 bits
+   * @return the length in bytes, at most 2^63-1; 0 for an empty tensor of a known or ambiguous
+   *     type; {@link #UNKNOWN_LENGTH} when the layout is not established; {@link
+   *     #LENGTH_OVERFLOW} when the length is over 2^63-1 bytes, more than any file holds (so that
+   *     no real length can be taken for either marker: -1 and -2 are 2^64-1 and 2^64-2 unsigned)
    */
   public long byteLength(long elements) {
     if (elements == 0) {
@@ -207,11 +208,30 @@ public final class GgmlType implements TensorType {
     if (!layoutKnown()) {
       return UNKNOWN_LENGTH;
     }
-    long blocks = Long.divideUnsigned(elements, blockElements);
-    if (Long.compareUnsigned(blocks, Long.divideUnsigned(-1L, blockBytes)) > 0) {
+    return withinFiles(Long.divideUnsigned(elements, blockElements), blockBytes);
+  }
+
+  /**
+   * The exact storage length, for messages about a length over what {@link #byteLength} returns.
+   *
+   * @param elements the element count (unsigned 64-bit)
+   * @return {@code elements / blockElements * blockBytes}, or null when the layout is not
+   *     established
+   */
+  public java.math.@Nullable BigInteger exactByteLength(long elements) {
+    if (!layoutKnown()) {
+      return null;
+    }
+    return new java.math.BigInteger(Long.toUnsignedString(Long.divideUnsigned(elements, blockElements)))
+        .multiply(java.math.BigInteger.valueOf(blockBytes));
+  }
+
+  /** @return {@code blocks * bytes}, or {@link #LENGTH_OVERFLOW} when it is over 2^63-1 */
+  private static long withinFiles(long blocks, long bytes) {
+    if (Long.compareUnsigned(blocks, Long.MAX_VALUE / bytes) > 0) {
       return LENGTH_OVERFLOW;
     }
-    return blocks * blockBytes;
+    return blocks * bytes;
   }
 
   /**
@@ -255,11 +275,7 @@ public final class GgmlType implements TensorType {
     if (Long.remainderUnsigned(first, l.elements()) != 0) {
       return UNKNOWN_LENGTH;
     }
-    long blocks = Long.divideUnsigned(elements, l.elements());
-    if (Long.compareUnsigned(blocks, Long.divideUnsigned(-1L, l.bytes())) > 0) {
-      return LENGTH_OVERFLOW;
-    }
-    return blocks * l.bytes();
+    return withinFiles(Long.divideUnsigned(elements, l.elements()), l.bytes());
   }
 
   /**
@@ -280,7 +296,7 @@ public final class GgmlType implements TensorType {
    */
   public static final long UNKNOWN_LENGTH = DeclaredTensor.UNKNOWN_LENGTH;
 
-  /** Returned by {@link #byteLength(long)} when the length exceeds 2^64-1 bytes: -2. */
+  /** Returned by {@link #byteLength(long)} when the length exceeds 2^63-1 bytes: -2. */
   public static final long LENGTH_OVERFLOW = DeclaredTensor.LENGTH_OVERFLOW;
 
   /**

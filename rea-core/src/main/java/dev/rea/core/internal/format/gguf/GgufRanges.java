@@ -95,13 +95,16 @@ final class GgufRanges {
       if (byteLength == GgmlType.LENGTH_OVERFLOW) {
         // The dimensions, not the offset, make the tensor larger than any file.
         path.truncate(2).name("dims");
+        java.math.BigInteger exact = d.ggmlType().exactByteLength(d.elements());
         throw GgufReader.reject(
             path,
             d.dimsAt,
             d.type().label()
                 + " shape "
                 + GgufReader.dimsText(d.shape(), d.shape().length)
-                + " needs more than 2^64-1 bytes"
+                + (exact == null || exact.bitLength() > 64
+                    ? " needs more than 2^64-1 bytes"
+                    : " needs " + exact + " bytes, more than any file holds (2^63-1)")
                 + assumedNote(d.ggmlType())
                 + ", which cannot lie within the file");
       }

@@ -191,6 +191,27 @@ class LayoutAssumptionTest {
         .hasMessageContaining("420 bytes under the assumed ggml-modern layout");
   }
 
+  /**
+   * Lengths of 2^64-1 and 2^64-2 bytes are real lengths, not the markers for an unknown or an
+   * overflowing one: an I8 tensor of 2^64-1 elements (ID 24 under the assumption) is rejected as
+   * larger than any file, not kept with an unknown length; an F16 tensor of 2^63-1 elements is
+   * said to need exactly 2^64-2 bytes.
+   */
+  @Test
+  void lengthsOfTwoToTheSixtyFourMinusOneOrTwoAreTooLargeNotUnknown() throws Exception {
+    Path i8 = Files.write(dir.resolve("i8.gguf"),
+        GgufBuilder.v3().tensor(new Tensor("t", 24, -1L).dataBytes(32)).bytes());
+    assertThatThrownBy(
+            () -> ModelInspector.standard().withLayout(LayoutAssumption.GGML_MODERN)
+                .inspect(i8, HashMode.HEADER))
+        .hasMessageContaining("tensor[0].dims")
+        .hasMessageContaining("needs 18446744073709551615 bytes, more than any file holds");
+    Path f16 = Files.write(dir.resolve("f16.gguf"),
+        GgufBuilder.v3().tensor(new Tensor("t", 1, Long.MAX_VALUE).dataBytes(32)).bytes());
+    assertThatThrownBy(() -> ModelInspector.standard().inspect(f16, HashMode.HEADER))
+        .hasMessageContaining("needs 18446744073709551614 bytes, more than any file holds");
+  }
+
   private static EvidenceRecord withRequest(EvidenceRecord r, Request q) {
     return new EvidenceRecord(
         r.schema(), null, r.operation(), r.status(), r.observedAt(), q, r.subject(), r.artifact(),

@@ -90,6 +90,19 @@ class LayoutCandidatesTest {
   }
 
   @Test
+  void anEmptyTensorStillNeedsWholeBlocksInItsRowsForACandidate() throws Exception {
+    // [100, 0] of ID 16: no bytes, but a row of 100 is no whole 256-element IQ2_XXS block, so
+    // only I8 (block 1) fits; [16, 0] of ID 20 rules IQ4_NL (32-element blocks) out the same way.
+    Limitation id16 = only(GgufBuilder.v3().tensor("e", 16, 100, 0).tensor("f", 0, 8));
+    assertThat(id16.candidatesFittingRanges()).containsExactly("I8");
+    Limitation id20 = only(GgufBuilder.v3().tensor("e", 20, 16, 0).tensor("f", 0, 8));
+    assertThat(id20.candidatesFittingRanges()).containsExactly("I32", "I16", "I8");
+    // Whole blocks: [256, 0] of ID 16 fits both.
+    Limitation whole = only(GgufBuilder.v3().tensor("e", 16, 256, 0).tensor("f", 0, 8));
+    assertThat(whole.candidatesFittingRanges()).containsExactly("I8", "IQ2_XXS");
+  }
+
+  @Test
   void unknownIdsCarryNoCandidates() throws Exception {
     ParsedHeader h = GgufTesting.read(GgufBuilder.v3().tensor(new Tensor("u", 43, 8).dataBytes(8)).bytes());
     assertThat(h.limitations().get(0).candidatesFittingRanges()).isNull();
