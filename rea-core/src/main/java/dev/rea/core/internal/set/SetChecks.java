@@ -304,6 +304,58 @@ public final class SetChecks {
     declaredTensorCounts.add(total == null ? null : total.intValue());
   }
 
+  /**
+   * gguf-split writes one {@code split.tensors.count}, the set's, in every member. A member whose
+   * count differs from what most members declare (on a tie, the count equal to the tensors the
+   * members hold, else the first member's) is named first:
+   * a member of another set among the right ones holds its own set's count, and only it must be
+   * blamed. Then the count most members declare is compared with the tensors all members hold,
+   * once, on the first member that declares it.
+   */
+  private void checkDeclaredTensorCounts() {
+    Map<Integer, Integer> votes = new LinkedHashMap<>();
+    for (Integer d : declaredTensorCounts) {
+      if (d != null) {
+        votes.merge(d, 1, Integer::sum);
+      }
+    }
+    if (votes.isEmpty()) {
+      return;
+    }
+    int common = votes.entrySet().iterator().next().getKey();
+    for (Map.Entry<Integer, Integer> e : votes.entrySet()) {
+      int n = e.getValue();
+      int best = votes.getOrDefault(common, 0);
+      // On a tie, the count the members bear out.
+      if (n > best || (n == best && e.getKey() == tensorSum && common != tensorSum)) {
+        common = e.getKey();
+      }
+    }
+    String field = "metadata[" + quoted(SPLIT_TENSORS) + "]";
+    int first = -1;
+    for (int k = 0; k < declaredTensorCounts.size(); k++) {
+      Integer d = declaredTensorCounts.get(k);
+      if (d == null) {
+        continue;
+      }
+      if (d != common) {
+        add(k, paths.get(k), null, field,
+            "split.tensors.count is " + d + " where "
+                + (votes.getOrDefault(common, 0) == 1
+                    ? "another member declares "
+                    : "other members declare ")
+                + common + " (gguf-split writes one count in every member; the members hold "
+                + tensorSum + " tensors): is this a member of another set?");
+      } else if (first < 0) {
+        first = k;
+      }
+    }
+    if (common != tensorSum) {
+      add(first, paths.get(first), null, field,
+          "split.tensors.count is " + common + "; the members hold " + tensorSum + " tensors");
+    }
+  }
+
   /** @return the key's integer value, or null (a contradiction is recorded) */
   private @Nullable Long splitValue(
       int k, String path, @Nullable MetadataRow row, String key, ValueType type) {
@@ -332,13 +384,7 @@ public final class SetChecks {
    */
   public List<Warning> finish() throws ReaException {
     if (kind == SetKind.GGUF_SPLIT) {
-      for (int k = 0; k < declaredTensorCounts.size(); k++) {
-        Integer d = declaredTensorCounts.get(k);
-        if (d != null && d.longValue() != tensorSum) {
-          add(k, paths.get(k), null, "metadata[" + quoted(SPLIT_TENSORS) + "]",
-              "split.tensors.count is " + d + "; the members hold " + tensorSum + " tensors");
-        }
-      }
+      checkDeclaredTensorCounts();
     }
     if (found > 0) {
       throw rejection();

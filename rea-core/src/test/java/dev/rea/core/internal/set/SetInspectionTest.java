@@ -419,6 +419,24 @@ class SetInspectionTest {
     assertThat((String) x.get("message")).contains("is 5").contains("hold 2");
   }
 
+  /**
+   * A member of another split set among the right ones holds that set's count: it alone is
+   * blamed, not the members that agree with each other (a trial saw members 0 and 2 named for a
+   * foreign member 1 whose own count happened to equal the tensors held).
+   */
+  @Test
+  void aMemberFromAnotherSetIsTheOneBlamedForItsCount() {
+    List<Path> m = SetFixtures.ggufSplit(dir, "mix", 3, 1, 1,
+        (no, kvs) -> { if (no == 2) kvs.put("split.tensors.count", GgufBuilder.i32(4)); },
+        (no, b) -> { if (no == 2) b.tensor("blk.extra.weight", 0, 8, 2); });
+    SetInspection r = rea.inspectSet(m.get(0), InspectOptions.defaults());
+    assertThat(r).isInstanceOf(SetInspection.Failed.class);
+    ReaException e = ((SetInspection.Failed) r).error();
+    assertThat(e.getMessage()).contains("split.tensors.count is 4 where other members declare 3")
+        .contains("is this a member of another set");
+    assertThat(e.path()).isEqualTo(m.get(1).toString());
+  }
+
   @Test
   void aMemberOfAnotherVersionIsNamed() {
     List<Path> m = SetFixtures.ggufSplit(dir, "ver", 2, 1, 1, (no, kvs) -> {},
