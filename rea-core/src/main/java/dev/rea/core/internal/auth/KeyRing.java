@@ -44,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -367,21 +368,48 @@ public final class KeyRing {
    *     no usable Ed25519 public key"})
    */
   public static List<PublicKey> parsePublicKeys(String text) {
+    return parsePublicKeys(text, skipped -> {});
+  }
+
+  /**
+   * As {@link #parsePublicKeys(String)}, except that a file of several {@code PUBLIC KEY} blocks
+   * keeps its usable keys when another block is not one: each such block is reported to {@code
+   * skipped} ({@code "PUBLIC KEY block 2 of 3 skipped: <reason>"}) instead of failing the file.
+   *
+   * @param skipped receives one line per block skipped
+   * @throws IllegalArgumentException when no block (or the whole text) is a usable key: the
+   *     reason is the first block's
+   */
+  public static List<PublicKey> parsePublicKeys(String text, Consumer<String> skipped) {
     List<PublicKey> keys = new ArrayList<>();
+    List<String> blocks = new ArrayList<>();
     Matcher m = PEM.matcher(text);
     boolean anyBlock = false;
     while (m.find()) {
       anyBlock = true;
       if (m.group(1).equals("PUBLIC KEY")) {
-        keys.add(decodePublic(base64(m.group(2))));
+        blocks.add(m.group(2));
       }
     }
     if (!anyBlock) {
       keys.add(decodePublic(base64(text)));
+      return keys;
+    }
+    IllegalArgumentException first = null;
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      try {
+        keys.add(decodePublic(base64(blocks.get(i))));
+      } catch (IllegalArgumentException e) {
+        first = first == null ? e : first;
+        problems.add(
+            "PUBLIC KEY block " + (i + 1) + " of " + blocks.size() + " skipped: " + e.getMessage());
+      }
     }
     if (keys.isEmpty()) {
-      throw new IllegalArgumentException("no PUBLIC KEY block");
+      throw first != null ? first : new IllegalArgumentException("no PUBLIC KEY block");
     }
+    problems.forEach(skipped);
     return keys;
   }
 
@@ -690,7 +718,8 @@ public final class KeyRing {
         continue;
       }
       try {
-        for (PublicKey k : parsePublicKeys(ascii(readSmallFile(p, MAX_TRUSTED_FILE_BYTES)))) {
+        String text = ascii(readSmallFile(p, MAX_TRUSTED_FILE_BYTES));
+        for (PublicKey k : parsePublicKeys(text, skipped -> problems.add(name + ": " + skipped))) {
           out.putIfAbsent(keyIdOf(k), k);
         }
       } catch (RefusedFileException | IllegalArgumentException e) {

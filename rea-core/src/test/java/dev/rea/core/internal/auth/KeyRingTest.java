@@ -155,6 +155,28 @@ class KeyRingTest {
     assertThat(home.problems().get(0)).startsWith("junk.pem: ");
   }
 
+  /**
+   * A file of several PEM blocks keeps its usable keys when another block is not one: the bad
+   * block is listed as a problem, the good key is trusted (a trial had a colleague's key refused
+   * because a malformed block followed it in the same file).
+   */
+  @Test
+  void aGoodKeyBesideABadBlockInOneFileIsTrusted() throws Exception {
+    KeyRing b = KeyRing.open(tmp.resolve("b"));
+    Path trusted = Files.createDirectories(tmp.resolve("home").resolve(KeyRing.TRUSTED_DIR));
+    Files.writeString(trusted.resolve("team.pem"), KeyRing.publicKeyPem(b.publicKey())
+        + "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n");
+    Files.writeString(trusted.resolve("bad.pem"),
+        "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n");
+    Files.setPosixFilePermissions(tmp.resolve("home"), PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(trusted, PosixFilePermissions.fromString("rwxr-xr-x"));
+    KeyRing home = KeyRing.open(tmp.resolve("home"));
+    assertThat(home.trustedKeyIds()).containsExactly(home.keyId(), b.keyId());
+    assertThat(home.problems()).containsExactly(
+        "bad.pem: not an Ed25519 SubjectPublicKeyInfo",
+        "team.pem: PUBLIC KEY block 2 of 2 skipped: not an Ed25519 SubjectPublicKeyInfo");
+  }
+
   @Test
   void aHomeThatCannotBeCreatedSaysHowToChooseAnother() throws Exception {
     Path file = Files.writeString(tmp.resolve("a-file"), "x");
@@ -286,7 +308,8 @@ class KeyRingTest {
     for (var e : points.entrySet()) {
       Files.writeString(trusted.resolve(e.getKey()), pem(HexFormat.of().parseHex(pre + e.getValue())));
     }
-    // One usable key among unusable ones in the same file: the whole file is skipped.
+    // One usable key beside an unusable one in the same file: the unusable block is skipped and
+    // listed; the usable key is trusted (the same key as k-good's here).
     Files.writeString(trusted.resolve("j-mixed.pem"),
         KeyRing.publicKeyPem(good.publicKey()) + pem(IDENTITY_SPKI));
     Files.writeString(trusted.resolve("k-good.pem"), KeyRing.publicKeyPem(good.publicKey()));
@@ -317,8 +340,9 @@ class KeyRingTest {
             + "its encoded y-coordinate is not below p = 2^255 - 19 (a non-canonical encoding)",
         "i-p-plus-1.pem" + unusable
             + "its encoded y-coordinate is not below p = 2^255 - 19 (a non-canonical encoding)",
-        "j-mixed.pem" + unusable + "its point has small order (y = 1, the identity point"
-            + " (order 1)): a signature of it proves nothing");
+        "j-mixed.pem: PUBLIC KEY block 2 of 2 skipped: holds no usable Ed25519 public key: its"
+            + " point has small order (y = 1, the identity point (order 1)): a signature of it"
+            + " proves nothing");
   }
 
   @Test
