@@ -592,7 +592,11 @@ public final class Rea {
    * @param signed a record signed by {@link #sign}, inspected with a full hash
    * @return the envelope, UTF-8 JSON
    * @throws ReaException {@code conflicting_choices} when the record has no full SHA-256 (there
-   *     is no subject without it); {@code execution_failure} when the key cannot be opened
+   *     is no subject without it); {@code bad_argument} when the file's base name holds a
+   *     control character (line-oriented checkers would misread the subject); {@code
+   *     execution_failure} when the key cannot be opened
+   * @throws IllegalArgumentException when the record is not signed (no {@code evidence_id} or
+   *     {@code authentication}: sign it with {@link #sign} first)
    */
   public byte[] inTotoEnvelope(EvidenceRecord signed) throws ReaException {
     return InTotoAttestation.ofRecord(signed, DsseSigner.of(signingRing()));
