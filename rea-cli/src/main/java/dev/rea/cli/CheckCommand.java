@@ -82,8 +82,10 @@ public final class CheckCommand extends ReaCommand {
 
   @Option(
       names = {"--fail-on", "--fail_on"},
-      paramLabel = "limitations",
-      description = "Also fail on limitations (what REA could not establish).")
+      paramLabel = "warnings|limitations",
+      description =
+          "limitations: also fail on limitations (what REA could not establish). warnings: the"
+              + " default, as in rea scan (every warning not --allow'ed fails a file).")
   @Nullable String failOn;
 
   @Option(
@@ -145,10 +147,11 @@ public final class CheckCommand extends ReaCommand {
 
   /** @throws ReaException {@code bad_argument} for a malformed digest or --fail-on value */
   private CheckPolicy policy() throws ReaException {
-    if (failOn != null && !failOn.equals("limitations")) {
+    if (failOn != null && !failOn.equals("limitations") && !failOn.equals("warnings")) {
       throw ReaException.builder(
               Constraint.BAD_ARGUMENT,
-              "--fail-on takes 'limitations' (warnings always fail a file), not '"
+              "--fail-on takes 'warnings' (the default: warnings always fail a file) or"
+                  + " 'limitations', not '"
                   + ReaException.truncateForMessage(failOn)
                   + "'")
           .field("--fail-on")
@@ -181,7 +184,7 @@ public final class CheckCommand extends ReaCommand {
         allowed.add(c);
       }
     }
-    return new CheckPolicy(expectSha256, allowed, failOn != null);
+    return new CheckPolicy(expectSha256, allowed, "limitations".equals(failOn));
   }
 
   /**

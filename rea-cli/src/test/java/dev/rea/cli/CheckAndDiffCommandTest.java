@@ -168,6 +168,16 @@ class CheckAndDiffCommandTest {
             "limitations", "--json");
     assertThat(whole.json().get("units").get(0).get("reasons").toString())
         .contains("The header does not record which one wrote the file");
+
+    // --fail-on warnings, as rea scan takes it, is check's default: the limitation passes.
+    CliRunner.Result asScan =
+        CliRunner.run(
+            "check", cut.toString(), "--allow", "short_under_every_layout", "--fail-on", "warnings");
+    assertThat(asScan.status()).as(asScan.err()).isZero();
+    assertThat(asScan.out().strip()).isEqualTo("OK " + cut);
+    CliRunner.Result other = CliRunner.run("check", cut.toString(), "--fail-on", "errors");
+    assertThat(other.status()).isEqualTo(2);
+    assertThat(other.err()).contains("--fail-on takes 'warnings'").contains("'limitations'");
   }
 
   @Test
