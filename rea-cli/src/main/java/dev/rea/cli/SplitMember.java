@@ -81,7 +81,8 @@ final class SplitMember {
     if (no < 0 || count < 2 || no >= count) {
       return "";
     }
-    return "; of this file only, split member " + (no + 1) + " of " + count
-        + " (rea inspect-model-set PATH totals the whole model)";
+    // Numbered as the file declares it and as set reports number members: from 0.
+    return "; of this file only, member " + no + " of a split set of " + count
+        + " (split.no " + no + "; rea inspect-model-set PATH totals the whole model)";
   }
 }

@@ -252,10 +252,12 @@ class SetCommandTest {
     List<Path> m = SetFixtures.ggufSplit(dir, "w", 3, 1, 1);
     CliRunner.Result r = CliRunner.run("inspect-model-artifact", m.get(1).toString());
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out()).contains("split member 2 of 3").contains("inspect-model-set");
+    // Numbered from 0, as split.no and inspect-model-set number members.
+    assertThat(r.out()).contains("member 1 of a split set of 3 (split.no 1;")
+        .contains("inspect-model-set");
     CliRunner.Result s = CliRunner.run("inspect-model-artifact", m.get(0).toString(),
         "--detail", "summary");
-    assertThat(s.out()).contains("split member 1 of 3").contains("split.count");
+    assertThat(s.out()).contains("member 0 of a split set of 3").contains("split.count");
 
     // A safetensors shard says the same of its totals, in both reports.
     SetFixtures.Checkpoint c =
