@@ -24,6 +24,25 @@ final class Advice {
     return todo == null ? e : e.toBuilder(e.getMessage() + ": " + todo).build();
   }
 
+  /**
+   * The advice of {@link #advise} for a failure of {@code inspect_model_artifact}, and for a
+   * directory given to it: a model of several files is read by {@code inspect_model_set}.
+   *
+   * @param e the inspection's failure
+   * @return {@code e} with the directory's advice after its message, or as {@link #advise} has it
+   */
+  static ReaException forInspection(ReaException e) {
+    if (e.constraint() == Constraint.NOT_REGULAR_FILE
+        && e.getMessage().startsWith("the path is a directory")) {
+      return e.toBuilder(
+              e.getMessage()
+                  + ": a model of several files in it (a sharded checkpoint, a GGUF split set) is"
+                  + " inspected with inspect_model_set and the same path")
+          .build();
+    }
+    return e;
+  }
+
   private static @Nullable String todo(Constraint constraint, @Nullable Object detected) {
     if (constraint == Constraint.EVIDENCE_REJECTED) {
       if ("gguf".equals(detected) || "safetensors".equals(detected)) {

@@ -142,7 +142,8 @@ final class ReaTools {
           view == null ? null : ViewRequest.parse(viewBytes(view), ViewRequest.Mode.INLINE);
       Inspection result = runInspection(exchange, request, path, hash, layout);
       if (result instanceof Inspection.Failed failed) {
-        return results.failure(failed.error(), desk.signPartial(failed.partial()));
+        return results.failure(
+            Advice.forInspection(failed.error()), desk.signPartial(failed.partial()));
       }
       EvidenceRecord record = result.orThrow();
       if (format != FormatArg.REA) {
@@ -157,7 +158,7 @@ final class ReaTools {
           selection == null ? null : rea.view(retained, selection, SourceKind.RETAINED_EVIDENCE);
       return results.success(rea.summaryJson(retained, page));
     } catch (ReaException e) {
-      return results.failure(e);
+      return results.failure(Advice.forInspection(e));
     }
   }
 

@@ -44,6 +44,21 @@ class AdviceTest {
   }
 
   @Test
+  void aDirectoryGivenToTheInspectionIsSentToTheSetTool() {
+    ReaException dir =
+        ReaException.builder(Constraint.NOT_REGULAR_FILE, "the path is a directory: /models/m")
+            .path("/models/m")
+            .build();
+    ReaException advised = Advice.forInspection(dir);
+    assertThat(advised.getMessage())
+        .startsWith("the path is a directory: /models/m: ")
+        .contains("inspect_model_set and the same path");
+    assertThat(advised.path()).isEqualTo("/models/m");
+    ReaException fifo = ReaException.builder(Constraint.NOT_REGULAR_FILE, "the path is a FIFO").build();
+    assertThat(Advice.forInspection(fifo)).isSameAs(fifo);
+  }
+
+  @Test
   void otherFailuresAreLeftAsTheyAre() {
     ReaException plain = ReaException.builder(Constraint.NOT_FOUND, "no such file: /x").build();
     assertThat(Advice.advise(plain)).isSameAs(plain);

@@ -155,6 +155,10 @@ public final class RetainedEvidenceStore {
     return new ArrayList<>(byId.keySet());
   }
 
+  /** The shape of every evidence_id REA writes (CONTRACT section 5). */
+  private static final java.util.regex.Pattern ID_SHAPE =
+      java.util.regex.Pattern.compile("sha256:[0-9a-f]{64}");
+
   /** @return bytes charged by the retained Evidence */
   public synchronized long usedBytes() {
     return usedBytes;
@@ -166,11 +170,18 @@ public final class RetainedEvidenceStore {
   }
 
   private static ReaException unknown(String id) {
+    // An id of another shape names nothing REA ever made: say so, not that it was released.
+    boolean wellFormed = ID_SHAPE.matcher(id).matches();
     return ReaException.builder(
             Constraint.UNKNOWN_EVIDENCE,
-            "no evidence "
-                + ReaException.truncateForMessage(id)
-                + " is retained (it was never imported, or it was released)")
+            wellFormed
+                ? "no evidence "
+                    + ReaException.truncateForMessage(id)
+                    + " is retained (it was never imported, or it was released)"
+                : "'"
+                    + ReaException.truncateForMessage(id)
+                    + "' is no evidence_id: an evidence_id is \"sha256:\" and 64 lower-case"
+                    + " hexadecimal digits, as a summary's parent_evidence_id gives it")
         .field("evidence_id")
         .diagnostic("evidence_id", ReaException.truncateForMessage(id))
         .build();

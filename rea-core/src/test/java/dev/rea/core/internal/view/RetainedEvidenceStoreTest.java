@@ -40,6 +40,16 @@ class RetainedEvidenceStoreTest {
     assertThatThrownBy(() -> store.release(big.evidenceId()))
         .isInstanceOfSatisfying(ReaException.class,
             e -> assertThat(e.constraint()).isEqualTo(Constraint.UNKNOWN_EVIDENCE));
+    assertThatThrownBy(() -> store.get(big.evidenceId()))
+        .hasMessageContaining("it was never imported, or it was released");
+    // An id of another shape names nothing REA made: said so, not "released".
+    for (String malformed : List.of("abc", "sha256:" + "A".repeat(64), "sha256:00")) {
+      assertThatThrownBy(() -> store.get(malformed))
+          .isInstanceOfSatisfying(ReaException.class, e -> {
+            assertThat(e.constraint()).isEqualTo(Constraint.UNKNOWN_EVIDENCE);
+            assertThat(e.getMessage()).contains("is no evidence_id").doesNotContain("released");
+          });
+    }
   }
 
   @Test
