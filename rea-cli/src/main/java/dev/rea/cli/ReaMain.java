@@ -148,12 +148,14 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
    * device), the reader did not get the answer, so a status of 0 or 1 becomes 4 ({@code
    * execution_failure}) with a message on {@code err}: 1 is an answer too ({@code diff}: the
    * declarations differ; {@code check}, {@code scan}: some unit failed), and a script must not
-   * take a lost answer for it. Another status is kept: it already says the run failed.
+   * take a lost answer for it. Another status is kept: it already says the run failed; after 4
+   * ({@code execution_failure}) nothing more is said, since that failure was reported (a scan
+   * says its stdout failed when its first line cannot be written).
    *
    * @return the exit status to use
    */
   static int outputChecked(int status, PrintWriter out, PrintWriter err) {
-    if (!out.checkError()) {
+    if (!out.checkError() || status == 4) {
       return status;
     }
     err.println(

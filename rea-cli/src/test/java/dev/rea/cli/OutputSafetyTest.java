@@ -137,6 +137,11 @@ class OutputSafetyTest {
     assertThat(err.toString()).contains("could not write the output");
     StringWriter fine = new StringWriter();
     assertThat(ReaMain.outputChecked(0, new PrintWriter(fine), new PrintWriter(err))).isEqualTo(0);
+    // An execution failure was reported by the command itself (scan: its stdout failed): no
+    // second message.
+    StringWriter once = new StringWriter();
+    assertThat(ReaMain.outputChecked(4, out, new PrintWriter(once, true))).isEqualTo(4);
+    assertThat(once.toString()).isEmpty();
   }
 
   @Test
