@@ -152,6 +152,7 @@ final class DiffReport {
       line("  - tensor " + TerminalText.printable(n.asText()));
     }
     omitted(t, "removed", "removed tensors");
+    lookalikes(t);
     for (JsonNode c : t.get("changed")) {
       List<String> parts = new ArrayList<>();
       for (Map.Entry<String, JsonNode> f : c.get("fields").properties()) {
@@ -165,6 +166,35 @@ final class DiffReport {
     if (t.get("order_changed").asBoolean()) {
       line("  the tensors both declare come in another order");
     }
+  }
+
+  /**
+   * A name added and a name removed that are the same text in Unicode normalization form C look
+   * alike on a screen (é as one code point, or e and a combining accent): one line says so, with
+   * each name's code points past ASCII, so nobody takes the two lines for a mistake.
+   */
+  private void lookalikes(JsonNode t) {
+    Map<String, String> removed = new java.util.HashMap<>();
+    for (JsonNode n : t.get("removed")) {
+      removed.putIfAbsent(java.text.Normalizer.normalize(n.asText(), java.text.Normalizer.Form.NFC),
+          n.asText());
+    }
+    for (JsonNode n : t.get("added")) {
+      String added = n.asText();
+      String was = removed.get(java.text.Normalizer.normalize(added, java.text.Normalizer.Form.NFC));
+      if (was != null && !was.equals(added)) {
+        line("  note: tensor " + TerminalText.printable(added) + " was added and one that looks"
+            + " the same removed: they differ in Unicode normalization (" + codePoints(was)
+            + " -> " + codePoints(added) + ")");
+      }
+    }
+  }
+
+  /** @return the code points of {@code s} past ASCII, as {@code U+00E9}, space-separated */
+  private static String codePoints(String s) {
+    List<String> out = new ArrayList<>();
+    s.codePoints().filter(c -> c > 0x7E).forEach(c -> out.add(String.format(java.util.Locale.ROOT, "U+%04X", c)));
+    return out.isEmpty() ? "ASCII only" : String.join(" ", out);
   }
 
   private void types(JsonNode types) {

@@ -331,6 +331,22 @@ class CheckAndDiffCommandTest {
     return java.util.Arrays.stream(text.split("\\s+")).filter(w -> !w.isEmpty()).toList();
   }
 
+  /** Names that differ only in Unicode normalization look alike: the readable diff says why. */
+  @Test
+  void namesThatDifferOnlyInNormalizationAreExplained() throws Exception {
+    Path a = write("a.gguf", llama().tensor("blk.0.caf\u00e9.weight", F32, 8, 4));
+    Path b = write("b.gguf", llama().tensor("blk.0.cafe\u0301.weight", F32, 8, 4));
+    CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("+ tensor blk.0.cafe\u0301.weight")
+        .contains("- tensor blk.0.caf\u00e9.weight")
+        .contains("they differ in Unicode normalization (U+00E9 -> U+0301)");
+    Path c = write("c.gguf", llama().tensor("blk.0.other.weight", F32, 8, 4));
+    assertThat(CliRunner.run("diff", a.toString(), c.toString()).out())
+        .doesNotContain("normalization");
+  }
+
   @Test
   void diffReadsSavedEvidenceAsOneSide() throws Exception {
     Path a = write("a.gguf", llama().tensor("w", F32, 8, 4));
