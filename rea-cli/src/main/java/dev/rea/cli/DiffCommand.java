@@ -141,7 +141,16 @@ public final class DiffCommand extends ReaCommand {
         return new Side(null, rea.readSetEvidence(path));
       }
       LoadedEvidence loaded = rea.readEvidence(path);
-      return new Side(loaded.select(null, "(rea diff compares one record per side)").record(), null);
+      return new Side(
+          loaded
+              .select(
+                  null,
+                  "and save it alone, e.g. jq '.records[0]' "
+                      + path.getFileName()
+                      + " > one.json (each record carries its own signature; rea diff compares"
+                      + " one record per side)")
+              .record(),
+          null);
     }
     if (SetFiles.namesASet(path)) {
       SetInspection.Complete set = rea.inspectSet(path, options).orThrow();

@@ -331,6 +331,33 @@ class CheckAndDiffCommandTest {
     return java.util.Arrays.stream(text.split("\\s+")).filter(w -> !w.isEmpty()).toList();
   }
 
+  /** A bundle of several records is no side: the message says how to take one record out. */
+  @Test
+  void aBundleOfSeveralRecordsSaysHowToTakeOneOut() throws Exception {
+    Path a = write("a.gguf", llama().tensor("w", F32, 8, 4));
+    Path b = write("b.gguf", llama().tensor("v", F32, 8, 4));
+    tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+    tools.jackson.databind.node.ArrayNode records = json.createArrayNode();
+    for (Path m : java.util.List.of(a, b)) {
+      Path saved = dir.resolve(m.getFileName() + ".json");
+      assertThat(CliRunner.run("inspect-model-artifact", m.toString(), "--evidence_output",
+          saved.toString()).status()).isZero();
+      records.add(json.readTree(saved.toFile()).get("records").get(0));
+    }
+    tools.jackson.databind.node.ObjectNode bundle = json.createObjectNode();
+    bundle.put("schema", "rea.bundle.v1");
+    bundle.set("records", records);
+    Path two = Files.writeString(dir.resolve("two.json"), json.writeValueAsString(bundle));
+    CliRunner.Result r = CliRunner.run("diff", two.toString(), a.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("the bundle holds 2 records")
+        .contains("jq '.records[0]' two.json > one.json");
+    // So taken out, one record is a side.
+    Files.writeString(dir.resolve("one.json"), json.writeValueAsString(records.get(1)));
+    CliRunner.Result one = CliRunner.run("diff", dir.resolve("one.json").toString(), b.toString());
+    assertThat(one.status()).as(one.err()).isZero();
+  }
+
   /** Names that differ only in Unicode normalization look alike: the readable diff says why. */
   @Test
   void namesThatDifferOnlyInNormalizationAreExplained() throws Exception {
