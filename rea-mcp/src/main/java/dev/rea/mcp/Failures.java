@@ -23,6 +23,21 @@ final class Failures {
    * {@code resource_exhausted} / {@code request_size}: a message over the inbound line cap.
    * Diagnostics {@code limit_bytes} and {@code requested_bytes} are decimal strings.
    */
+  /**
+   * A message within the byte limit that goes past a JSON read limit the SDK's parser shares
+   * (nesting deeper than 500): {@code resource_exhausted} / {@code request_size}.
+   *
+   * @param problem the parser's reason
+   */
+  static ReaException requestOverReadLimits(String problem) {
+    return ReaException.builder(
+            Constraint.REQUEST_SIZE,
+            "the request is over the JSON read limits (nesting deeper than 500 objects and"
+                + " arrays): " + problem)
+        .diagnostic("limit", "inbound_json_nesting")
+        .build();
+  }
+
   static ReaException requestTooLarge(long bytes, int cap) {
     return ReaException.builder(
             Constraint.REQUEST_SIZE,

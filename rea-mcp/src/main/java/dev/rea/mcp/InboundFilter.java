@@ -257,8 +257,20 @@ final class InboundFilter extends InputStream {
   /** @return the bytes to hand the SDK (with the line feed), or null when the line was answered */
   private byte @Nullable [] judge(LineScanner s, long total) {
     LineScanner.Kind kind = s.kind();
+    if (s.overLimits() && s.id() != null && s.method() != null) {
+      // Valid as far as it was read, and too large: answered to its id, as a request.
+      kind = LineScanner.Kind.REQUEST;
+    }
     if (total > lineCap) {
       tooLarge(s, kind, total);
+      return null;
+    }
+    if (s.overLimits()) {
+      refuse(
+          s,
+          kind,
+          "the message is over the JSON read limits (nesting deeper than 500): " + s.problem(),
+          Failures.requestOverReadLimits(String.valueOf(s.problem())));
       return null;
     }
     long containerCap = FREE_CONTAINERS + total / BYTES_PER_CONTAINER;

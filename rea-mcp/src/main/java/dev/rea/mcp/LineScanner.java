@@ -77,6 +77,8 @@ final class LineScanner {
   private final JsonParser parser;
   private final ByteArrayFeeder feeder;
   private @Nullable String failure;
+  /** Whether {@link #failure} is a read constraint (nesting, string length), not bad syntax. */
+  private boolean overLimits;
   private int depth;
   private int roots;
   private long containers;
@@ -154,7 +156,7 @@ final class LineScanner {
       feeder.feedInput(buf, off, off + len);
       pump();
     } catch (JacksonException e) {
-      failure = JacksonReasons.of(e);
+      failed(e);
     }
   }
 
@@ -205,7 +207,7 @@ final class LineScanner {
         feeder.endOfInput();
         pump();
       } catch (JacksonException e) {
-        failure = JacksonReasons.of(e);
+        failed(e);
       }
     }
     if (failure == null && sawToken && depth != 0) {
@@ -542,6 +544,20 @@ final class LineScanner {
       return "\"error\" must be an object with an integer \"code\" and a string \"message\"";
     }
     return "the object is neither a request, a notification nor a response";
+  }
+
+  private void failed(JacksonException e) {
+    failure = JacksonReasons.of(e);
+    overLimits = e instanceof tools.jackson.core.exc.StreamConstraintsException;
+  }
+
+  /**
+   * @return whether the line stopped at a read constraint (nesting deeper than 500, a string of
+   *     more than 100 million characters) rather than at bad syntax: it may be valid JSON, and
+   *     {@link #id()} and {@link #method()} hold what was read before the limit
+   */
+  boolean overLimits() {
+    return failure != null && overLimits;
   }
 
   /** @return the id, when the line had exactly one usable one */

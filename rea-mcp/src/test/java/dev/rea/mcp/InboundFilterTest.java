@@ -277,6 +277,33 @@ class InboundFilterTest {
     assertThat(t.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
   }
 
+  /**
+   * A message nested deeper than the 500 levels the SDK's parser takes is valid JSON: it is
+   * answered to its id (a tools/call with the request_size tool error), not as a parse error
+   * with id null (a trial's 100,000-deep tools/call got -32700 and no answer to its id).
+   */
+  @Test
+  void aMessageNestedPastTheParsersLimitIsAnsweredToItsId() throws IOException {
+    String deep = "[".repeat(600) + "]".repeat(600);
+    String call =
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"release_evidence\",\"arguments\":{\"x\":" + deep + "}}}";
+    Run t = afterHandshake(call);
+    assertThat(t.answers()).hasSize(1);
+    assertThat(t.answers().get(0).path("id").asLong()).isEqualTo(5);
+    JsonNode e = t.answers().get(0).path("result").path("structuredContent").path("error");
+    assertThat(e.path("constraint").asString()).isEqualTo("request_size");
+    assertThat(e.path("details").path("diagnostics").path("limit").asString())
+        .isEqualTo("inbound_json_nesting");
+    assertThat(t.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
+
+    String ping = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{\"x\":" + deep + "}}";
+    JsonNode a = assertRefused(afterHandshake(ping), -32600, 7L);
+    assertThat(a.path("error").path("message").asString()).contains("nesting deeper than 500");
+    // Nesting past the limit before any id is read stays a parse error with id null.
+    assertRefused(afterHandshake(deep), -32700, null);
+  }
+
   @Test
   void duplicateIdIsRefusedWithIdNull() throws IOException {
     JsonNode a =
