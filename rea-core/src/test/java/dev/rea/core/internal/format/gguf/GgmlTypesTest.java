@@ -78,16 +78,19 @@ class GgmlTypesTest {
   }
 
   @Test
-  void lengthsThatExceed64BitsAreReportedAsOverflow() {
+  void lengthsOverTheLargestFileAreReportedAsOverflow() {
     assertThat(GgmlTypes.of(0).byteLength(1L << 62)).isEqualTo(GgmlType.LENGTH_OVERFLOW);
-    // (2^62 - 1) * 4 = 2^64 - 4, an unsigned 64-bit length: -4L holds the same 64 bits.
-    assertThat(GgmlTypes.of(0).byteLength((1L << 62) - 1))
-        .isEqualTo(Long.parseUnsignedLong("18446744073709551612"))
-        .isEqualTo(-4L);
+    // (2^62 - 1) * 4 = 2^64 - 4 fits 64 bits but no file (at most 2^63 - 1 bytes), and as -4L
+    // it would sit beside the markers -1 (unknown) and -2 (overflow): it is the overflow.
+    assertThat(GgmlTypes.of(0).byteLength((1L << 62) - 1)).isEqualTo(GgmlType.LENGTH_OVERFLOW);
+    // (2^61 - 1) * 4 = 2^63 - 4 is a length a file could hold.
+    assertThat(GgmlTypes.of(0).byteLength((1L << 61) - 1)).isEqualTo(Long.MAX_VALUE - 3);
     assertThat(GgmlTypes.of(27).byteLength(-1L)).isEqualTo(GgmlType.LENGTH_OVERFLOW);
-    // 2^64-1 elements of a 1-byte... none exist among known types; Q8_0 at the top of the range.
-    long blocks = Long.divideUnsigned(-1L, 34);
-    assertThat(GgmlTypes.of(8).byteLength(blocks * 32)).isNotEqualTo(GgmlType.LENGTH_OVERFLOW);
+    // Q8_0 (34 bytes per 32 elements) at the top of the range: the last whole block count that
+    // fits 2^63 - 1 bytes, and one more.
+    long blocks = Long.MAX_VALUE / 34;
+    assertThat(GgmlTypes.of(8).byteLength(blocks * 32)).isEqualTo(blocks * 34);
+    assertThat(GgmlTypes.of(8).byteLength((blocks + 1) * 32)).isEqualTo(GgmlType.LENGTH_OVERFLOW);
   }
 
   /**
