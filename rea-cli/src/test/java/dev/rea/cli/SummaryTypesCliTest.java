@@ -48,14 +48,14 @@ class SummaryTypesCliTest {
 
   @Test
   void anUnnamedFileTypeStaysANumber() {
-    byte[] bytes = GgufBuilder.v3().kv("general.file_type", GgufBuilder.u32(38)).build().bytes();
-    Path p = GgufTesting.write(dir, "f38.gguf", bytes);
+    byte[] bytes = GgufBuilder.v3().kv("general.file_type", GgufBuilder.u32(41)).build().bytes();
+    Path p = GgufTesting.write(dir, "f41.gguf", bytes);
     CliRunner.Result summary =
         CliRunner.run("inspect-model-artifact", p.toString(), "--detail", "summary");
-    assertThat(summary.out()).containsPattern("general\\.file_type +UINT32 +38\n")
+    assertThat(summary.out()).containsPattern("general\\.file_type +UINT32 +41\n")
         .contains("Types (0)\n  none\n");
     CliRunner.Result json =
         CliRunner.run("inspect-model-artifact", p.toString(), "--detail", "summary", "--json");
-    assertThat(json.json().get("file_type").toString()).isEqualTo("{\"value\":38,\"name\":null}");
+    assertThat(json.json().get("file_type").toString()).isEqualTo("{\"value\":41,\"name\":null}");
   }
 }

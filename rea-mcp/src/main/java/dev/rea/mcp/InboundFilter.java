@@ -257,25 +257,7 @@ final class InboundFilter extends InputStream {
   /** @return the bytes to hand the SDK (with the line feed), or null when the line was answered */
   private byte @Nullable [] judge(LineScanner s, long total) {
     LineScanner.Kind kind = s.kind();
-    if (s.overLimits() && s.id() != null && s.method() != null) {
-      // Valid as far as it was read, and too large: answered to its id, as a request.
-      kind = LineScanner.Kind.REQUEST;
-    }
-    if (total > lineCap) {
-      tooLarge(s, kind, total);
-      return null;
-    }
-    if (s.overLimits()) {
-      refuse(
-          s,
-          kind,
-          "the message is over the JSON read limits (nesting deeper than 500): " + s.problem(),
-          Failures.requestOverReadLimits(String.valueOf(s.problem())));
-      return null;
-    }
-    long containerCap = FREE_CONTAINERS + total / BYTES_PER_CONTAINER;
-    if (kind != LineScanner.Kind.MALFORMED && s.containers() > containerCap) {
-      tooDense(s, kind, total, containerCap);
+    if (refusedForSize(s, kind, total)) {
       return null;
     }
     switch (kind) {
@@ -344,6 +326,38 @@ final class InboundFilter extends InputStream {
       }
     }
     return null;
+  }
+
+  /**
+   * Answers a line too large for the SDK: over the byte limit, past a JSON read limit, or with
+   * too many containers.
+   *
+   * @return whether the line was answered here (and must not reach the SDK)
+   */
+  private boolean refusedForSize(LineScanner s, LineScanner.Kind scanned, long total) {
+    LineScanner.Kind kind = scanned;
+    if (s.overLimits() && s.id() != null && s.method() != null) {
+      // Valid as far as it was read, and too large: answered to its id, as a request.
+      kind = LineScanner.Kind.REQUEST;
+    }
+    if (total > lineCap) {
+      tooLarge(s, kind, total);
+      return true;
+    }
+    if (s.overLimits()) {
+      refuse(
+          s,
+          kind,
+          "the message is over the JSON read limits (nesting deeper than 500): " + s.problem(),
+          Failures.requestOverReadLimits(String.valueOf(s.problem())));
+      return true;
+    }
+    long containerCap = FREE_CONTAINERS + total / BYTES_PER_CONTAINER;
+    if (kind != LineScanner.Kind.MALFORMED && s.containers() > containerCap) {
+      tooDense(s, kind, total, containerCap);
+      return true;
+    }
+    return false;
   }
 
   private void tooLarge(LineScanner s, LineScanner.Kind kind, long total) {
