@@ -67,6 +67,16 @@ final class InboundFilter extends InputStream {
   /** The MCP lifecycle's first request. */
   static final String INITIALIZE = "initialize";
 
+  /** The notification that ends the MCP initialization phase. */
+  static final String INITIALIZED = "notifications/initialized";
+
+  /**
+   * Requests after {@code initialize} and before {@link #INITIALIZED} that are handed on: the SDK
+   * holds them until that notification arrives, so they are not counted as unanswered (which
+   * would stop reading before it) but capped here instead.
+   */
+  static final int MAX_HELD_BEFORE_INITIALIZED = 128;
+
   /** The one request MCP allows before {@code initialize}. */
   static final String PING = "ping";
 
@@ -83,6 +93,9 @@ final class InboundFilter extends InputStream {
 
     /** The real input ended; return when the SDK may see the end. */
     void onEndOfInput();
+
+    /** {@code notifications/initialized} after {@code initialize} is about to reach the SDK. */
+    default void onInitialized() {}
 
     /**
      * Called before each line is read: returns once the server may take another message, so that
@@ -104,6 +117,10 @@ final class InboundFilter extends InputStream {
   private boolean endReported;
   /** Whether an {@code initialize} request was handed to the SDK. */
   private boolean initializeSeen;
+  /** Whether {@link #INITIALIZED} followed it. */
+  private boolean initializedSeen;
+  /** Requests handed on between the two. */
+  private int heldBeforeInitialized;
 
   /** A line buffer grown beyond this is dropped before the next line. */
   private static final int SHRINK_ABOVE = 1 << 20;
@@ -297,6 +314,17 @@ final class InboundFilter extends InputStream {
             return null;
           }
         }
+        if (!initializedSeen && ++heldBeforeInitialized > MAX_HELD_BEFORE_INITIALIZED) {
+          // The SDK holds these until notifications/initialized: bounded, and never a reason
+          // to stop reading (that notification must still get through).
+          out.rpcError(
+              id,
+              -32600,
+              "Invalid Request: the session is not initialized yet; send"
+                  + " \"notifications/initialized\" (at most " + MAX_HELD_BEFORE_INITIALIZED
+                  + " requests are held until it arrives)");
+          return null;
+        }
         String tool = null;
         if ("tools/call".equals(method)) {
           String problem = s.toolCallProblem();
@@ -318,6 +346,10 @@ final class InboundFilter extends InputStream {
           listener.onCancel(target);
           // Handled here; the SDK has no handler for it and would only log a warning.
           return null;
+        }
+        if (INITIALIZED.equals(s.method()) && initializeSeen) {
+          initializedSeen = true;
+          listener.onInitialized();
         }
         return forward();
       }

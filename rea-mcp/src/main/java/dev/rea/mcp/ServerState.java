@@ -34,6 +34,7 @@ final class ServerState implements InboundFilter.Listener {
   private final Set<String> pending = new HashSet<>();
   private final Set<String> pendingInspections = new HashSet<>();
   private final AtomicLong queued = new AtomicLong();
+  private volatile boolean initialized;
   private final CountDownLatch inputEnded = new CountDownLatch(1);
   private final Duration drainTimeout;
   private @Nullable CountingOutputStream output;
@@ -130,11 +131,19 @@ final class ServerState implements InboundFilter.Listener {
    * Reading stops instead, and the client's own writes block once the pipe is full.
    */
   @Override
+  public void onInitialized() {
+    initialized = true;
+  }
+
+  @Override
   public void awaitRoom() throws java.io.InterruptedIOException {
     try {
       synchronized (this) {
         // Written lines are counted under the output's lock: poll, briefly, only while full.
-        while (pending.size() >= MAX_UNANSWERED || unwritten() >= MAX_UNWRITTEN) {
+        // Before notifications/initialized the SDK holds requests unanswered until it arrives:
+        // they must not stop the reading that brings it (InboundFilter caps them instead).
+        while ((initialized && pending.size() >= MAX_UNANSWERED)
+            || unwritten() >= MAX_UNWRITTEN) {
           wait(5);
         }
       }

@@ -115,4 +115,69 @@ class BackpressureTest {
     assertThat(lines).as("one answer per request").isEqualTo(PINGS + 1);
     assertThat(text).contains("\"id\":" + (PINGS - 1) + ",").contains("\"id\":\"init\"");
   }
+
+  /**
+   * Requests sent after {@code initialize} and before {@code notifications/initialized} are held
+   * by the SDK until that notification: they must not stop the reading that brings it (a trial
+   * hung the server for good with 256 of them). Past {@link
+   * InboundFilter#MAX_HELD_BEFORE_INITIALIZED} they are refused instead; the rest, and what
+   * follows the notification, are answered, and the session ends with its input.
+   */
+  @Test
+  @Timeout(120)
+  void requestsBeforeInitializedNeverStopTheReadingThatReleasesThem() throws Exception {
+    int early = 300;
+    StringBuilder input = new StringBuilder();
+    input.append("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{")
+        .append("\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},")
+        .append("\"clientInfo\":{\"name\":\"raw\",\"version\":\"0\"}}}\n");
+    for (int i = 0; i < early; i++) {
+      input.append("{\"jsonrpc\":\"2.0\",\"id\":").append(i).append(",\"method\":\"ping\"}\n");
+    }
+    input.append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .append("{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"method\":\"ping\"}\n");
+    ByteArrayOutputStream answers = new ByteArrayOutputStream();
+    OutputStream out =
+        new OutputStream() {
+          @Override
+          public void write(int b) {
+            synchronized (answers) {
+              answers.write(b);
+            }
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) {
+            synchronized (answers) {
+              answers.write(b, off, len);
+            }
+          }
+        };
+    Thread serving =
+        new Thread(
+            () -> {
+              try {
+                new ReaMcpServer(ReaMcpServer.Config.standard())
+                    .serve(
+                        new ByteArrayInputStream(input.toString().getBytes(StandardCharsets.UTF_8)),
+                        out);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "early-requests-server");
+    serving.start();
+    serving.join(TimeUnit.SECONDS.toMillis(90));
+    assertThat(serving.isAlive()).as("the session ended with its input").isFalse();
+    String text;
+    synchronized (answers) {
+      text = answers.toString(StandardCharsets.UTF_8);
+    }
+    long lines = text.chars().filter(c -> c == '\n').count();
+    assertThat(lines).as("one answer per request").isEqualTo(early + 2);
+    long refused = text.lines().filter(l -> l.contains("not initialized yet")).count();
+    // initialize is the first of the held requests: 127 pings are held, the rest refused.
+    assertThat(refused).isEqualTo(early - (InboundFilter.MAX_HELD_BEFORE_INITIALIZED - 1));
+    assertThat(text).contains("\"id\":\"last\"");
+  }
 }
