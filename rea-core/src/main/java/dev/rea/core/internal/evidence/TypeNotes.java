@@ -145,6 +145,9 @@ public final class TypeNotes {
       List<Warning> out) {
     Map<TensorType, List<Integer>> limited = new TreeMap<>(TensorType.ORDER);
     Map<TensorType, List<Integer>> warned = new TreeMap<>(TensorType.ORDER);
+    // Every tensor of a type with candidate layouts, empty ones too: a candidate must hold each
+    // one's rows in whole blocks (CONTRACT section 8), though only nonempty K tensors are listed.
+    Map<TensorType, List<Integer>> ofType = new TreeMap<>(TensorType.ORDER);
     List<Integer> assumed = new ArrayList<>();
     String assumption = null;
     for (int i = 0; i < rows.size(); i++) {
@@ -153,6 +156,9 @@ public final class TypeNotes {
       if (a != null) {
         assumed.add(i);
         assumption = a;
+      }
+      if (!d.type().layoutNames().isEmpty()) {
+        ofType.computeIfAbsent(d.type(), k -> new ArrayList<>()).add(i);
       }
       TensorType.Note note = d.type().note(d.elements());
       if (note.limits()) {
@@ -165,7 +171,9 @@ public final class TypeNotes {
     for (Map.Entry<TensorType, List<Integer>> e : limited.entrySet()) {
       TensorType type = e.getKey();
       List<String> fitting =
-          fit != null && !type.layoutNames().isEmpty() ? fit.fitting(type, e.getValue()) : null;
+          fit != null && !type.layoutNames().isEmpty()
+              ? fit.fitting(type, ofType.getOrDefault(type, e.getValue()))
+              : null;
       limitationsOut.add(type.limitation(e.getValue().size(), e.getValue(), fitting));
     }
     if (assumption != null) {

@@ -97,6 +97,15 @@ class LayoutCandidatesTest {
     assertThat(id16.candidatesFittingRanges()).containsExactly("I8");
     Limitation id20 = only(GgufBuilder.v3().tensor("e", 20, 16, 0).tensor("f", 0, 8));
     assertThat(id20.candidatesFittingRanges()).containsExactly("I32", "I16", "I8");
+    // An empty Q4_K tensor of 64-element rows can only be K64: with a nonempty one that only K256
+    // fits, no candidate is left (the listed tensor is the nonempty one).
+    Limitation k = only(GgufBuilder.v3().tensor("a", 12, 64, 0)
+        .tensor(new Tensor("b", 12, 256, 1).dataBytes(144)));
+    assertThat(k.code()).isEqualTo("k_quant_layout_ambiguous");
+    assertThat(k.candidatesFittingRanges()).isEmpty();
+    Limitation both = only(GgufBuilder.v3().tensor("a", 12, 256, 0)
+        .tensor(new Tensor("b", 12, 256, 1).dataBytes(152)));
+    assertThat(both.candidatesFittingRanges()).containsExactly("K256", "K64");
     // Whole blocks: [256, 0] of ID 16 fits both.
     Limitation whole = only(GgufBuilder.v3().tensor("e", 16, 256, 0).tensor("f", 0, 8));
     assertThat(whole.candidatesFittingRanges()).containsExactly("I8", "IQ2_XXS");
