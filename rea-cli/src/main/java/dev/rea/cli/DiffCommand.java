@@ -12,6 +12,7 @@ import dev.rea.core.evidence.Inspection;
 import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
+import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -163,16 +164,56 @@ public final class DiffCommand extends ReaCommand {
     return new Side(result.orThrow(), null);
   }
 
-  /** @return whether the file starts as saved Evidence does ({@link FileProbe#savedEvidence}) */
+  /**
+   * @return whether the file is read as saved Evidence: it starts as saved Evidence does ({@link
+   *     FileProbe#savedEvidence}, its first bytes), or it is a JSON object after any JSON
+   *     whitespace (an envelope or bundle rewritten by another tool, with a long unknown first
+   *     member or a long indent: no model file starts so, and the Evidence reader decides) and
+   *     not a safetensors index
+   */
   private static boolean isSavedEvidence(Path path) throws ReaException {
     if (!Files.isRegularFile(path)) {
       return false;
     }
     try {
-      return FileProbe.of(path).savedEvidence();
+      // A safetensors index is a JSON object too, and names a set.
+      return FileProbe.of(path).savedEvidence()
+          || (!SetFiles.namesASet(path) && startsAsJsonObject(path));
     } catch (IOException e) {
       // Unreadable here: the inspection that follows reports it in its own terms.
       return false;
+    }
+  }
+
+  /** Most leading whitespace looked through: the Evidence reader's bound on a whole file. */
+  private static final long MOST_WHITESPACE = Limits.DEFAULT_EVIDENCE_INPUT_BYTES + (1 << 20);
+
+  /**
+   * @return whether the first byte after JSON whitespace is {@code {} and none of the first 8
+   *     bytes is NUL (a safetensors file's first 8 bytes are its header length, which for any
+   *     real header holds NUL bytes)
+   */
+  private static boolean startsAsJsonObject(Path path) throws IOException {
+    if (!noNulInFirstEight(path)) {
+      return false;
+    }
+    try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(path))) {
+      int b = in.read();
+      for (long at = 0; at < MOST_WHITESPACE && (b == ' ' || b == '\t' || b == '\n' || b == '\r'); at++) {
+        b = in.read();
+      }
+      return b == '{';
+    }
+  }
+
+  private static boolean noNulInFirstEight(Path path) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(path)) {
+      for (byte x : in.readNBytes(8)) {
+        if (x == 0) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 }

@@ -92,6 +92,21 @@ class StandardFormatsCliTest {
             "{\"kind\":\"model-artifact\",\"collection\":\"tensors\",\"names\":[\"blk.5999.attn_q.weight\"]}");
     assertThat(page.status()).as(page.err()).isZero();
     assertThat(page.json().get("total_matches").asInt()).isEqualTo(1);
+
+    // Rewritten by another tool (a long unknown first member; a long indent), it is still a
+    // side of rea diff, as inspect-analysis-view reads it (a trial had diff take both for
+    // models).
+    JsonNode envelope = JSON.readTree(r.out());
+    String members = "\"payload\":" + envelope.get("payload") + ",\"payloadType\":"
+        + envelope.get("payloadType") + ",\"signatures\":" + envelope.get("signatures");
+    Path unknownFirst = Files.writeString(dir.resolve("unknown-first.json"),
+        "{\"x\":\"" + "a".repeat(1000) + "\"," + members + "}");
+    Path indented = Files.writeString(dir.resolve("indented.json"),
+        " ".repeat(1_100_000) + "{" + members + "}");
+    for (Path side : List.of(unknownFirst, indented)) {
+      CliRunner.Result diff = CliRunner.run("diff", side.toString(), m.toString());
+      assertThat(diff.status()).as(side + ": " + diff.err()).isZero();
+    }
   }
 
   @Test
