@@ -318,6 +318,20 @@ class ScanSetsTest {
     assertThat(assertAgrees(failed)).isIn("rejected", "failed");
     assertThat(failed.get("error").get("message").asString())
         .contains(c.shards.get(2).getFileName().toString());
+
+    // Two indexes naming the shard: ambiguous, as rea check SHARD says, not two set lines.
+    dev.rea.core.testing.SetFixtures.write(
+        ck.resolve("again.safetensors.index.json"),
+        dev.rea.core.testing.SetFixtures.indexJson(64,
+                Map.of("model.layers.0.mlp.weight", c.shards.get(0).getFileName().toString()))
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    CliRunner.Result twice = CliRunner.run("scan", c.shards.get(0).toString());
+    assertThat(twice.status()).as(twice.err()).isEqualTo(1);
+    List<JsonNode> both = lines(twice.out());
+    assertThat(both).hasSize(1);
+    assertThat(both.get(0).get("path").asString()).isEqualTo(c.shards.get(0).toString());
+    assertThat(both.get(0).get("error").get("constraint").asString()).isEqualTo("ambiguous_set");
+    assertThat(assertAgrees(both.get(0))).isIn("rejected", "failed");
   }
 
   /**

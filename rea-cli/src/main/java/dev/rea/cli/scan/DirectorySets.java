@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -139,8 +140,12 @@ public final class DirectorySets implements UnitGrouping {
       }
       List<ModelUnits.Unit> grouped =
           ModelUnits.group(new ArrayList<>(files.keySet()), this::gguf, this::readIndex, limits);
+      Set<String> ambiguous = givenNames == null ? Set.of() : claimedTwice(grouped, givenNames);
       for (ModelUnits.Unit u : grouped) {
         if (givenNames != null && u.set() && u.names().stream().noneMatch(givenNames::contains)) {
+          continue;
+        }
+        if (u.set() && u.names().stream().anyMatch(ambiguous::contains)) {
           continue;
         }
         if (!u.set()) {
@@ -165,8 +170,37 @@ public final class DirectorySets implements UnitGrouping {
         }
         units.unit(ScanUnit.set(directory.resolve(u.anchor()), present, known));
       }
+      for (String n : ambiguous) {
+        // Read alone, the shard's inspection finds both indexes and says so (ambiguous_set), as
+        // rea check SHARD and inspect-model-set SHARD do.
+        ListedFile f = files.get(n);
+        if (f != null) {
+          units.unit(ScanUnit.file(f));
+        }
+      }
       files.clear();
       otherIndexes.clear();
+    }
+
+    /** @return the given names that two or more sets claim */
+    private Set<String> claimedTwice(List<ModelUnits.Unit> grouped, List<String> givenNames) {
+      Map<String, Integer> claims = new HashMap<>();
+      for (ModelUnits.Unit u : grouped) {
+        if (u.set()) {
+          for (String n : u.names()) {
+            if (givenNames.contains(n)) {
+              claims.merge(n, 1, Integer::sum);
+            }
+          }
+        }
+      }
+      Set<String> out = new java.util.TreeSet<>();
+      claims.forEach((n, c) -> {
+        if (c > 1) {
+          out.add(n);
+        }
+      });
+      return out;
     }
 
     /**
