@@ -122,15 +122,24 @@ final class DiffReport {
     for (JsonNode c : m.get("changed")) {
       // The same spelling under another type (INT32 5, UINT64 5) is a change: name the types.
       boolean retyped = !c.get("a").get("type").equals(c.get("b").get("type"));
+      String a = value(c.get("a"));
+      String b = value(c.get("b"));
+      if (a.equals(b) && !retyped && c.get("a").path("value").isString()) {
+        // Cut at the same place, the two strings read alike: show them where they differ.
+        String[] at = whereTheyDiffer(
+            c.get("a").get("value").asText(), c.get("b").get("value").asText());
+        a = at[0];
+        b = at[1];
+      }
       line(
           "  ~ metadata "
               + key(c)
               + ": "
               + (retyped ? c.get("a").get("type").asText() + " " : "")
-              + value(c.get("a"))
+              + a
               + " -> "
               + (retyped ? c.get("b").get("type").asText() + " " : "")
-              + value(c.get("b")));
+              + b);
     }
     omitted(m, "changed", "changed metadata keys");
     JsonNode byPreview = m.get("arrays_compared_by_preview");
@@ -166,6 +175,38 @@ final class DiffReport {
     if (t.get("order_changed").asBoolean()) {
       line("  the tensors both declare come in another order");
     }
+  }
+
+  /**
+   * Two strings whose cut forms are equal, each shown from a little before their first
+   * difference: {@code ..."word wXrd ..."... (151 characters, first difference at character
+   * 151)}, character positions counted from 1 in UTF-16 units as Java strings count them.
+   */
+  private static String[] whereTheyDiffer(String a, String b) {
+    int first = 0;
+    while (first < a.length() && first < b.length() && a.charAt(first) == b.charAt(first)) {
+      first++;
+    }
+    int from = Math.max(0, first - 20);
+    if (from > 0 && Character.isLowSurrogate(a.charAt(from))) {
+      from--;
+    }
+    return new String[] {window(a, from, first), window(b, from, first)};
+  }
+
+  private static String window(String s, int from, int first) {
+    int to = Math.min(s.length(), from + 40);
+    if (to < s.length() && Character.isHighSurrogate(s.charAt(to - 1))) {
+      to--;
+    }
+    return (from > 0 ? "..." : "")
+        + TerminalText.quoted(s.substring(from, to), 40)
+        + (to < s.length() ? "..." : "")
+        + " ("
+        + s.length()
+        + " characters, first difference at character "
+        + (first + 1)
+        + ")";
   }
 
   /**

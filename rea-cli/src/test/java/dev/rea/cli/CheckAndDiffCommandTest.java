@@ -358,6 +358,22 @@ class CheckAndDiffCommandTest {
     assertThat(one.status()).as(one.err()).isZero();
   }
 
+  /** Long strings that differ past the cut are shown where they differ, not cut alike. */
+  @Test
+  void longStringsThatDifferPastTheCutAreShownWhereTheyDiffer() throws Exception {
+    String common = "word ".repeat(30);
+    Path a = write("a.gguf", llama().kv("general.description", str(common + "alpha"))
+        .tensor("w", F32, 8, 4));
+    Path b = write("b.gguf", llama().kv("general.description", str(common + "omega"))
+        .tensor("w", F32, 8, 4));
+    CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString(), "--wide");
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("~ metadata general.description: ...\"word word word word alpha\" (155")
+        .contains("-> ...\"word word word word omega\" (155 characters, first difference at"
+            + " character 151)");
+  }
+
   /** Names that differ only in Unicode normalization look alike: the readable diff says why. */
   @Test
   void namesThatDifferOnlyInNormalizationAreExplained() throws Exception {
