@@ -345,7 +345,11 @@ public final class SetChecks {
                     ? "another member declares "
                     : "other members declare ")
                 + common + " (gguf-split writes one count in every member; the members hold "
-                + tensorSum + " tensors): is this a member of another set?");
+                + tensorSum + " tensors)"
+                + (d == tensorSum
+                    ? ", which this count matches: either this member is from another set or"
+                        + " the others' count is wrong"
+                    : ": is this a member of another set?"));
       } else if (first < 0) {
         first = k;
       }

@@ -433,8 +433,18 @@ class SetInspectionTest {
     assertThat(r).isInstanceOf(SetInspection.Failed.class);
     ReaException e = ((SetInspection.Failed) r).error();
     assertThat(e.getMessage()).contains("split.tensors.count is 4 where other members declare 3")
-        .contains("is this a member of another set");
+        .contains("either this member is from another set or the others' count is wrong");
     assertThat(e.path()).isEqualTo(m.get(1).toString());
+
+    // Most members wrong (9, 9, and 3 where 3 tensors are held): the odd one is still named
+    // first, and the message says its count is the one the tensors bear out.
+    List<Path> most = SetFixtures.ggufSplit(dir, "most", 3, 1, 1,
+        (no, kvs) -> kvs.put("split.tensors.count", GgufBuilder.i32(no == 3 ? 3 : 9)),
+        (no, b) -> {});
+    ReaException w = ((SetInspection.Failed) rea.inspectSet(most.get(0), InspectOptions.defaults()))
+        .error();
+    assertThat(w.getMessage()).contains("split.tensors.count is 3 where other members declare 9")
+        .contains("hold 3 tensors), which this count matches: either");
   }
 
   @Test
