@@ -385,8 +385,10 @@ public final class KeyRing {
     List<String> blocks = new ArrayList<>();
     Matcher m = PEM.matcher(text);
     boolean anyBlock = false;
+    int wellFormed = 0;
     while (m.find()) {
       anyBlock = true;
+      wellFormed++;
       if (m.group(1).equals("PUBLIC KEY")) {
         blocks.add(m.group(2));
       }
@@ -395,6 +397,7 @@ public final class KeyRing {
       keys.add(decodePublic(base64(text)));
       return keys;
     }
+    int begins = text.split("-----BEGIN ", -1).length - 1;
     IllegalArgumentException first = null;
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
@@ -406,6 +409,12 @@ public final class KeyRing {
             "PUBLIC KEY block " + (i + 1) + " of " + blocks.size() + " skipped: " + e.getMessage());
       }
     }
+    if (begins > wellFormed) {
+      problems.add((begins - wellFormed)
+          + (begins - wellFormed == 1 ? " PEM block" : " PEM blocks")
+          + " not well formed (a BEGIN line without its END line, or text that is not base64)"
+          + " skipped");
+    }
     if (keys.isEmpty()) {
       throw first != null ? first : new IllegalArgumentException("no PUBLIC KEY block");
     }
@@ -414,7 +423,11 @@ public final class KeyRing {
   }
 
   private static byte[] base64(String text) {
-    return Base64.getMimeDecoder().decode(text.strip());
+    try {
+      return Base64.getMimeDecoder().decode(text.strip());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("its base64 is malformed (" + e.getMessage() + ")", e);
+    }
   }
 
   private static PublicKey decodePublic(byte[] der) {

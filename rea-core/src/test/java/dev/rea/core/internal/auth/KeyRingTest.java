@@ -175,6 +175,17 @@ class KeyRingTest {
     assertThat(home.problems()).containsExactly(
         "bad.pem: not an Ed25519 SubjectPublicKeyInfo",
         "team.pem: PUBLIC KEY block 2 of 2 skipped: not an Ed25519 SubjectPublicKeyInfo");
+
+    // A block that is not even well formed PEM, before the good key: listed, key trusted.
+    Files.writeString(trusted.resolve("team.pem"),
+        "-----BEGIN PUBLIC KEY-----\n!!!notbase64!!!\n-----END PUBLIC KEY-----\n"
+            + KeyRing.publicKeyPem(b.publicKey()));
+    Files.delete(trusted.resolve("bad.pem"));
+    KeyRing again = KeyRing.open(tmp.resolve("home"));
+    assertThat(again.trustedKeyIds()).containsExactly(again.keyId(), b.keyId());
+    assertThat(again.problems()).containsExactly(
+        "team.pem: 1 PEM block not well formed (a BEGIN line without its END line, or text that"
+            + " is not base64) skipped");
   }
 
   @Test
