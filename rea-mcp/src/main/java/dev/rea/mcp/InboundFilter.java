@@ -294,51 +294,7 @@ final class InboundFilter extends InputStream {
         return null;
       }
       case REQUEST -> {
-        RpcId id = Objects.requireNonNull(s.id());
-        String method = Objects.requireNonNull(s.method());
-        if (!initializeSeen) {
-          if (INITIALIZE.equals(method)) {
-            initializeSeen = true;
-          } else if (PING.equals(method)) {
-            // The SDK would hold a ping until the session is initialized; MCP allows pings at any
-            // time, so it is answered here.
-            out.emptyResult(id);
-            return null;
-          } else {
-            out.rpcError(
-                id,
-                -32600,
-                "Invalid Request: the server is not initialized; the first request must be"
-                    + " \"initialize\" (only \"ping\" is answered before it), not "
-                    + quote(method));
-            return null;
-          }
-        }
-        if (!initializedSeen && ++heldBeforeInitialized > MAX_HELD_BEFORE_INITIALIZED) {
-          // The SDK holds these until notifications/initialized: bounded, and never a reason
-          // to stop reading (that notification must still get through).
-          out.rpcError(
-              id,
-              -32600,
-              "Invalid Request: the session is not initialized yet; send"
-                  + " \"notifications/initialized\" (at most " + MAX_HELD_BEFORE_INITIALIZED
-                  + " requests are held until it arrives)");
-          return null;
-        }
-        String tool = null;
-        if ("tools/call".equals(method)) {
-          String problem = s.toolCallProblem();
-          if (problem != null) {
-            out.rpcError(id, -32602, "Invalid params: " + problem);
-            return null;
-          }
-          tool = s.toolName();
-        }
-        listener.onRequest(id, method, tool);
-        if (inspects(tool)) {
-          return MetaInjector.withRequestId(line, lineLength, id);
-        }
-        return forward();
+        return request(s);
       }
       case NOTIFICATION -> {
         RpcId target = s.cancelRequestId();
@@ -358,6 +314,55 @@ final class InboundFilter extends InputStream {
       }
     }
     return null;
+  }
+
+  /** A request the scanner accepted: handed on, or answered here before initialization. */
+  private byte @Nullable [] request(LineScanner s) {
+    RpcId id = Objects.requireNonNull(s.id());
+    String method = Objects.requireNonNull(s.method());
+    if (!initializeSeen) {
+      if (INITIALIZE.equals(method)) {
+        initializeSeen = true;
+      } else if (PING.equals(method)) {
+        // The SDK would hold a ping until the session is initialized; MCP allows pings at any
+        // time, so it is answered here.
+        out.emptyResult(id);
+        return null;
+      } else {
+        out.rpcError(
+            id,
+            -32600,
+            "Invalid Request: the server is not initialized; the first request must be"
+                + " \"initialize\" (only \"ping\" is answered before it), not "
+                + quote(method));
+        return null;
+      }
+    }
+    if (!initializedSeen && ++heldBeforeInitialized > MAX_HELD_BEFORE_INITIALIZED) {
+      // The SDK holds these until notifications/initialized: bounded, and never a reason
+      // to stop reading (that notification must still get through).
+      out.rpcError(
+          id,
+          -32600,
+          "Invalid Request: the session is not initialized yet; send"
+              + " \"notifications/initialized\" (at most " + MAX_HELD_BEFORE_INITIALIZED
+              + " requests are held until it arrives)");
+      return null;
+    }
+    String tool = null;
+    if ("tools/call".equals(method)) {
+      String problem = s.toolCallProblem();
+      if (problem != null) {
+        out.rpcError(id, -32602, "Invalid params: " + problem);
+        return null;
+      }
+      tool = s.toolName();
+    }
+    listener.onRequest(id, method, tool);
+    if (inspects(tool)) {
+      return MetaInjector.withRequestId(line, lineLength, id);
+    }
+    return forward();
   }
 
   /**
