@@ -20,10 +20,6 @@ final class Failures {
   }
 
   /**
-   * {@code resource_exhausted} / {@code request_size}: a message over the inbound line cap.
-   * Diagnostics {@code limit_bytes} and {@code requested_bytes} are decimal strings.
-   */
-  /**
    * A message within the byte limit that goes past a JSON read limit the SDK's parser shares
    * (nesting deeper than 500): {@code resource_exhausted} / {@code request_size}.
    *
@@ -38,6 +34,10 @@ final class Failures {
         .build();
   }
 
+  /**
+   * {@code resource_exhausted} / {@code request_size}: a message over the inbound line cap.
+   * Diagnostics {@code limit_bytes} and {@code requested_bytes} are decimal strings.
+   */
   static ReaException requestTooLarge(long bytes, int cap) {
     return ReaException.builder(
             Constraint.REQUEST_SIZE,
