@@ -194,26 +194,24 @@ public final class DiffCommand extends ReaCommand {
    *     real header holds NUL bytes)
    */
   private static boolean startsAsJsonObject(Path path) throws IOException {
-    if (!noNulInFirstEight(path)) {
-      return false;
-    }
     try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(path))) {
-      int b = in.read();
-      for (long at = 0; at < MOST_WHITESPACE && (b == ' ' || b == '\t' || b == '\n' || b == '\r'); at++) {
-        b = in.read();
+      byte[] head = in.readNBytes(8);
+      for (byte x : head) {
+        if (x == 0) {
+          return false;
+        }
+      }
+      java.io.InputStream all =
+          new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(head), in);
+      int b = all.read();
+      for (long seen = 0; seen < MOST_WHITESPACE && isJsonWhitespace(b); seen++) {
+        b = all.read();
       }
       return b == '{';
     }
   }
 
-  private static boolean noNulInFirstEight(Path path) throws IOException {
-    try (java.io.InputStream in = Files.newInputStream(path)) {
-      for (byte x : in.readNBytes(8)) {
-        if (x == 0) {
-          return false;
-        }
-      }
-      return true;
-    }
+  private static boolean isJsonWhitespace(int b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r';
   }
 }
