@@ -384,16 +384,14 @@ public final class KeyRing {
     List<PublicKey> keys = new ArrayList<>();
     List<String> blocks = new ArrayList<>();
     Matcher m = PEM.matcher(text);
-    boolean anyBlock = false;
     int wellFormed = 0;
     while (m.find()) {
-      anyBlock = true;
       wellFormed++;
       if (m.group(1).equals("PUBLIC KEY")) {
         blocks.add(m.group(2));
       }
     }
-    if (!anyBlock) {
+    if (wellFormed == 0) {
       keys.add(decodePublic(base64(text)));
       return keys;
     }

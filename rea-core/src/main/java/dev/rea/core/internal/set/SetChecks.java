@@ -322,13 +322,13 @@ public final class SetChecks {
     if (votes.isEmpty()) {
       return;
     }
-    int common = votes.entrySet().iterator().next().getKey();
+    int common = 0;
+    int best = 0;
     for (Map.Entry<Integer, Integer> e : votes.entrySet()) {
-      int n = e.getValue();
-      int best = votes.getOrDefault(common, 0);
-      // On a tie, the count the members bear out.
-      if (n > best || (n == best && e.getKey() == tensorSum && common != tensorSum)) {
+      // On a tie, the count the members bear out; else the first member's.
+      if (e.getValue() > best || (e.getValue() == best && e.getKey() == tensorSum)) {
         common = e.getKey();
+        best = e.getValue();
       }
     }
     String field = "metadata[" + quoted(SPLIT_TENSORS) + "]";
@@ -341,9 +341,7 @@ public final class SetChecks {
       if (d != common) {
         add(k, paths.get(k), null, field,
             "split.tensors.count is " + d + " where "
-                + (votes.getOrDefault(common, 0) == 1
-                    ? "another member declares "
-                    : "other members declare ")
+                + (best == 1 ? "another member declares " : "other members declare ")
                 + common + " (gguf-split writes one count in every member; the members hold "
                 + tensorSum + " tensors)"
                 + (d == tensorSum
