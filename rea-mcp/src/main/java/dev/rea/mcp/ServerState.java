@@ -124,17 +124,18 @@ final class ServerState implements InboundFilter.Listener {
     return true;
   }
 
+  /** From now on unanswered requests count toward {@link #awaitRoom}'s pause. */
+  @Override
+  public void onInitialized() {
+    initialized = true;
+  }
+
   /**
    * Backpressure on the input: waits while {@value #MAX_UNANSWERED} requests are unanswered or
    * {@value #MAX_UNWRITTEN} messages wait to be written to the output (a client that never reads
    * its answers blocks the server's writes; the SDK would queue every later answer in memory).
    * Reading stops instead, and the client's own writes block once the pipe is full.
    */
-  @Override
-  public void onInitialized() {
-    initialized = true;
-  }
-
   @Override
   public void awaitRoom() throws java.io.InterruptedIOException {
     try {

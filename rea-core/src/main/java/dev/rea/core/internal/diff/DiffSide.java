@@ -1,5 +1,6 @@
 package dev.rea.core.internal.diff;
 
+import dev.rea.core.evidence.Coverage;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.FormatFacts;
 import dev.rea.core.evidence.MetadataRow;
@@ -36,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * @param types type rows
  * @param totals totals
  * @param headerComplete whether the record holds its whole header ({@code coverage.header}
- *     complete; for a set, its status complete and every member's header): a partial record's
+ *     complete; for a set, its status complete and its coverage, every member's): a partial record's
  *     declarations past where its read stopped are unknown, so it is never the same as another
  */
 public record DiffSide(
@@ -179,14 +180,14 @@ public record DiffSide(
         owners,
         set.types(),
         set.totals(),
+        // The set's coverage is its members' weakest: complete only when every header is.
         ModelSetRecord.STATUS_COMPLETE.equals(set.status())
-            && "complete".equals(set.coverage().header())
-            && members.stream().allMatch(DiffSide::complete));
+            && Coverage.COMPLETE.equals(set.coverage().header()));
   }
 
   /** @return whether a record holds its whole header ({@code coverage.header} complete) */
   private static boolean complete(EvidenceRecord r) {
-    return "complete".equals(r.coverage().header());
+    return Coverage.COMPLETE.equals(r.coverage().header());
   }
 
   /**
