@@ -220,11 +220,7 @@ class HostileCliTest {
     Path stdout = dir.resolve("child.out");
     Path stderr = dir.resolve("child.err");
     List<String> cmd = new ArrayList<>();
-    // SIGINT may be ignored by whoever started the tests (a background job); an ignored SIGINT
-    // stays ignored in the child JVM, so perl (when present) restores the default first.
-    if (Files.isExecutable(Path.of("/usr/bin/perl"))) {
-      cmd.addAll(List.of("/usr/bin/perl", "-e", "$SIG{INT}='DEFAULT'; exec @ARGV or die $!"));
-    }
+    cmd.addAll(InheritedSignals.defaultSigint());
     cmd.addAll(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx128m",
@@ -237,7 +233,7 @@ class HostileCliTest {
     try {
       long pid = child.pid();
       long pos = waitForReadPosition(child, pid, p, 64L << 20, 120_000);
-      assumeThat(ignored(pid, number)).as("SIG%s is ignored in the child; cannot test", signal).isFalse();
+      assumeThat(InheritedSignals.ignored(pid, number)).as("SIG%s is ignored in the child; cannot test", signal).isFalse();
       assertThat(pos).as("the child was hashing when interrupted").isGreaterThan(64L << 20);
       Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
       assertThat(kill.waitFor()).isEqualTo(0);
@@ -407,16 +403,5 @@ class HostileCliTest {
       Thread.sleep(20);
     }
     throw new AssertionError("the child never read past " + min + " bytes (alive: " + child.isAlive() + ")");
-  }
-
-  /** @return true when the process ignores the signal (its bit in SigIgn of /proc/PID/status) */
-  private static boolean ignored(long pid, int signal) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-      if (line.startsWith("SigIgn:")) {
-        long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);
-        return (mask & (1L << (signal - 1))) != 0;
-      }
-    }
-    return false;
   }
 }

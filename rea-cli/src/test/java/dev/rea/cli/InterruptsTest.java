@@ -1,6 +1,7 @@
 package dev.rea.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.rea.core.options.Cancellation;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,9 @@ import sun.misc.Signal;
 class InterruptsTest {
   @Test
   void aSignalBeforeTheHandlersCancelsOnceTheyAreInstalled() throws Exception {
+    assumeThat(InheritedSignals.ignored(ProcessHandle.current().pid(), InheritedSignals.SIGINT))
+        .as("SIGINT was ignored when this JVM started: the JVM installs no handler for it")
+        .isFalse();
     Interrupts.early();
     Signal.raise(new Signal("INT"));
     // Signals are handled on the JVM's signal dispatcher thread: wait until it has run.
