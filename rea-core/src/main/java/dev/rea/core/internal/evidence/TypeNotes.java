@@ -172,7 +172,8 @@ public final class TypeNotes {
       TensorType type = e.getKey();
       List<String> fitting =
           fit != null && !type.layoutNames().isEmpty()
-              ? fit.fitting(type, ofType.getOrDefault(type, e.getValue()))
+              // Every row of a type with layouts is in ofType: all of its rows, limited or not.
+              ? fit.fitting(type, java.util.Objects.requireNonNull(ofType.get(type), "ofType"))
               : null;
       limitationsOut.add(type.limitation(e.getValue().size(), e.getValue(), fitting));
     }
