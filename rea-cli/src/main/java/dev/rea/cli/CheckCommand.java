@@ -31,7 +31,8 @@ import tools.jackson.core.json.JsonFactory;
  * {@code rea check PATH...}: is each file or model set OK, yes or no (CONTRACT section 12)? A
  * directory, a safetensors index or a member of a GGUF split set is checked as the whole set
  * ({@link Rea#verdict(String, SetInspection, CheckPolicy)}). A unit fails when REA rejects it, when its full SHA-256 differs from {@code --expect-sha256}, on every warning
- * {@code --allow} does not name, and with {@code --fail-on limitations} on every limitation.
+ * {@code --allow} does not name, and with {@code --fail-on limitations} on every limitation it
+ * does not name.
  * Prints {@code OK PATH} or {@code FAIL PATH: reason; reason} per file (or one JSON object) and
  * exits 0 when all are OK, 1 otherwise, 2 for invalid arguments.
  */
@@ -77,7 +78,9 @@ public final class CheckCommand extends ReaCommand {
       names = "--allow",
       paramLabel = "CODE",
       split = ",",
-      description = "Warning codes that do not fail a file (comma-separated, repeatable).")
+      description =
+          "Warning codes that do not fail a file, and with --fail-on limitations limitation"
+              + " codes (layout_assumed after --assume-layout); comma-separated, repeatable.")
   List<String> allow = new ArrayList<>();
 
   @Option(
@@ -170,14 +173,17 @@ public final class CheckCommand extends ReaCommand {
     for (String code : allow) {
       if (!code.isBlank()) {
         String c = code.strip();
-        if (!CheckPolicy.warningCodes().contains(c)) {
+        if (!CheckPolicy.warningCodes().contains(c) && !CheckPolicy.limitationCodes().contains(c)) {
           // A misspelt code would let nothing through and fail silently the user's intent.
           throw ReaException.builder(
                   Constraint.BAD_ARGUMENT,
-                  "--allow names warning codes, and REA has no warning '"
+                  "--allow names warning or limitation codes, and REA has no '"
                       + ReaException.truncateForMessage(c)
                       + "'; its warnings are "
-                      + String.join(", ", CheckPolicy.warningCodes()))
+                      + String.join(", ", CheckPolicy.warningCodes())
+                      + "; its limitations (which fail a file only with --fail-on limitations)"
+                      + " are "
+                      + String.join(", ", CheckPolicy.limitationCodes()))
               .field("--allow")
               .build();
         }

@@ -180,6 +180,42 @@ class CheckAndDiffCommandTest {
     assertThat(other.err()).contains("--fail-on takes 'warnings'").contains("'limitations'");
   }
 
+  /**
+   * A K-quant file can pass --fail-on limitations once its layout is stated and the limitation
+   * that records the statement is allowed by name; the layout ambiguity itself stays a reason
+   * without the statement.
+   */
+  @Test
+  void aStatedLayoutsLimitationCanBeAllowed() throws Exception {
+    Path whole = write("kq.gguf", llama().tensor("blk.0.ffn_down.weight", Q4_K, 256, 4));
+    CliRunner.Result ambiguous = CliRunner.run("check", whole.toString(), "--fail-on", "limitations");
+    assertThat(ambiguous.status()).isEqualTo(1);
+    assertThat(ambiguous.out()).contains("k_quant_layout_ambiguous: ");
+
+    CliRunner.Result assumed =
+        CliRunner.run(
+            "check", whole.toString(), "--fail-on", "limitations", "--assume-layout", "ggml-modern");
+    assertThat(assumed.status()).isEqualTo(1);
+    assertThat(assumed.out()).contains("layout_assumed: ").doesNotContain("k_quant_layout_ambiguous");
+
+    CliRunner.Result allowed =
+        CliRunner.run(
+            "check", whole.toString(), "--fail-on", "limitations", "--assume-layout", "ggml-modern",
+            "--allow", "layout_assumed");
+    assertThat(allowed.status()).as(allowed.out() + allowed.err()).isZero();
+    assertThat(allowed.out().strip()).isEqualTo("OK " + whole);
+
+    CliRunner.Result notStated =
+        CliRunner.run(
+            "check", whole.toString(), "--fail-on", "limitations", "--allow", "layout_assumed");
+    assertThat(notStated.status()).as("allowing the statement's limitation allows no other").isEqualTo(1);
+    assertThat(notStated.out()).contains("k_quant_layout_ambiguous: ");
+
+    CliRunner.Result unknown = CliRunner.run("check", whole.toString(), "--allow", "layout_asumed");
+    assertThat(unknown.status()).isEqualTo(2);
+    assertThat(unknown.err()).contains("'layout_asumed'", "layout_assumed", "short_under_every_layout");
+  }
+
   @Test
   void aTypeIdNoGgmlDefinesFailsUnlessAllowed() throws Exception {
     // Q4_K's ID 12 with its third byte flipped: 0x00FF000C = 16711692, which no ggml defines.

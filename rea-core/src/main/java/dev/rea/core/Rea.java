@@ -853,6 +853,9 @@ public final class Rea {
     }
     if (policy.failOnLimitations()) {
       for (dev.rea.core.evidence.Limitation l : limitations) {
+        if (policy.allow().contains(l.code())) {
+          continue;
+        }
         reasons.add(
             new Verdict.Reason(Verdict.Kind.LIMITATION, l.code(), l.message(), null, null));
       }

@@ -35,19 +35,50 @@ public final class SarifRules {
           "A safetensors file is named as a checkpoint's shard but no index in its directory"
               + " names it.");
 
+  /**
+   * Limitations (what REA could not establish), which fail a check only when asked ({@code
+   * --fail-on limitations}). {@code unknown_type_id} is also a warning, described as one.
+   */
+  private static final Map<String, String> LIMITATIONS =
+      Map.of(
+          "unknown_dtype",
+          "A safetensors tensor's dtype is one REA does not know: its byte length is unknown.",
+          "partial_header",
+          "The header was read only in part: the record lists what was read before it stopped.",
+          "layout_assumed",
+          "Byte lengths rest on the layout the request assumed, not on the header.",
+          "q8_1_layout_ambiguous",
+          "Q8_1 tensors have two released layouts; the header does not say which.",
+          "k_quant_layout_ambiguous",
+          "K-quant tensors have several released layouts; the header does not say which.",
+          "ambiguous_type_id",
+          "A GGUF type ID names different types in different ggml releases.",
+          "unknown_type_id",
+          "A tensor's type ID is defined by no released ggml: its byte length is unknown.");
+
+  /** @return every limitation code a record or set record may carry, in code-point order */
+  public static java.util.SortedSet<String> limitationCodes() {
+    return java.util.Collections.unmodifiableSortedSet(
+        new java.util.TreeSet<>(LIMITATIONS.keySet()));
+  }
+
   /** @return every warning code a record may carry, in code-point order */
   public static java.util.SortedSet<String> warningCodes() {
     return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(WARNINGS.keySet()));
   }
 
   /**
-   * @param ruleId a constraint's wire name or a warning code
+   * @param ruleId a constraint's wire name, a warning code or a limitation code
    * @return a one-sentence description
    */
   static String describe(String ruleId) {
     String warning = WARNINGS.get(ruleId);
     if (warning != null) {
       return warning;
+    }
+    String limitation = LIMITATIONS.get(ruleId);
+    if (limitation != null) {
+      return limitation;
     }
     for (Constraint c : Constraint.values()) {
       if (c.wireName().equals(ruleId)) {
