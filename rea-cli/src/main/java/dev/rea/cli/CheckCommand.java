@@ -9,6 +9,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Inspection;
+import dev.rea.core.evidence.ModelSetRecord;
 import dev.rea.core.evidence.SetInspection;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
@@ -50,7 +51,9 @@ import tools.jackson.core.json.JsonFactory;
           + "*.safetensors.index.json, a safetensors shard (named NAME-0000k-of-0000n, or "
           + "with an index beside it; not with --expect-sha256) or a member of a GGUF split "
           + "set is checked as the whole model, as inspect-model-set reads it: it fails also "
-          + "when its files contradict each other or the index."},
+          + "when its files contradict each other or the index. A PATH that such a set, checked "
+          + "earlier in the same run, read as its index or member gets no verdict of its own "
+          + "(rea check DIR/* reads a checkpoint once, as rea check DIR does)."},
     footer = {
       "",
       "Examples:",
@@ -128,8 +131,14 @@ public final class CheckCommand extends ReaCommand {
             .layout(Arguments.layout(assumeLayout))
             .build();
     List<Verdict> verdicts = new ArrayList<>(paths.size());
+    Set<Path> covered = new java.util.HashSet<>();
+    int folded = 0;
     for (String text : paths) {
-      verdicts.add(check(rea, text, options, policy));
+      if (coveredBefore(text, covered)) {
+        folded++;
+        continue;
+      }
+      verdicts.add(check(rea, text, options, policy, covered));
     }
     boolean ok = verdicts.stream().allMatch(Verdict::ok);
     if (output == StandardFormat.SARIF) {
@@ -144,6 +153,14 @@ public final class CheckCommand extends ReaCommand {
         screen.println(text, line(v), LINE_INDENT);
       }
       text.flush();
+    }
+    if (folded > 0) {
+      err.println(
+          "rea check: "
+              + folded
+              + (folded == 1 ? " more PATH was a file" : " more PATHs were files")
+              + " of a model set checked above, whose one verdict covers "
+              + (folded == 1 ? "it" : "them"));
     }
     return ok ? 0 : 1;
   }
@@ -202,7 +219,8 @@ public final class CheckCommand extends ReaCommand {
    * with {@code split_member_alone} instead of passing as a whole model. A path the user mistyped
    * is that unit's failure, not the run's.
    */
-  private static Verdict check(Rea rea, String text, InspectOptions options, CheckPolicy policy) {
+  private static Verdict check(
+      Rea rea, String text, InspectOptions options, CheckPolicy policy, Set<Path> covered) {
     Inspection result;
     try {
       Path path = Arguments.resolve(text);
@@ -210,11 +228,11 @@ public final class CheckCommand extends ReaCommand {
       // --expect-sha256 names one file's digest: a shard given with it is that file.
       boolean shard = policy.expectSha256() == null && SetFiles.mayBeAShard(path);
       if (SetFiles.namesASet(path) || shard) {
-        return setVerdict(rea, text, path, options, policy);
+        return setVerdict(rea, text, path, options, policy, covered);
       }
       result = rea.inspect(path, options);
       if (result instanceof Inspection.Complete c && loneMember(path, c.record(), policy)) {
-        return setVerdict(rea, text, path, options, policy);
+        return setVerdict(rea, text, path, options, policy, covered);
       }
     } catch (ReaException e) {
       result = new Inspection.Failed(e, null);
@@ -241,12 +259,53 @@ public final class CheckCommand extends ReaCommand {
   }
 
   private static Verdict setVerdict(
-      Rea rea, String text, Path path, InspectOptions options, CheckPolicy policy) {
+      Rea rea,
+      String text,
+      Path path,
+      InspectOptions options,
+      CheckPolicy policy,
+      Set<Path> covered) {
     SetInspection set = rea.inspectSet(path, options);
-    if (set instanceof SetInspection.Failed f) {
+    if (set instanceof SetInspection.Complete c) {
+      for (ModelSetRecord.Member m : c.set().members()) {
+        covered.add(key(m.path()));
+      }
+      ModelSetRecord.IndexInfo index = c.set().set().index();
+      if (index != null) {
+        covered.add(key(index.path()));
+      }
+    } else if (set instanceof SetInspection.Failed f) {
+      // The members read before the failure: given again, they would fail the same way.
+      for (EvidenceRecord m : f.members()) {
+        covered.add(key(m.artifact().path()));
+      }
       set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
     }
     return Rea.verdict(text, set, policy);
+  }
+
+  /**
+   * Whether a path names a file that a set checked earlier in this run read as its index or
+   * member: its verdict is that set's, already printed once (so {@code rea check DIR/*} reads a
+   * sharded checkpoint once and prints one line for it, as {@code rea check DIR} does).
+   */
+  private static boolean coveredBefore(String text, Set<Path> covered) {
+    if (covered.isEmpty()) {
+      return false;
+    }
+    try {
+      return covered.contains(key(Arguments.resolve(text).toString()));
+    } catch (ReaException | java.nio.file.InvalidPathException notAPath) {
+      return false; // its own check reports it
+    }
+  }
+
+  private static Path key(String path) {
+    try {
+      return Path.of(path).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException notAPath) {
+      return Path.of("");
+    }
   }
 
   /** The verdicts with absolute paths (SARIF names files by URI). */

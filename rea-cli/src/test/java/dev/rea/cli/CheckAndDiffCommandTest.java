@@ -8,7 +8,9 @@ import dev.rea.core.testing.SetFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -61,8 +63,21 @@ class CheckAndDiffCommandTest {
         SetFixtures.checkpoint(java.nio.file.Files.createDirectories(dir.resolve("ckpt")), 2, 3);
     CliRunner.Result good = CliRunner.run("check", c.index.getParent().toString(), c.index.toString());
     assertThat(good.status()).as(good.out()).isZero();
-    assertThat(good.out().lines())
-        .containsExactly("OK " + c.index.getParent(), "OK " + c.index);
+    // The index was read as the directory's set: one verdict covers both PATHs.
+    assertThat(good.out().lines()).containsExactly("OK " + c.index.getParent());
+    assertThat(good.err()).contains("1 more PATH was a file of a model set checked above");
+    // Every file of the checkpoint given one by one (a shell's DIR/*): one set, read once.
+    List<String> each = new ArrayList<>(List.of("check"));
+    each.add(c.shards.get(1).toString());
+    each.add(c.index.toString());
+    each.add(c.shards.get(0).toString());
+    CliRunner.Result glob = CliRunner.run(each.toArray(new String[0]));
+    assertThat(glob.status()).as(glob.out() + glob.err()).isZero();
+    assertThat(glob.out().lines()).containsExactly("OK " + c.shards.get(1));
+    assertThat(glob.err()).contains("2 more PATHs were files of a model set checked above");
+    assertThat(CliRunner.run("check", c.index.toString(), c.index.toString(), "--json")
+            .json().get("units").size())
+        .as("the same index twice: one unit").isEqualTo(1);
     CliRunner.Result json = CliRunner.run("check", c.index.toString(), "--json");
     assertThat(json.json().get("units").get(0).get("evidence_id").asString()).startsWith("sha256:");
 
