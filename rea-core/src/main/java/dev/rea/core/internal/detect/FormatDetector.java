@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -251,7 +250,9 @@ public final class FormatDetector {
           "the content is not GGUF (magic 'GGUF') and not safetensors (8-byte little-endian"
               + " length, then a JSON object)";
     }
-    int shown = Math.min(n, 16);
+    // The bytes themselves are not echoed: a file that is no model may be anything the caller
+    // can read (an MCP client can name /etc/shadow), and "detected" already says what it looks
+    // like.
     ReaException.Builder b =
         ReaException.builder(Constraint.UNSUPPORTED_FORMAT, "unsupported format: " + hint)
             .field("magic")
@@ -260,8 +261,7 @@ public final class FormatDetector {
     if (schema != null && kind.equals("rea_evidence")) {
       b.diagnostic("schema", schema);
     }
-    return b.diagnostic("leading_bytes", HexFormat.of().formatHex(head, 0, shown))
-        .diagnostic("file_size", Long.toString(fileSize))
+    return b.diagnostic("file_size", Long.toString(fileSize))
         .build();
   }
 

@@ -156,6 +156,12 @@ class FormatDetectorTest {
     assertThat(e.getMessage()).contains(hint);
     assertThat(e.field()).isEqualTo("magic");
     assertThat(e.offset()).isEqualTo(0L);
+    // Nothing of the content is echoed back: an MCP client may name any file the user can read.
+    String hex = java.util.HexFormat.of().formatHex(head, 0, Math.min(head.length, 4));
+    assertThat(e.diagnostics().keySet()).isSubsetOf("detected", "file_size", "schema");
+    if (!hex.isEmpty()) {
+      assertThat(e.diagnostics().values().toString()).doesNotContain(hex);
+    }
   }
 
   @org.junit.jupiter.api.Test
