@@ -46,7 +46,7 @@ final class DiffReport {
       }
     }
     if (d.get("same_declarations").asBoolean()) {
-      line("The declarations are the same.");
+      line("The declarations are the same." + bytesNote(d.get("a"), d.get("b")));
     } else if (partial.isEmpty()) {
       line("The declarations differ:");
     } else {
@@ -67,6 +67,21 @@ final class DiffReport {
       line("  totals: " + counts(totals.get("a")) + " -> " + counts(totals.get("b")));
     }
     out.flush();
+  }
+
+  /**
+   * @return for two headers whose bytes differ although their declarations do not, a sentence
+   *     saying so and what a declaration does not carry; else empty
+   */
+  static String bytesNote(JsonNode a, JsonNode b) {
+    JsonNode ha = a.get("header_sha256");
+    JsonNode hb = b.get("header_sha256");
+    if (ha == null || hb == null || !ha.isString() || !hb.isString() || ha.equals(hb)) {
+      return "";
+    }
+    return " The headers' bytes differ (header_sha256 above) in what no declaration carries: the"
+        + " order of metadata keys or JSON members, whitespace and padding, a float NaN's payload"
+        + " bits.";
   }
 
   /** One line of the report, fitted to the screen: continued four columns past its indent. */
