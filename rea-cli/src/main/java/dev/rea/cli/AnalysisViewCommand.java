@@ -58,7 +58,8 @@ import tools.jackson.databind.json.JsonMapper;
       "escapes) matched against the whole name or key.",
       "",
       "Exit status: 0 page answered, 2 invalid input (bad view, rejected",
-      "evidence), 3 evidence file unavailable, 4 execution failure."
+      "evidence), 3 evidence file unavailable, 4 execution failure, 5 resource",
+      "exhausted (Evidence that would pass REA's memory budget)."
     })
 public final class AnalysisViewCommand extends ReaCommand {
   @Option(

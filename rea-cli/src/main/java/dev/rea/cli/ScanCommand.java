@@ -141,7 +141,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       names = "--resume",
       description = "Continue the scan in --output FILE: keep its lines whose file is unchanged"
           + " (same device, inode, size and modification time) and inspect the rest. A line"
-          + " made with another --hash or --assume-layout is inspected again.")
+          + " made with another --hash or --assume-layout is inspected again. Kept lines are"
+          + " taken on trust (they are not signed): keep FILE where only you can write it, or"
+          + " scan again without --resume (with --bundles for every unit's signed Evidence).")
   boolean resume;
 
   @Option(
