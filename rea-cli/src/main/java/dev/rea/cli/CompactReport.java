@@ -75,11 +75,20 @@ final class CompactReport {
 
     out.println();
     JsonNode headline = s.get("headline_metadata");
-    out.println("Headline metadata (" + headline.size() + ")");
+    // A safetensors index's metadata: the set record keeps each value as its text, so whether it
+    // was a JSON string or number is not known here (docs/sets.md); no type is claimed for it.
+    boolean indexText = set && s.get("set").path("index").isObject();
+    out.println(
+        (indexText ? "Index metadata (" : "Headline metadata (")
+            + headline.size()
+            + (indexText ? "), each value as its text (a string's or a number's)" : ")"));
     List<String[]> rows = new ArrayList<>();
     JsonNode fileType = s.get("file_type");
     for (JsonNode h : headline) {
-      String value = cellText("value", h.get("value"), h);
+      String value =
+          indexText
+              ? TerminalText.printable(h.get("value").asString())
+              : cellText("value", h.get("value"), h);
       if ("general.file_type".equals(h.get("key").asString())
           && fileType != null
           && fileType.isObject()
@@ -89,7 +98,7 @@ final class CompactReport {
       rows.add(
           new String[] {
             TerminalText.printable(h.get("key").asString()),
-            h.get("type").asString(),
+            indexText ? "TEXT" : h.get("type").asString(),
             TextTable.cut(value, MAX_CELL_CHARS)
           });
     }

@@ -135,6 +135,24 @@ class SetCommandTest {
         .doesNotContain("split member");
   }
 
+  /**
+   * A safetensors index's metadata is kept as text (a number's digits), so the readable summary
+   * claims no GGUF type for it: total_size, a JSON number, is not shown as a STRING.
+   */
+  @Test
+  void anIndexsMetadataIsShownAsTextWithoutAType() throws Exception {
+    SetFixtures.Checkpoint c =
+        SetFixtures.checkpoint(java.nio.file.Files.createDirectories(dir.resolve("ix")), 2, 1);
+    CliRunner.Result text =
+        CliRunner.run("inspect-model-set", c.index.toString(), "--detail", "summary");
+    assertThat(text.status()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("\nIndex metadata (1), each value as its text (a string's or a number's)\n")
+        .containsPattern("\\n  total_size +TEXT +[0-9]+\\n")
+        .doesNotContain("STRING")
+        .doesNotContain("Headline metadata");
+  }
+
   @Test
   void jsonIsTheSignedSetBundleWithTheSetFirst() {
     List<Path> m = SetFixtures.ggufSplit(dir, "j", 3, 0, 2);
