@@ -26,6 +26,12 @@ public final class JacksonReasons {
   private static final Pattern NAME_TOO_LONG =
       Pattern.compile("^Name length \\(\\d+\\) exceeds the maximum allowed \\((\\d+)");
 
+  /**
+   * Where a constraint's limit comes from in Jackson's API ({@code ", from
+   * `StreamReadConstraints.getMaxNestingDepth()`"}): a library detail, not the reader's limit.
+   */
+  private static final Pattern LIMIT_SOURCE = Pattern.compile(",\\s*from\\s*`[^`]*`");
+
   private JacksonReasons() {}
 
   /**
@@ -43,13 +49,14 @@ public final class JacksonReasons {
   }
 
   /**
-   * @return Jackson's reason on one line, without its location descriptions; the exception's
-   *     class name when Jackson gives no reason
+   * @return Jackson's reason on one line, without its location descriptions or the API a
+   *     limit comes from; the exception's class name when Jackson gives no reason
    */
   public static String of(JacksonException e) {
     String why = e.getOriginalMessage();
     if (why != null) {
       why = SOURCE.matcher(START_MARKER.matcher(why).replaceAll("")).replaceAll("");
+      why = LIMIT_SOURCE.matcher(why).replaceAll("");
       why = why.replace('\n', ' ').strip();
     }
     return why == null || why.isEmpty() ? e.getClass().getSimpleName() : why;

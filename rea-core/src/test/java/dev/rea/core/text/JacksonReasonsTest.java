@@ -41,6 +41,29 @@ class JacksonReasonsTest {
   }
 
   @Test
+  void aLimitLosesTheJacksonApiItComesFrom() {
+    JsonFactory f =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                tools.jackson.core.StreamReadConstraints.builder().maxNestingDepth(3).build())
+            .build();
+    byte[] b = "[[[[[1]]]]]".getBytes(StandardCharsets.UTF_8);
+    JacksonException e =
+        catchThrowableOfType(
+            JacksonException.class,
+            () -> {
+              try (JsonParser p = f.createParser(ObjectReadContext.empty(), b, 0, b.length)) {
+                while (p.nextToken() != null) {
+                  // read to the failure
+                }
+              }
+            });
+    assertThat(e.getOriginalMessage()).contains("StreamReadConstraints");
+    assertThat(JacksonReasons.of(e))
+        .isEqualTo("Document nesting depth (4) exceeds the maximum allowed (3)");
+  }
+
+  @Test
   void aReasonWithoutLocationsIsKeptAsJacksonWordedIt() {
     JacksonException e = failureOf("{\"a\":tru}");
     assertThat(e.getOriginalMessage()).doesNotContain("[Source");
