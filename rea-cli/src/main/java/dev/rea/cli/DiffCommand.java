@@ -97,13 +97,18 @@ public final class DiffCommand extends ReaCommand {
     if (json) {
       Output.printJson(out, c.json());
     } else {
-      DiffReport.print(TerminalText.wrap(out), c.json(), Screen.forStdout(env, wide));
+      DiffReport.print(
+          TerminalText.wrap(out), c.json(), Screen.forStdout(env, wide), a.savedFile(), b.savedFile());
     }
     return c.sameDeclarations() ? 0 : 1;
   }
 
-  /** One side: a file's record, or a set (its record and its members'). */
-  private record Side(@Nullable EvidenceRecord file, @Nullable SetEvidence set) {}
+  /**
+   * One side: a file's record, or a set (its record and its members'), and the saved Evidence
+   * file it was read from (null for a fresh inspection).
+   */
+  private record Side(
+      @Nullable EvidenceRecord file, @Nullable SetEvidence set, @Nullable String savedFile) {}
 
   /**
    * Two files compare as files; when either side is a set, the other is taken as a set of one
@@ -139,7 +144,7 @@ public final class DiffCommand extends ReaCommand {
     SelectedPath.checkTrailingSlash(field, text, path);
     if (isSavedEvidence(path)) {
       if (Rea.isSetEvidence(path)) {
-        return new Side(null, rea.readSetEvidence(path));
+        return new Side(null, rea.readSetEvidence(path), text);
       }
       LoadedEvidence loaded = rea.readEvidence(path);
       return new Side(
@@ -151,17 +156,18 @@ public final class DiffCommand extends ReaCommand {
                       + " > one.json (each record carries its own signature; rea diff compares"
                       + " one record per side)")
               .record(),
-          null);
+          null,
+          text);
     }
     if (SetFiles.namesASet(path)) {
       SetInspection.Complete set = rea.inspectSet(path, options).orThrow();
-      return new Side(null, rea.setEvidence(set.set(), set.members()));
+      return new Side(null, rea.setEvidence(set.set(), set.members()), null);
     }
     Inspection result = rea.inspect(path, options);
     if (result instanceof Inspection.Failed failed) {
       throw failed.error();
     }
-    return new Side(result.orThrow(), null);
+    return new Side(result.orThrow(), null, null);
   }
 
   /**

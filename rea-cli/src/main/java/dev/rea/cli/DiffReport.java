@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -22,9 +23,13 @@ final class DiffReport {
   private final PrintWriter out;
   private final Screen screen;
 
-  private DiffReport(PrintWriter out, Screen screen) {
+  /** Per side (A, B), the saved Evidence file it was read from, or null for a fresh reading. */
+  private final List<@Nullable String> savedFiles;
+
+  private DiffReport(PrintWriter out, Screen screen, List<@Nullable String> savedFiles) {
     this.out = out;
     this.screen = screen;
+    this.savedFiles = savedFiles;
   }
 
   /**
@@ -32,12 +37,24 @@ final class DiffReport {
    * indented four columns past its own indent.
    */
   static void print(PrintWriter out, byte[] json, Screen screen) {
-    new DiffReport(out, screen).print(JSON.readTree(json));
+    print(out, json, screen, null, null);
+  }
+
+  /**
+   * As {@link #print(PrintWriter, byte[], Screen)}, saying under a side that was read from saved
+   * Evidence which file it was and when that Evidence was observed.
+   *
+   * @param savedA the saved Evidence file side A was read from, or null
+   * @param savedB the same for side B
+   */
+  static void print(
+      PrintWriter out, byte[] json, Screen screen, @Nullable String savedA, @Nullable String savedB) {
+    new DiffReport(out, screen, java.util.Arrays.asList(savedA, savedB)).print(JSON.readTree(json));
   }
 
   private void print(JsonNode d) {
-    side("A", d.get("a"));
-    side("B", d.get("b"));
+    side("A", d.get("a"), savedFiles.get(0));
+    side("B", d.get("b"), savedFiles.get(1));
     out.println();
     List<String> partial = new ArrayList<>();
     for (String side : List.of("a", "b")) {
@@ -93,8 +110,15 @@ final class DiffReport {
     screen.println(out, text, indent + 4);
   }
 
-  private void side(String name, JsonNode s) {
+  private void side(String name, JsonNode s, @Nullable String savedFile) {
     line(name + ": " + TerminalText.printable(s.get("path").asText()) + " (" + s.get("format").asText() + ")");
+    if (savedFile != null) {
+      line(
+          "   saved Evidence "
+              + TerminalText.printable(savedFile)
+              + ", observed_at "
+              + TerminalText.printable(s.path("observed_at").asText("unknown")));
+    }
     if (!s.get("header_sha256").isNull()) {
       line("   header_sha256 " + s.get("header_sha256").asText());
     } else if (!s.path("header_complete").asBoolean(true)) {

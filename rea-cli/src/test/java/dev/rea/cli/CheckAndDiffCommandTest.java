@@ -480,6 +480,15 @@ class CheckAndDiffCommandTest {
     JsonNode fields = r.json().get("tensors").get("changed").get(0).get("fields");
     assertThat(fields.get("shape").get(0).get(1).asText()).isEqualTo("4");
     assertThat(fields.get("shape").get(1).get(1).asText()).isEqualTo("8");
+    // Which side is the saved reading, and from when: the JSON's observed_at, the report's line.
+    String savedAt = r.json().get("a").get("observed_at").asText();
+    assertThat(savedAt).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+    assertThat(r.json().get("b").get("observed_at").asText()).isNotEmpty();
+    CliRunner.Result text = CliRunner.run("diff", saved.toString(), a.toString());
+    assertThat(text.out())
+        .contains("A: " + a + " (gguf)\n")
+        .contains("   saved Evidence " + saved + ", observed_at " + savedAt + "\n");
+    assertThat(text.out().lines().filter(l -> l.contains("saved Evidence"))).hasSize(1);
   }
 
   /** A 1,000-token vocabulary whose token 500 is {@code token500}. */

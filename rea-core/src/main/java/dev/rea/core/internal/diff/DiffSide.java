@@ -39,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  * @param headerComplete whether the record holds its whole header ({@code coverage.header}
  *     complete; for a set, its status complete and its coverage, every member's): a partial record's
  *     declarations past where its read stopped are unknown, so it is never the same as another
+ * @param observedAt the record's (or set record's) {@code observed_at} (shown, never compared:
+ *     it tells saved Evidence from a fresh reading)
  */
 public record DiffSide(
     String path,
@@ -53,10 +55,12 @@ public record DiffSide(
     List<@Nullable Integer> members,
     List<TypeRow> types,
     Totals totals,
-    boolean headerComplete) {
+    boolean headerComplete,
+    String observedAt) {
   public DiffSide {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(format, "format");
+    Objects.requireNonNull(observedAt, "observedAt");
     facts = new LinkedHashMap<>(facts);
     metadata = List.copyOf(metadata);
     metadataMembers = new ArrayList<>(metadataMembers);
@@ -126,7 +130,8 @@ public record DiffSide(
         members(r.tensors().size(), null),
         r.types(),
         r.totals(),
-        complete(r));
+        complete(r),
+        r.observedAt());
   }
 
   /**
@@ -182,7 +187,8 @@ public record DiffSide(
         set.totals(),
         // The set's coverage is its members' weakest: complete only when every header is.
         ModelSetRecord.STATUS_COMPLETE.equals(set.status())
-            && Coverage.COMPLETE.equals(set.coverage().header()));
+            && Coverage.COMPLETE.equals(set.coverage().header()),
+        set.observedAt());
   }
 
   /** @return whether a record holds its whole header ({@code coverage.header} complete) */
@@ -212,7 +218,8 @@ public record DiffSide(
         members(r.tensors().size(), 0),
         r.types(),
         r.totals(),
-        complete(r));
+        complete(r),
+        r.observedAt());
   }
 
   /** {@code n} entries of {@code member}. */

@@ -23,7 +23,8 @@ import tools.jackson.core.JsonGenerator;
  *
  * <pre>
  * { "kind": "model-artifact-diff", "same_declarations": bool,
- *   "a": { "path", "evidence_id", "format", "header_sha256", "sha256", "header_complete" },
+ *   "a": { "path", "evidence_id", "format", "header_sha256", "sha256", "header_complete",
+ *          "observed_at" },
  *   "b": { ... },
  *   "format_facts": [ { "field", "a"?, "b"? } ],   (a side without the fact has no property)
  *   "metadata": { "added": [ rows ], "removed": [ rows ],
@@ -106,6 +107,7 @@ public final class EvidenceDiff {
     nullableString(g, "header_sha256", s.headerSha256());
     nullableString(g, "sha256", s.sha256());
     g.writeBooleanProperty("header_complete", s.headerComplete());
+    g.writeStringProperty("observed_at", s.observedAt());
     g.writeEndObject();
   }
 

@@ -342,6 +342,7 @@ class EvidenceDiffTest {
   private static DiffSide withFacts(DiffSide s, java.util.Map<String, Object> facts) {
     return new DiffSide(
         s.path(), s.evidenceId(), s.format(), s.headerSha256(), s.sha256(), facts, s.metadata(),
-        s.metadataMembers(), s.tensors(), s.members(), s.types(), s.totals(), s.headerComplete());
+        s.metadataMembers(), s.tensors(), s.members(), s.types(), s.totals(), s.headerComplete(),
+        s.observedAt());
   }
 }
