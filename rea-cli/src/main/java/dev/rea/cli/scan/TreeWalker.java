@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * Walks directory trees depth first, streaming: it holds one open directory listing per level
  * of depth (one file descriptor each) and nothing per file, and hands each regular file to the
  * {@link UnitGrouping} as it is listed. Symbolic links are never followed, except a PATH given
- * on the command line itself (as {@code find -H} does): a link found below is reported as
+ * on the command line itself (as {@code find -H} does) and, in a Hugging Face cache, a snapshot's
+ * link to its repository's blob, whose {@code blobs/} is then not walked ({@link HfCache}): a
+ * link found below is reported as
  * skipped ({@code not_regular_file}, naming its target), and so are FIFOs, sockets and devices,
  * unless the grouping takes the entry ({@link UnitGrouping.DirectoryUnits#other}: a safetensors
  * index that is a link or a special file).
@@ -241,14 +243,14 @@ public final class TreeWalker {
         }
         switch (stat.type()) {
           case REGULAR -> f.units.file(new ListedFile(entry, stat.identity()), listener::unit);
-          case DIRECTORY -> descend(stack, entry, stat);
-          default -> {
-            if (!f.units.other(entry, stat.identity())) {
-              ReaException why =
-                  stat.type() == FileStat.Type.SYMBOLIC_LINK ? link(entry) : special(entry);
-              listener.skipped(entry, stat.identity(), why);
+          case DIRECTORY -> {
+            if (HfCache.isBlobs(entry)) {
+              listener.skipped(entry, stat.identity(), cacheBlobs(entry));
+            } else {
+              descend(stack, entry, stat);
             }
           }
+          default -> otherEntry(f, entry, stat);
         }
       }
     } finally {
@@ -256,6 +258,52 @@ public final class TreeWalker {
         f.close();
       }
     }
+  }
+
+  /**
+   * An entry that is neither a regular file nor a directory: an index the grouping takes (read
+   * through when it is a link), a Hugging Face cache's snapshot link to its blob (a file under
+   * the link's name), or skipped.
+   */
+  private void otherEntry(Frame f, Path entry, FileStat stat) throws InterruptedException {
+    if (f.units.other(entry, stat.identity())) {
+      return;
+    }
+    ListedFile snapshotFile = snapshotFile(entry, f.dir, stat);
+    if (snapshotFile != null) {
+      f.units.file(snapshotFile, listener::unit);
+      return;
+    }
+    ReaException why = stat.type() == FileStat.Type.SYMBOLIC_LINK ? link(entry) : special(entry);
+    listener.skipped(entry, stat.identity(), why);
+  }
+
+  /**
+   * @return a Hugging Face cache's snapshot link to its repository's blob ({@link HfCache}) as a
+   *     file named by the link, with the blob's identity; else null
+   */
+  private static @Nullable ListedFile snapshotFile(Path entry, Path dir, FileStat stat) {
+    if (stat.type() != FileStat.Type.SYMBOLIC_LINK || HfCache.blobOf(entry, dir) == null) {
+      return null;
+    }
+    try {
+      FileStat target = FileStat.of(entry, true);
+      return target.type() == FileStat.Type.REGULAR
+          ? new ListedFile(entry, target.identity())
+          : null;
+    } catch (IOException changedMeanwhile) {
+      return null; // reported as the link it is
+    }
+  }
+
+  private static ReaException cacheBlobs(Path blobs) {
+    return ReaException.builder(
+            Constraint.NOT_REGULAR_FILE,
+            "a Hugging Face cache's blobs, read through the repository's snapshots/ links"
+                + " instead (each model once, under its file names); scan this directory as"
+                + " PATH to read the blobs themselves")
+        .path(blobs.toString())
+        .build();
   }
 
   /** Pushes the directory, unless it loops back to an ancestor or cannot be opened. */

@@ -1,0 +1,91 @@
+package dev.rea.cli;
+
+import static dev.rea.cli.ScanCommandTest.byPath;
+import static dev.rea.cli.ScanCommandTest.lines;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rea.core.internal.format.gguf.GgufBuilder;
+import dev.rea.core.testing.SetFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code rea scan} of a Hugging Face hub cache ({@code models--ORG--NAME/blobs/HASH}, and {@code
+ * snapshots/REV/NAME} links to the blobs): each model is one line under its snapshot name, as
+ * {@code inspect-model-set} and {@code inspect-model-artifact} of that name say, and no blob is
+ * a unit of its own (a trial counted a checkpoint's shards twice: as the set and as blobs).
+ */
+class ScanHfCacheTest {
+  @TempDir Path dir;
+
+  /** Moves {@code file} into the repository's blobs under a hash name, linked from the snapshot. */
+  private static void cache(Path file, Path repo, String rev) throws Exception {
+    byte[] digest =
+        java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+    String hash = HexFormat.of().formatHex(digest);
+    Path blob = Files.createDirectories(repo.resolve("blobs")).resolve(hash);
+    Files.move(file, blob);
+    Path snapshot = Files.createDirectories(repo.resolve("snapshots").resolve(rev));
+    Files.createSymbolicLink(
+        snapshot.resolve(file.getFileName().toString()), Path.of("../../blobs", hash));
+  }
+
+  @Test
+  void aCachedModelIsOneLineUnderItsSnapshotName() throws Exception {
+    Path hub = Files.createDirectories(dir.resolve("hub"));
+    Path st = hub.resolve("models--org--sharded");
+    SetFixtures.Checkpoint c =
+        SetFixtures.checkpoint(Files.createDirectories(dir.resolve("made")), 2, 2);
+    List<Path> files = new ArrayList<>(c.shards);
+    files.add(c.index);
+    for (Path f : files) {
+      cache(f, st, "abc123");
+    }
+    Path gg = hub.resolve("models--org--quant");
+    Path model = dir.resolve("made").resolve("model-q8.gguf");
+    Files.write(
+        model,
+        GgufBuilder.v3()
+            .kv("general.architecture", GgufBuilder.str("llama"))
+            .tensor("w", 0, 8, 4)
+            .bytes());
+    cache(model, gg, "def456");
+
+    CliRunner.Result r = CliRunner.run("scan", hub.toString(), "--list-skipped");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    Map<String, JsonNode> lines = byPath(lines(r.out()));
+    Path index = st.resolve("snapshots/abc123/" + c.index.getFileName());
+    Path gguf = gg.resolve("snapshots/def456/model-q8.gguf");
+    assertThat(lines.keySet())
+        .containsExactlyInAnyOrder(
+            index.toString(),
+            gguf.toString(),
+            st.resolve("blobs").toString(),
+            gg.resolve("blobs").toString());
+    assertThat(lines.get(index.toString()).get("kind").asString()).isEqualTo("set");
+    assertThat(ScanSetsTest.assertAgrees(lines.get(index.toString()))).isEqualTo("complete");
+    assertThat(lines.get(gguf.toString()).get("kind").asString()).isEqualTo("file");
+    assertThat(ScanSetsTest.assertAgrees(lines.get(gguf.toString()))).isEqualTo("complete");
+    JsonNode blobs = lines.get(st.resolve("blobs").toString());
+    assertThat(blobs.get("status").asString()).isEqualTo("skipped");
+    assertThat(blobs.get("error").get("message").asString()).contains("snapshots/ links");
+
+    // The blobs given as PATH are read themselves, under their hash names.
+    CliRunner.Result own = CliRunner.run("scan", gg.resolve("blobs").toString());
+    assertThat(own.status()).as(own.err()).isZero();
+    assertThat(lines(own.out())).hasSize(1);
+
+    // Outside a cache's snapshots a link is still not followed.
+    Path plain = Files.createDirectories(dir.resolve("plain"));
+    Files.createSymbolicLink(plain.resolve("m.gguf"), gguf);
+    CliRunner.Result outside = CliRunner.run("scan", plain.toString(), "--list-skipped");
+    assertThat(lines(outside.out()).get(0).get("status").asString()).isEqualTo("skipped");
+  }
+}
