@@ -82,6 +82,14 @@ final class Failures {
                     && e.offset() != null
                     && value.equals(Long.toUnsignedString(e.offset())))
                 || (d.getKey().equals("reason") && e.getMessage().contains(value))
+                // Text the message already quotes whole (an ambiguous set's units).
+                || (value.length() >= 12 && e.getMessage().contains(value))
+                || (d.getValue() instanceof java.util.List<?> items
+                    && !items.isEmpty()
+                    && e.getMessage().contains(joined(items)))
+                // The count of a list printed just above ("contradiction_count" of
+                // "contradictions").
+                || countOfList(e.diagnostics(), d.getKey(), value)
                 // Java class names help a developer, not a reader of the report: --json keeps them.
                 || d.getKey().equals("exception");
         if (!repeated) {
@@ -91,6 +99,26 @@ final class Failures {
       err.flush();
     }
     return e.code().exitStatus();
+  }
+
+  private static String joined(java.util.List<?> items) {
+    StringBuilder sb = new StringBuilder();
+    for (Object item : items) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(item);
+    }
+    return sb.toString();
+  }
+
+  /**
+   * @return whether diagnostic {@code key} is {@code NAME_count} and equals the size of the list
+   *     diagnostic {@code NAMEs}, which is printed (or counted) beside it
+   */
+  private static boolean countOfList(Map<String, Object> diagnostics, String key, String value) {
+    if (!key.endsWith("_count")) {
+      return false;
+    }
+    Object list = diagnostics.get(key.substring(0, key.length() - "_count".length()) + "s");
+    return list instanceof java.util.List<?> items && Integer.toString(items.size()).equals(value);
   }
 
   /**
