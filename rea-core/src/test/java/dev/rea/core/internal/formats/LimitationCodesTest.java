@@ -4,13 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rea.core.CheckPolicy;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,21 +17,11 @@ import org.junit.jupiter.api.Test;
 class LimitationCodesTest {
   @Test
   void everyLimitationCodeInTheSourcesCanBeAllowed() throws IOException {
-    Set<String> made = new TreeSet<>();
-    Pattern literal = Pattern.compile("new Limitation\\(\\s*\"([a-z0-9_]+)\"");
-    Pattern constant =
-        Pattern.compile("String (?:LIMITATION_[A-Z0-9_]+|LAYOUT_ASSUMED) = \"([a-z0-9_]+)\"");
-    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-        String text = Files.readString(f);
-        for (Pattern p : new Pattern[] {literal, constant}) {
-          Matcher m = p.matcher(text);
-          while (m.find()) {
-            made.add(m.group(1));
-          }
-        }
-      }
-    }
+    Set<String> made =
+        WarningCodesTest.codesInSources(
+            Pattern.compile("new Limitation\\(\\s*\"([a-z0-9_]+)\""),
+            Pattern.compile(
+                "String (?:LIMITATION_[A-Z0-9_]+|LAYOUT_ASSUMED) = \"([a-z0-9_]+)\""));
     assertThat(made)
         .contains("unknown_dtype", "partial_header", "layout_assumed", "k_quant_layout_ambiguous")
         .hasSizeGreaterThanOrEqualTo(7);
