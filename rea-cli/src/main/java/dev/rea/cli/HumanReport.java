@@ -231,8 +231,10 @@ final class HumanReport {
     if (limitations.isEmpty()) {
       out.println("  none");
     }
+    java.util.Map<String, String> shownTails = new java.util.HashMap<>();
     for (Limitation l : limitations) {
-      screen.println(out, "  - [" + l.code() + "] " + TerminalText.printable(l.message()), 4);
+      screen.println(
+          out, "  - [" + l.code() + "] " + TerminalText.printable(shortened(l, shownTails)), 4);
       if (l.candidates() != null && !l.candidates().isEmpty()) {
         screen.println(
             out, "    candidates: " + TerminalText.printable(String.join(", ", l.candidates())), 6);
@@ -250,6 +252,26 @@ final class HumanReport {
         screen.println(out, "    tensor indices: " + indices(l.tensorIndices()), 6);
       }
     }
+  }
+
+  /**
+   * A limitation's message, or for a later one of the same code whose text after its first two
+   * sentences (what it is, how many tensors) repeats an earlier one's, those two sentences and a
+   * pointer back: one K type's paragraph is enough to read the next (--json keeps each whole).
+   */
+  static String shortened(Limitation l, java.util.Map<String, String> shownTails) {
+    String message = l.message();
+    int first = CheckCommand.sentenceEnd(message);
+    int second = first < 0 ? -1 : CheckCommand.sentenceEnd(message.substring(first + 2));
+    if (second < 0) {
+      return message;
+    }
+    int cut = first + 2 + second + 1;
+    String tail = message.substring(cut).strip();
+    if (tail.isEmpty() || !tail.equals(shownTails.putIfAbsent(l.code(), tail))) {
+      return message;
+    }
+    return message.substring(0, cut) + " The rest reads as for the " + l.code() + " above.";
   }
 
   private void printWarningsAndCoverage(EvidenceRecord r) {

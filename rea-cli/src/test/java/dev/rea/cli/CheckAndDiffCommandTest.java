@@ -195,6 +195,27 @@ class CheckAndDiffCommandTest {
     assertThat(other.err()).contains("--fail-on takes 'warnings'").contains("'limitations'");
   }
 
+  /** Two K types' limitations: the second says what differs and points back for the rest. */
+  @Test
+  void aSecondKTypesLimitationPointsBackToTheFirst() throws Exception {
+    Path kq =
+        write(
+            "two-k.gguf",
+            llama().tensor("a.weight", Q4_K, 256, 4).tensor("b.weight", Q4_K + 1, 256, 4));
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", kq.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("[k_quant_layout_ambiguous] Q4_K (type ID 12) has two released storage layouts")
+        .contains("[k_quant_layout_ambiguous] Q5_K (type ID 13) has two released storage layouts")
+        .contains(
+            "so the byte length and storage of 1 tensor are unknown. The rest reads as for the"
+                + " k_quant_layout_ambiguous above.");
+    assertThat(r.out().split("candidates_fitting_ranges lists", -1)).hasSize(2);
+    CliRunner.Result json = CliRunner.run("inspect-model-artifact", kq.toString(), "--json");
+    assertThat(json.out().split("candidates_fitting_ranges lists", -1))
+        .as("the record keeps each message whole").hasSize(3);
+  }
+
   /**
    * A K-quant file can pass --fail-on limitations once its layout is stated and the limitation
    * that records the statement is allowed by name; the layout ambiguity itself stays a reason
