@@ -45,7 +45,8 @@ import picocli.CommandLine.Parameters;
  * (CONTRACT section 10), with {@code --jobs N} workers. The walk, the workers, the line format
  * and {@code --resume} are in {@code dev.rea.cli.scan}; this class checks the arguments, opens
  * the output, handles signals and decides the exit status: 0 every unit complete; 1 some unit
- * partial, rejected or failed (or, with {@code --fail-on warnings}, carrying a warning); 2
+ * partial, rejected or failed (or, with {@code --fail-on warnings}, carrying a warning; with
+ * {@code --fail-on limitations}, a warning or a limitation); 2
  * invalid arguments (checked before anything is read); 4 the scan itself failed (its output or
  * a bundle could not be written); 130 interrupted (SIGINT), 143 terminated (SIGTERM). An
  * interrupted or failed scan leaves FILE holding whole lines only, which {@code --resume}
@@ -87,7 +88,8 @@ import picocli.CommandLine.Parameters;
       "  rea scan . --format sarif --output rea.sarif      (for code scanning)",
       "",
       "Exit status: 0 every model complete, 1 some model partial, rejected or",
-      "failed (or carrying a warning, with --fail-on warnings), 2 invalid",
+      "failed (or carrying a warning, with --fail-on warnings; or a warning or",
+      "limitation, with --fail-on limitations), 2 invalid",
       "arguments, 4 the scan itself failed, 130 interrupted (SIGINT), 143",
       "terminated (SIGTERM)."
     })
@@ -154,8 +156,11 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
 
   @Option(
       names = {"--fail-on", "--fail_on"},
-      paramLabel = "warnings",
-      description = "warnings: exit 1 also when a model's Evidence carries a warning.")
+      paramLabel = "warnings|limitations",
+      description =
+          "warnings: exit 1 also when a model's Evidence carries a warning. limitations: also"
+              + " when it carries a limitation (what REA could not establish), as rea check"
+              + " --fail-on limitations.")
   @Nullable String failOn;
 
   @Option(
@@ -201,6 +206,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       @Nullable Path output,
       @Nullable ResumeIndex resume,
       boolean failOnWarnings,
+      boolean failOnLimitations,
       boolean sarif) {}
 
   @Override
@@ -228,8 +234,12 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     }
     HashMode mode = Arguments.hashMode(hash);
     LayoutAssumption layout = Arguments.layout(assumeLayout);
-    if (failOn != null && !failOn.equals("warnings")) {
-      throw bad("--fail-on", "--fail-on takes 'warnings', not '" + failOn + "'");
+    if (failOn != null && !failOn.equals("warnings") && !failOn.equals("limitations")) {
+      throw bad(
+          "--fail-on",
+          "--fail-on takes 'warnings' or 'limitations', not '"
+              + ReaException.truncateForMessage(failOn)
+              + "'");
     }
     if (resume && output == null) {
       throw bad("--resume", "--resume continues the scan in --output FILE: give --output");
@@ -262,7 +272,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     }
     ScanEngine.Settings settings =
         new ScanEngine.Settings(jobs, mode, listSkipped, bundleDir, Advice::advise, layout);
-    return new Plan(List.copyOf(roots), settings, file, index, failOn != null, sarif);
+    return new Plan(
+        List.copyOf(roots), settings, file, index, failOn != null, "limitations".equals(failOn),
+        sarif);
   }
 
   /**
@@ -452,7 +464,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
       default -> {
         err.println(tally.closing());
         err.flush();
-        boolean warned = plan.failOnWarnings() && tally.anyWarning();
+        boolean warned =
+            (plan.failOnWarnings() && tally.anyWarning())
+                || (plan.failOnLimitations() && tally.anyLimitation());
         return tally.anyTrouble() || warned ? 1 : 0;
       }
     }

@@ -346,6 +346,33 @@ class ScanCommandTest {
         .isEqualTo(0);
   }
 
+  /** --fail-on limitations, as check takes it: a kept line's limitation counts too. */
+  @Test
+  void failOnLimitationsTurnsAKQuantFileIntoExitOne() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("tree"));
+    Files.write(tree.resolve("a.gguf"), ScanTrees.gguf(1));
+    byte[] kq =
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str("llama"))
+            .tensor("blk.0.ffn_down.weight", 12, 256, 4)
+            .bytes();
+    Files.write(tree.resolve("kq.gguf"), kq);
+    assertThat(CliRunner.run("scan", tree.toString(), "--fail-on", "warnings").status()).isZero();
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.Result strict =
+        CliRunner.run("scan", tree.toString(), "--fail-on", "limitations", "--output", out.toString());
+    assertThat(strict.status()).as(strict.err()).isEqualTo(1);
+    CliRunner.Result resumed =
+        CliRunner.run(
+            "scan", tree.toString(), "--fail-on", "limitations", "--output", out.toString(),
+            "--resume");
+    assertThat(resumed.err()).contains("2 kept from the earlier output");
+    assertThat(resumed.status()).as("the kept line's limitation still fails").isEqualTo(1);
+    Files.delete(tree.resolve("kq.gguf"));
+    assertThat(CliRunner.run("scan", tree.toString(), "--fail-on", "limitations").status())
+        .isZero();
+  }
+
   @Test
   void invalidArgumentsExitTwoBeforeAnythingIsWritten() throws Exception {
     Path tree = Files.createDirectories(dir.resolve("tree"));

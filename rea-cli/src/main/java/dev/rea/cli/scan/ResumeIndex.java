@@ -66,6 +66,7 @@ public final class ResumeIndex {
   private static final int WARNING = 0x08;
   private static final int KEEPABLE = 0x10;
   private static final int KEPT = 0x20;
+  private static final int LIMITATION = 0x40;
 
   private final boolean listSkipped;
   private final MessageDigest sha = sha256();
@@ -214,14 +215,18 @@ public final class ResumeIndex {
     checks[slot] = check(l.path(), l.identityText());
     lineNumbers[slot] = lines++;
     flags[slot] =
-        (byte) (l.status().code() | (l.warnings() ? WARNING : 0) | (keepable ? KEEPABLE : 0));
+        (byte)
+            (l.status().code()
+                | (l.warnings() ? WARNING : 0)
+                | (l.limitations() ? LIMITATION : 0)
+                | (keepable ? KEEPABLE : 0));
     if (size * 4L > keys.length * 3L) {
       grow();
     }
   }
 
   /** What the earlier output says of a unit that is kept. */
-  public record Kept(UnitStatus status, boolean warnings) {}
+  public record Kept(UnitStatus status, boolean warnings, boolean limitations) {}
 
   /**
    * Keeps the earlier line of the unit's path when its identity equals the one the walk observed
@@ -298,7 +303,10 @@ public final class ResumeIndex {
     }
     flags[slot] |= KEPT;
     keptLines++;
-    return new Kept(UnitStatus.ofCode(flags[slot] & STATUS_MASK), (flags[slot] & WARNING) != 0);
+    return new Kept(
+        UnitStatus.ofCode(flags[slot] & STATUS_MASK),
+        (flags[slot] & WARNING) != 0,
+        (flags[slot] & LIMITATION) != 0);
   }
 
   /** @return bytes of FILE that hold whole lines (FILE is cut there before lines are appended) */

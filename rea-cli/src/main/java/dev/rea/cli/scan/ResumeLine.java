@@ -43,6 +43,7 @@ import tools.jackson.core.json.JsonFactory;
  * @param status its status
  * @param identityText {@link ResumeIndex#identityText} of the line's identity
  * @param warnings whether {@code summary.warnings} is a non-empty array
+ * @param limitations whether {@code summary.limitation_count} is above 0
  * @param hashed whether {@code summary.artifact.sha256} is a digest (the line was made with
  *     {@code --hash full})
  * @param assumeLayout the line's {@code assume_layout} (the layout assumption its unit was
@@ -53,6 +54,7 @@ record ResumeLine(
     UnitStatus status,
     String identityText,
     boolean warnings,
+    boolean limitations,
     boolean hashed,
     @Nullable String assumeLayout) {
   private static final JsonFactory JSON =
@@ -90,6 +92,7 @@ record ResumeLine(
     @Nullable String path;
     @Nullable String fileSize;
     boolean warnings;
+    boolean limitations;
     boolean hashed;
   }
 
@@ -208,7 +211,8 @@ record ResumeLine(
     }
     String members = f.members == null ? "" : f.members;
     return new ResumeLine(path, st, identity + members,
-        s != null && s.warnings, s != null && s.hashed, f.assumeLayout);
+        s != null && s.warnings, s != null && s.limitations, s != null && s.hashed,
+        f.assumeLayout);
   }
 
   /** Checks that the summary is the one of the line's unit, made as the line says. */
@@ -331,7 +335,8 @@ record ResumeLine(
 
   /**
    * Reads the summary object: its {@code kind}, {@code parent_evidence_id} and {@code
-   * assume_layout}, whether its top-level {@code warnings} is non-empty and whether {@code
+   * assume_layout}, whether its top-level {@code warnings} is non-empty and its {@code
+   * limitation_count} above 0, and whether {@code
    * artifact.sha256} is a string.
    */
   private static Summary summary(JsonParser p) {
@@ -345,6 +350,12 @@ record ResumeLine(
         case "assume_layout" -> s.assumeLayout = string(p, v, "summary's assume_layout");
         case "status" -> s.status = string(p, v, "summary's status");
         case "warnings" -> s.warnings = nonEmptyArray(p, v, "summary's warnings");
+        case "limitation_count" -> {
+          if (v != JsonToken.VALUE_NUMBER_INT) {
+            throw new IllegalArgumentException("its summary's limitation_count is not an integer");
+          }
+          s.limitations = p.getNumberValue().longValue() != 0;
+        }
         case "artifact" -> {
           if (v != JsonToken.START_OBJECT) {
             throw new IllegalArgumentException("its summary's artifact is not an object");

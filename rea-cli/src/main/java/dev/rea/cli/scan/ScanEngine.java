@@ -227,7 +227,7 @@ public final class ScanEngine {
       if (resume != null) {
         ResumeIndex.Kept k = resume.keep(unit);
         if (k != null) {
-          tally.kept(k.status(), k.warnings());
+          tally.kept(k.status(), k.warnings(), k.limitations());
           return;
         }
       }
@@ -258,7 +258,7 @@ public final class ScanEngine {
       if (k == null) {
         return false;
       }
-      tally.kept(k.status(), k.warnings());
+      tally.kept(k.status(), k.warnings(), k.limitations());
       return true;
     }
 

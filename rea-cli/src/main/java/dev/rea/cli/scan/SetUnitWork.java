@@ -129,7 +129,7 @@ final class SetUnitWork {
         }
         write(
             unit, UnitStatus.FAILED, null, null, ReaException.heapExhausted(e), List.of(),
-            java.util.Map.of());
+            false, java.util.Map.of());
         return true;
       }
       tally.read(read[0]);
@@ -142,7 +142,7 @@ final class SetUnitWork {
         // FILE says; --resume never keeps such a line (ResumeIndex#keep).
         write(
             unit, UnitStatus.ofFailure(f.error(), false), null, null, f.error(), List.of(),
-            java.util.Map.of());
+            false, java.util.Map.of());
         return true;
       }
       ModelSetRecord set = ((SetInspection.Complete) result).set();
@@ -168,7 +168,8 @@ final class SetUnitWork {
       if (index != null && indexName != null) {
         digests.put(indexName.toString(), index.sha256()); // read whole, so always known
       }
-      write(unit, UnitStatus.COMPLETE, set.evidenceId(), summary, null, set.warnings(), digests);
+      write(unit, UnitStatus.COMPLETE, set.evidenceId(), summary, null, set.warnings(),
+          !set.limitations().isEmpty(), digests);
       return true;
     }
   }
@@ -183,6 +184,7 @@ final class SetUnitWork {
       byte @Nullable [] summary,
       @Nullable ReaException error,
       List<Warning> warnings,
+      boolean limitations,
       java.util.Map<String, String> memberSha256)
       throws IOException {
     ReaException advised = error == null ? null : settings.advice().apply(error);
@@ -199,7 +201,7 @@ final class SetUnitWork {
             summary,
             advised);
     sink.write(line);
-    tally.count(status, !warnings.isEmpty());
+    tally.count(status, !warnings.isEmpty(), limitations);
     // A member's failure names the member: its offsets are in that file, not the anchor.
     String at =
         advised != null && advised.path() != null ? advised.path() : unit.path().toString();

@@ -15,6 +15,7 @@ public final class Tally {
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder files = new LongAdder();
   private volatile boolean warnings;
+  private volatile boolean limitations;
   private final long startNanos = System.nanoTime();
 
   /** A new tally; its clock starts now. */
@@ -31,10 +32,24 @@ public final class Tally {
    * @param warning whether its Evidence carries a warning
    */
   public void count(UnitStatus status, boolean warning) {
+    count(status, warning, false);
+  }
+
+  /**
+   * Counts one unit.
+   *
+   * @param status its status
+   * @param warning whether its Evidence carries a warning
+   * @param limitation whether its Evidence carries a limitation
+   */
+  public void count(UnitStatus status, boolean warning, boolean limitation) {
     adder(status).increment();
     files.increment();
     if (warning) {
       warnings = true;
+    }
+    if (limitation) {
+      limitations = true;
     }
   }
 
@@ -47,9 +62,9 @@ public final class Tally {
   }
 
   /** Counts one unit kept from the earlier output, with its status there. */
-  public void kept(UnitStatus status, boolean warning) {
+  public void kept(UnitStatus status, boolean warning, boolean limitation) {
     kept.increment();
-    count(status, warning);
+    count(status, warning, limitation);
   }
 
   /** @param n bytes read from files (probes and inspections) */
@@ -75,6 +90,11 @@ public final class Tally {
   /** @return whether any unit carries a warning */
   public boolean anyWarning() {
     return warnings;
+  }
+
+  /** @return whether any unit carries a limitation */
+  public boolean anyLimitation() {
+    return limitations;
   }
 
   /** @return whether any unit is partial, rejected or failed */

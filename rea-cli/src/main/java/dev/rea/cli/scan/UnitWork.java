@@ -184,7 +184,7 @@ final class UnitWork {
             summary,
             advised);
     sink.write(line);
-    tally.count(status, warnings);
+    tally.count(status, warnings, record != null && !record.limitations().isEmpty());
     listener.finished(
         unit.path().toString(), status, record == null ? List.of() : record.warnings(), advised);
   }

@@ -65,9 +65,9 @@ class ResumeIndexTest {
     assertThat(index.droppedTail()).isFalse();
     assertThat(index.validLength()).isEqualTo(Files.size(file));
 
-    assertThat(index.keep("/m/a", id(1, 10))).isEqualTo(new ResumeIndex.Kept(UnitStatus.COMPLETE, true));
+    assertThat(index.keep("/m/a", id(1, 10))).isEqualTo(new ResumeIndex.Kept(UnitStatus.COMPLETE, true, false));
     assertThat(index.keep("/m/a", id(1, 10))).as("kept once").isNull();
-    assertThat(index.keep("/m/b", id(2, 20))).isEqualTo(new ResumeIndex.Kept(UnitStatus.REJECTED, false));
+    assertThat(index.keep("/m/b", id(2, 20))).isEqualTo(new ResumeIndex.Kept(UnitStatus.REJECTED, false, false));
     assertThat(index.keep("/m/c", id(3, 30))).as("failed lines are inspected again").isNull();
     assertThat(index.keep("/m/d", id(4, 40))).as("superseded by the later line").isNull();
     assertThat(index.keep("/m/d", id(4, 41))).isNotNull();
