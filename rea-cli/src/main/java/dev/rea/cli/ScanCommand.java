@@ -69,7 +69,9 @@ import picocli.CommandLine.Parameters;
     usageHelpAutoWidth = true,
     header = "Inspect every model file under directories: one JSON line per model.",
     description = {
-      "Walks each PATH (symbolic links below it are not followed), finds model files by"
+      "Walks each PATH (symbolic links below it are not followed, except in a Hugging Face"
+          + " cache, whose snapshots/ links are read by their names and whose blobs/ is not"
+          + " walked), finds model files by"
           + " content (reading at most 512 bytes of any other file), inspects each as"
           + " inspect-model-artifact does (a safetensors index with its shards, or a GGUF split"
           + " set, as one set, as inspect-model-set does), and writes one JSON line per model"
