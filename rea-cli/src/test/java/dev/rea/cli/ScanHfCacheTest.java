@@ -82,6 +82,15 @@ class ScanHfCacheTest {
     assertThat(own.status()).as(own.err()).isZero();
     assertThat(lines(own.out())).hasSize(1);
 
+    // A blob that is itself a link (which could lead out of the repository) is not read.
+    Path escape = gg.resolve("snapshots/def456/escape.gguf");
+    Files.createSymbolicLink(gg.resolve("blobs/0000"), gguf.toRealPath());
+    Files.createSymbolicLink(escape, Path.of("../../blobs/0000"));
+    Map<String, JsonNode> withEscape =
+        byPath(lines(CliRunner.run("scan", gg.toString(), "--list-skipped").out()));
+    assertThat(withEscape.get(escape.toString()).get("status").asString()).isEqualTo("skipped");
+    Files.delete(escape);
+
     // Outside a cache's snapshots a link is still not followed.
     Path plain = Files.createDirectories(dir.resolve("plain"));
     Files.createSymbolicLink(plain.resolve("m.gguf"), gguf);

@@ -44,8 +44,9 @@ final class HfCache {
    * @param link a symbolic link met by the walk in directory {@code dir}
    * @param dir the directory listing it
    * @return the blob it names, when {@code dir} lies under a repository's {@code snapshots/}
-   *     and the link's target, taken lexically from the link's own text, is a regular file in
-   *     that repository's {@code blobs/}; else null
+   *     and the link's target, taken lexically from the link's own text, is in that repository's
+   *     {@code blobs/}; else null. Whether the blob is a regular file (not a link out of the
+   *     repository) is the caller's to check, with the {@code lstat} that also gives its identity.
    */
   static @Nullable Path blobOf(Path link, Path dir) {
     Path repo = repositoryAbove(dir);
@@ -59,12 +60,7 @@ final class HfCache {
     } catch (IOException | UnsupportedOperationException | SecurityException unreadable) {
       return null;
     }
-    Path blobs = repo.resolve("blobs").normalize();
-    if (!blobs.equals(target.getParent())
-        || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-      return null;
-    }
-    return target;
+    return repo.resolve("blobs").normalize().equals(target.getParent()) ? target : null;
   }
 
   /** @return the repository whose {@code snapshots/} holds {@code dir}, or null */

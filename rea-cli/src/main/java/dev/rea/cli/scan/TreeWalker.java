@@ -283,11 +283,13 @@ public final class TreeWalker {
    *     file named by the link, with the blob's identity; else null
    */
   private static @Nullable ListedFile snapshotFile(Path entry, Path dir, FileStat stat) {
-    if (stat.type() != FileStat.Type.SYMBOLIC_LINK || HfCache.blobOf(entry, dir) == null) {
+    Path blob = stat.type() == FileStat.Type.SYMBOLIC_LINK ? HfCache.blobOf(entry, dir) : null;
+    if (blob == null) {
       return null;
     }
     try {
-      FileStat target = FileStat.of(entry, true);
+      // lstat: a blob that is itself a link could lead out of the repository.
+      FileStat target = FileStat.of(blob, false);
       return target.type() == FileStat.Type.REGULAR
           ? new ListedFile(entry, target.identity())
           : null;
