@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * warnings all say a file is damaged, obsolete or inconsistent) and, when asked, on every
  * limitation whose code is not allowed. Allowing a limitation code is what lets a K-quant file
  * pass {@code --fail-on limitations} once its layout is stated: the {@code layout_assumed}
- * limitation then records the caller's own statement (docs/evidence.md, "Allowing a
- * limitation"). Immutable.
+ * limitation then records the caller's own statement (README, "What changed, and is it OK":
+ * the decision and its reason). Immutable.
  *
  * @param expectSha256 the full SHA-256 the file must have (lowercase hex), or null; when given,
  *     the unit is inspected with a full hash
