@@ -268,16 +268,16 @@ public final class CheckCommand extends ReaCommand {
     SetInspection set = rea.inspectSet(path, options);
     if (set instanceof SetInspection.Complete c) {
       for (ModelSetRecord.Member m : c.set().members()) {
-        covered.add(key(m.path()));
+        cover(covered, m.path());
       }
       ModelSetRecord.IndexInfo index = c.set().set().index();
       if (index != null) {
-        covered.add(key(index.path()));
+        cover(covered, index.path());
       }
     } else if (set instanceof SetInspection.Failed f) {
       // The members read before the failure: given again, they would fail the same way.
       for (EvidenceRecord m : f.members()) {
-        covered.add(key(m.artifact().path()));
+        cover(covered, m.artifact().path());
       }
       set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
     }
@@ -294,17 +294,18 @@ public final class CheckCommand extends ReaCommand {
       return false;
     }
     try {
-      return covered.contains(key(Arguments.resolve(text).toString()));
+      return covered.contains(Arguments.resolve(text).toAbsolutePath().normalize());
     } catch (ReaException | java.nio.file.InvalidPathException notAPath) {
       return false; // its own check reports it
     }
   }
 
-  private static Path key(String path) {
+  /** Adds a set file's path, absolute and normalized as {@link #coveredBefore} compares it. */
+  private static void cover(Set<Path> covered, String path) {
     try {
-      return Path.of(path).toAbsolutePath().normalize();
+      covered.add(Path.of(path).toAbsolutePath().normalize());
     } catch (java.nio.file.InvalidPathException notAPath) {
-      return Path.of("");
+      // A record's path this system cannot name is no PATH a user gave: nothing to fold.
     }
   }
 

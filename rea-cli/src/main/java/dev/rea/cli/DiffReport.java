@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -23,13 +23,18 @@ final class DiffReport {
   private final PrintWriter out;
   private final Screen screen;
 
-  /** Per side (A, B), the saved Evidence file it was read from, or null for a fresh reading. */
-  private final List<@Nullable String> savedFiles;
+  /** The saved Evidence file side A was read from, or null for a fresh reading. */
+  private final @Nullable String savedA;
 
-  private DiffReport(PrintWriter out, Screen screen, List<@Nullable String> savedFiles) {
+  /** The same for side B. */
+  private final @Nullable String savedB;
+
+  private DiffReport(
+      PrintWriter out, Screen screen, @Nullable String savedA, @Nullable String savedB) {
     this.out = out;
     this.screen = screen;
-    this.savedFiles = savedFiles;
+    this.savedA = savedA;
+    this.savedB = savedB;
   }
 
   /**
@@ -49,12 +54,12 @@ final class DiffReport {
    */
   static void print(
       PrintWriter out, byte[] json, Screen screen, @Nullable String savedA, @Nullable String savedB) {
-    new DiffReport(out, screen, java.util.Arrays.asList(savedA, savedB)).print(JSON.readTree(json));
+    new DiffReport(out, screen, savedA, savedB).print(JSON.readTree(json));
   }
 
   private void print(JsonNode d) {
-    side("A", d.get("a"), savedFiles.get(0));
-    side("B", d.get("b"), savedFiles.get(1));
+    side("A", d.get("a"), savedA);
+    side("B", d.get("b"), savedB);
     out.println();
     List<String> partial = new ArrayList<>();
     for (String side : List.of("a", "b")) {
