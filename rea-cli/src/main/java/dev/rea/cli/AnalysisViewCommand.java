@@ -3,6 +3,7 @@ package dev.rea.cli;
 import dev.rea.core.Evidence;
 import dev.rea.core.Rea;
 import dev.rea.core.SelectedPath;
+import dev.rea.core.SetEvidence;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.view.SourceKind;
@@ -28,8 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
  * home directory) and only then indexed; any failure is {@code invalid_input} / {@code
  * evidence_rejected}. A record file or a bundle with one record answers directly; a bundle with
  * several records needs {@code --evidence_id} ({@code bad_argument} without it, listing the IDs;
- * {@code unknown_evidence} for an ID it does not hold). The view object needs {@code "kind":
- * "model-artifact"}.
+ * {@code unknown_evidence} for an ID it does not hold). A set bundle answers over the whole set,
+ * or from one member's record when {@code --evidence_id} names it; an array view reads one member.
+ * The view object needs {@code "kind": "model-artifact"}.
  */
 @Command(
     name = "inspect-analysis-view",
@@ -62,6 +64,9 @@ import tools.jackson.databind.json.JsonMapper;
       "exhausted (Evidence that would pass REA's memory budget)."
     })
 public final class AnalysisViewCommand extends ReaCommand {
+  /** How many member IDs an {@code unknown_evidence} message lists. */
+  private static final int LISTED_MEMBER_IDS = 8;
+
   @Option(
       names = "--source",
       paramLabel = "FILE",
@@ -89,7 +94,10 @@ public final class AnalysisViewCommand extends ReaCommand {
   @Option(
       names = {"--evidence_id", "--evidence-id"},
       paramLabel = "ID",
-      description = "The record to answer from when the bundle holds several.")
+      description =
+          "The record to answer from when the bundle holds several. In a set bundle: a"
+              + " member's ID answers from that member alone; without it (or with the set's"
+              + " ID) views cover the whole set.")
   @Nullable String evidenceId;
 
   @Option(
@@ -120,8 +128,14 @@ public final class AnalysisViewCommand extends ReaCommand {
     Rea rea = rea(err);
     ViewPage page;
     if (Rea.isSetEvidence(file)) {
-      // A set bundle (inspect-model-set): its views cover the whole set.
-      page = rea.view(rea.readSetEvidence(file), selection, SourceKind.EVIDENCE_FILE);
+      // A set bundle (inspect-model-set): its views cover the whole set, unless --evidence_id
+      // names one member's record.
+      SetEvidence set = rea.readSetEvidence(file);
+      Evidence member = member(set);
+      page =
+          member == null
+              ? rea.view(set, selection, SourceKind.EVIDENCE_FILE)
+              : rea.view(member, selection, SourceKind.EVIDENCE_FILE);
     } else {
       Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
       page = rea.view(ev, selection, SourceKind.EVIDENCE_FILE);
@@ -132,6 +146,66 @@ public final class AnalysisViewCommand extends ReaCommand {
       CompactReport.printPage(TerminalText.wrap(out), page.json(), Screen.forStdout(env, wide));
     }
     return 0;
+  }
+
+  /**
+   * The member record {@code --evidence_id} names in a set bundle.
+   *
+   * @return the member's Evidence; null for no {@code --evidence_id} or the set record's own ID
+   *     (the view covers the whole set)
+   * @throws ReaException {@code unknown_evidence} for an ID the bundle does not hold, listing the
+   *     set's and the first members' IDs
+   */
+  private @Nullable Evidence member(SetEvidence set) throws ReaException {
+    if (evidenceId == null || evidenceId.equals(set.evidenceId())) {
+      return null;
+    }
+    StringBuilder held = new StringBuilder(set.evidenceId()).append(" (the set)");
+    int listed = 0;
+    for (Evidence m : set.members()) {
+      if (m.evidenceId().equals(evidenceId)) {
+        return m;
+      }
+      if (listed++ < LISTED_MEMBER_IDS) {
+        held.append(", ").append(m.evidenceId());
+      }
+    }
+    if (set.members().size() > LISTED_MEMBER_IDS) {
+      held.append(", ... (").append(set.members().size()).append(" members in all)");
+    }
+    throw ReaException.builder(
+            Constraint.UNKNOWN_EVIDENCE,
+            "evidence "
+                + ReaException.truncateForMessage(evidenceId)
+                + " is not in this set bundle; it holds: "
+                + held)
+        .field("evidence_id")
+        .build();
+  }
+
+  /**
+   * The member record an array view over a set bundle reads: the one {@code --evidence_id} names,
+   * or the only member.
+   *
+   * @throws ReaException {@code bad_argument} when the set has several members and no member is
+   *     named; {@code unknown_evidence} as {@link #member}
+   */
+  private Evidence arrayRecord(SetEvidence set) throws ReaException {
+    Evidence member = member(set);
+    if (member != null) {
+      return member;
+    }
+    if (set.members().size() == 1) {
+      return set.members().get(0);
+    }
+    throw ReaException.builder(
+            Constraint.BAD_ARGUMENT,
+            "an array view reads one member's metadata; choose the member with --evidence_id"
+                + " (a GGUF split set keeps its metadata in the first member, "
+                + set.members().get(0).evidenceId()
+                + ")")
+        .field("evidence_id")
+        .build();
   }
 
   /**
@@ -150,7 +224,9 @@ public final class AnalysisViewCommand extends ReaCommand {
     Path file = Arguments.resolve(source, "--source");
     SelectedPath.checkTrailingSlash("--source", source, file);
     Rea rea = rea(err);
-    Evidence ev = rea.readEvidence(file).select(evidenceId, "with --evidence_id");
+    Evidence ev =
+        Rea.isSetEvidence(file) ? arrayRecord(rea.readSetEvidence(file))
+            : rea.readEvidence(file).select(evidenceId, "with --evidence_id");
     byte[] page = ev.arrayPage(arrayView);
     if (json) {
       Output.printJson(out, page);

@@ -191,6 +191,70 @@ class SetCommandTest {
     assertThat(again.json().get("total_matches").asInt()).isEqualTo(3);
   }
 
+  /**
+   * A saved set bundle answers over the whole set, or from the one member {@code --evidence_id}
+   * names; an ID the bundle does not hold is refused, as it is for a file's bundle.
+   */
+  @Test
+  void evidenceIdChoosesAMemberOfASavedSetBundle() throws Exception {
+    List<Path> m =
+        SetFixtures.ggufSplit(dir, "v", 3, 2, 2,
+            (no, kvs) -> {
+              if (no == 1) {
+                kvs.put("tokenizer.ggml.tokens",
+                    dev.rea.core.internal.format.gguf.GgufBuilder.array(8,
+                        dev.rea.core.internal.format.gguf.GgufBuilder.str("a"),
+                        dev.rea.core.internal.format.gguf.GgufBuilder.str("b")));
+              }
+            },
+            (no, b) -> {});
+    Path out = dir.resolve("out").resolve("set.json");
+    Files.createDirectories(out.getParent());
+    CliRunner.Result r = CliRunner.run("inspect-model-set", m.get(0).toString(), "--json",
+        "--detail", "summary", "--evidence_output", out.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode records = CliRunner.JSON.readTree(out.toFile()).get("records");
+    String setId = records.get(0).get("evidence_id").asString();
+    String second = records.get(2).get("evidence_id").asString();
+    String tensors = "{\"kind\":\"model-artifact\",\"collection\":\"tensors\"}";
+
+    CliRunner.Result whole = CliRunner.run("inspect-analysis-view", "--source", out.toString(),
+        "--json", "--view", tensors);
+    assertThat(whole.status()).as(whole.err()).isZero();
+    assertThat(whole.json().get("total_matches").asInt()).isEqualTo(6);
+    CliRunner.Result bySetId = CliRunner.run("inspect-analysis-view", "--source", out.toString(),
+        "--json", "--view", tensors, "--evidence_id", setId);
+    assertThat(bySetId.json().get("total_matches").asInt()).isEqualTo(6);
+
+    CliRunner.Result member = CliRunner.run("inspect-analysis-view", "--source", out.toString(),
+        "--json", "--view", tensors, "--evidence_id", second);
+    assertThat(member.status()).as(member.err()).isZero();
+    assertThat(member.json().get("total_matches").asInt()).isEqualTo(2);
+    assertThat(member.json().get("rows").get(0).get("name").asString()).isEqualTo("blk.2.weight");
+
+    CliRunner.Result unknown = CliRunner.run("inspect-analysis-view", "--source", out.toString(),
+        "--json", "--view", tensors, "--evidence_id", "sha256:" + "0".repeat(64));
+    assertThat(unknown.status()).isEqualTo(2);
+    assertThat(unknown.json().get("error").get("constraint").asString())
+        .isEqualTo("unknown_evidence");
+    assertThat(unknown.json().get("error").get("message").asString())
+        .contains(setId + " (the set)").contains(second);
+
+    String array = "{\"kind\":\"model-artifact\",\"collection\":\"array\","
+        + "\"key\":\"tokenizer.ggml.tokens\"}";
+    CliRunner.Result noMember = CliRunner.run("inspect-analysis-view", "--source", out.toString(),
+        "--json", "--view", array);
+    assertThat(noMember.status()).isEqualTo(2);
+    assertThat(noMember.json().get("error").get("constraint").asString())
+        .isEqualTo("bad_argument");
+    assertThat(noMember.json().get("error").get("message").asString())
+        .contains(records.get(1).get("evidence_id").asString());
+    CliRunner.Result page = CliRunner.run("inspect-analysis-view", "--source", out.toString(),
+        "--json", "--view", array, "--evidence_id", records.get(1).get("evidence_id").asString());
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(page.json().get("elements").toString()).isEqualTo("[\"a\",\"b\"]");
+  }
+
   @Test
   void aContradictionExitsThreeNamingMemberTensorAndField() {
     SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1, (s, b) -> {},
