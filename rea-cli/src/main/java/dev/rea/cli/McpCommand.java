@@ -18,8 +18,8 @@ import picocli.CommandLine.Command;
     header = "Serve REA to agents over MCP (stdio).",
     description = {
       "Serves the Model Context Protocol over stdin/stdout for agents. Tools: "
-          + "inspect_model_artifact, inspect_analysis_view, import_evidence_bundle, "
-          + "release_evidence. Register it with an MCP client as the command `rea mcp` (see "
+          + ReaMcpServer.TOOL_NAMES
+          + ". Register it with an MCP client as the command `rea mcp` (see "
           + "README). It exits when stdin is closed."})
 public final class McpCommand implements Callable<Integer> {
   @Override

@@ -35,6 +35,21 @@ public final class ReaMcpServer {
    */
   public static final int DEFAULT_LINE_CAP = 16 << 20;
 
+  /**
+   * The tools this server lists ({@code tools/list}, CONTRACT section 7), in that order, joined
+   * by {@code ", "}: for a front end's help text, which can then not fall behind the server.
+   */
+  public static final String TOOL_NAMES =
+      ReaTools.INSPECT
+          + ", "
+          + SetTool.NAME
+          + ", "
+          + ReaTools.VIEW
+          + ", "
+          + ReaTools.IMPORT
+          + ", "
+          + ReaTools.RELEASE;
+
   /** Server name in {@code initialize}. */
   public static final String NAME = "rea";
 

@@ -35,7 +35,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The four MCP tools of CONTRACT section 7 and their handlers. Handlers run on the SDK's worker
+ * The MCP tools of CONTRACT sections 7 and 9 and their handlers. Handlers run on the SDK's worker
  * threads (concurrent dispatch); every domain failure is returned as an {@code isError} result
  * with the CONTRACT section 6 error object; only defects escape as exceptions (the SDK turns them
  * into JSON-RPC error -32603).

@@ -59,6 +59,9 @@ class ToolsListSizeTest {
           "tools/list: %d tools, %d bytes in all (budget %d); the four first tools %d bytes%n",
           result.tools().size(), total, BUDGET_BYTES, four);
       assertThat(result.tools()).extracting(Tool::name).containsAll(today);
+      // The list the CLI's help (rea help mcp) gives is the server's own.
+      assertThat(String.join(", ", result.tools().stream().map(Tool::name).toList()))
+          .isEqualTo(ReaMcpServer.TOOL_NAMES);
       assertThat(total).isLessThanOrEqualTo(BUDGET_BYTES);
       // Still a description that says when to call each tool, and schemas for both directions.
       for (Tool t : result.tools()) {
