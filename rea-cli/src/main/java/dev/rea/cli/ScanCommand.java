@@ -153,7 +153,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   @Option(
       names = "--bundles",
       paramLabel = "DIR",
-      description = "Also write each model's signed Evidence bundle as DIR/<evidence_id hex>.json.")
+      description =
+          "Also write each model's signed Evidence bundle as DIR/<evidence_id hex>.json. DIR is"
+              + " created when its parent directory exists.")
   @Nullable String bundles;
 
   @Option(
@@ -258,10 +260,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     }
     Path bundleDir = null;
     if (bundles != null) {
-      bundleDir = Arguments.resolve(bundles, "--bundles");
-      if (!Files.isDirectory(bundleDir)) {
-        throw bad("--bundles", "--bundles: " + bundleDir + " is not a directory (create it first)");
-      }
+      bundleDir = bundleDirectory(Arguments.resolve(bundles, "--bundles"));
     }
     Path file = output == null ? null : Arguments.outputFile(output, "--output");
     ResumeIndex index = null;
@@ -303,6 +302,46 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
           .build();
     }
     return true;
+  }
+
+  /**
+   * The {@code --bundles} directory, created when it does not exist and its parent does (as
+   * {@code mkdir DIR} would: a mistyped parent is still an error, not a tree of new directories).
+   *
+   * @throws ReaException {@code bad_argument} when DIR is not a directory and cannot be made one
+   */
+  private static Path bundleDirectory(Path dir) throws ReaException {
+    if (Files.isDirectory(dir)) {
+      return dir;
+    }
+    Path parent = dir.getParent();
+    if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        || parent == null
+        || !Files.isDirectory(parent)) {
+      throw bad(
+          "--bundles",
+          "--bundles: "
+              + dir
+              + (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                  ? " is not a directory"
+                  : " does not exist, nor does its parent directory"));
+    }
+    try {
+      return Files.createDirectory(dir);
+    } catch (java.nio.file.FileAlreadyExistsException raced) {
+      if (Files.isDirectory(dir)) {
+        return dir;
+      }
+      throw bad("--bundles", "--bundles: " + dir + " is not a directory");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw bad("--bundles", "--bundles: " + dir + " could not be created: Permission denied");
+    } catch (java.io.IOException e) {
+      String why =
+          e instanceof java.nio.file.FileSystemException f && f.getReason() != null
+              ? f.getReason()
+              : String.valueOf(e.getMessage());
+      throw bad("--bundles", "--bundles: " + dir + " could not be created: " + why);
+    }
   }
 
   private ResumeIndex loadIndex(Path file, HashMode mode, LayoutAssumption layout)

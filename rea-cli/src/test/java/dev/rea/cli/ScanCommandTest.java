@@ -313,7 +313,8 @@ class ScanCommandTest {
   @Test
   void bundlesAreSignedEvidenceNamedByTheirIdAndReadBack() throws Exception {
     ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 4, false);
-    Path bundles = Files.createDirectories(dir.resolve("bundles"));
+    // DIR is made when its parent exists (the README's example names a new evidence/).
+    Path bundles = dir.resolve("bundles");
     CliRunner.Result r =
         CliRunner.run("scan", tree.root().toString(), "--bundles", bundles.toString());
     assertThat(r.status()).as(r.err()).isEqualTo(0);
@@ -386,7 +387,8 @@ class ScanCommandTest {
       {"scan", tree.toString(), "--fail-on", "errors"},
       {"scan", tree.toString(), "--resume"},
       {"scan", dir.resolve("missing").toString()},
-      {"scan", tree.toString(), "--bundles", dir.resolve("nowhere").toString()},
+      {"scan", tree.toString(), "--bundles", dir.resolve("nowhere/bundles").toString()},
+      {"scan", tree.toString(), "--bundles", model.toString()},
       {"scan", tree.toString(), "--output", model.toString()},
       {"scan", tree.toString(), "--output", model.toString(), "--resume"},
       {"scan"},
