@@ -503,14 +503,44 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
         return 130;
       }
       default -> {
+        String warned = failOnReason(plan, tally);
+        if (warned != null) {
+          err.println(warned);
+        }
         err.println(tally.closing());
         err.flush();
-        boolean warned =
-            (plan.failOnWarnings() && tally.anyWarning())
-                || (plan.failOnLimitations() && tally.anyLimitation());
-        return tally.anyTrouble() || warned ? 1 : 0;
+        return tally.anyTrouble() || warned != null ? 1 : 0;
       }
     }
+  }
+
+  /**
+   * @return why {@code --fail-on} makes the scan exit 1 ({@code "rea scan: --fail-on warnings: 3
+   *     models carry a warning (summary.warnings)"}), or null when it does not
+   */
+  private static @Nullable String failOnReason(Plan plan, Tally tally) {
+    long warned = plan.failOnWarnings() ? tally.withWarnings() : 0;
+    long limited = plan.failOnLimitations() ? tally.withLimitations() : 0;
+    if (warned == 0 && limited == 0) {
+      return null;
+    }
+    StringBuilder b =
+        new StringBuilder("rea scan: --fail-on ")
+            .append(plan.failOnLimitations() ? "limitations" : "warnings")
+            .append(": ");
+    if (warned > 0) {
+      b.append(models(warned)).append(" a warning (summary.warnings)");
+    }
+    if (limited > 0) {
+      b.append(warned > 0 ? "; " : "")
+          .append(models(limited))
+          .append(" a limitation (summary.limitation_count)");
+    }
+    return b.toString();
+  }
+
+  private static String models(long n) {
+    return n + (n == 1 ? " model carries" : " models carry");
   }
 
   private static int failed(PrintWriter err, String what, @Nullable Tally tally) {

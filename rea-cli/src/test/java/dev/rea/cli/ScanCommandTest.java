@@ -340,11 +340,17 @@ class ScanCommandTest {
     JsonNode old = byPath(lines(plain.out())).get(tree.resolve("old.gguf").toString());
     assertThat(old.get("summary").get("warnings").get(0).get("code").asString())
         .isEqualTo("removed_type");
-    assertThat(CliRunner.run("scan", tree.toString(), "--fail-on", "warnings").status())
-        .isEqualTo(1);
+    CliRunner.Result failed = CliRunner.run("scan", tree.toString(), "--fail-on", "warnings");
+    assertThat(failed.status()).isEqualTo(1);
+    // Says why, before the closing count (which stays the last line).
+    List<String> err = failed.err().lines().toList();
+    assertThat(err.get(err.size() - 2))
+        .isEqualTo("rea scan: --fail-on warnings: 1 model carries a warning (summary.warnings)");
+    assertThat(err.get(err.size() - 1)).startsWith("rea scan: 2 complete,");
     Files.delete(tree.resolve("old.gguf"));
-    assertThat(CliRunner.run("scan", tree.toString(), "--fail-on", "warnings").status())
-        .isEqualTo(0);
+    CliRunner.Result passed = CliRunner.run("scan", tree.toString(), "--fail-on", "warnings");
+    assertThat(passed.status()).isEqualTo(0);
+    assertThat(passed.err()).doesNotContain("--fail-on");
   }
 
   /** --fail-on limitations, as check takes it: a kept line's limitation counts too. */
@@ -363,6 +369,10 @@ class ScanCommandTest {
     CliRunner.Result strict =
         CliRunner.run("scan", tree.toString(), "--fail-on", "limitations", "--output", out.toString());
     assertThat(strict.status()).as(strict.err()).isEqualTo(1);
+    assertThat(strict.err())
+        .contains(
+            "rea scan: --fail-on limitations: 1 model carries a limitation"
+                + " (summary.limitation_count)\n");
     CliRunner.Result resumed =
         CliRunner.run(
             "scan", tree.toString(), "--fail-on", "limitations", "--output", out.toString(),

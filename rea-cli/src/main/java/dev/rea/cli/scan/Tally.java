@@ -14,8 +14,8 @@ public final class Tally {
   private final LongAdder kept = new LongAdder();
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder files = new LongAdder();
-  private volatile boolean warnings;
-  private volatile boolean limitations;
+  private final LongAdder warnings = new LongAdder();
+  private final LongAdder limitations = new LongAdder();
   private final long startNanos = System.nanoTime();
 
   /** A new tally; its clock starts now. */
@@ -46,10 +46,10 @@ public final class Tally {
     adder(status).increment();
     files.increment();
     if (warning) {
-      warnings = true;
+      warnings.increment();
     }
     if (limitation) {
-      limitations = true;
+      limitations.increment();
     }
   }
 
@@ -87,14 +87,14 @@ public final class Tally {
     return bytesRead.sum();
   }
 
-  /** @return whether any unit carries a warning */
-  public boolean anyWarning() {
-    return warnings;
+  /** @return units whose Evidence carries a warning */
+  public long withWarnings() {
+    return warnings.sum();
   }
 
-  /** @return whether any unit carries a limitation */
-  public boolean anyLimitation() {
-    return limitations;
+  /** @return units whose Evidence carries a limitation */
+  public long withLimitations() {
+    return limitations.sum();
   }
 
   /** @return whether any unit is partial, rejected or failed */
