@@ -131,6 +131,7 @@ public final class CheckCommand extends ReaCommand {
             .layout(Arguments.layout(assumeLayout))
             .build();
     List<Verdict> verdicts = new ArrayList<>(paths.size());
+    List<String> scopes = new ArrayList<>(paths.size());
     Set<Path> covered = new java.util.HashSet<>();
     int folded = 0;
     for (String text : paths) {
@@ -138,7 +139,9 @@ public final class CheckCommand extends ReaCommand {
         folded++;
         continue;
       }
-      verdicts.add(check(rea, text, options, policy, covered));
+      Checked c = check(rea, text, options, policy, covered);
+      verdicts.add(c.verdict());
+      scopes.add(c.scope());
     }
     boolean ok = verdicts.stream().allMatch(Verdict::ok);
     if (output == StandardFormat.SARIF) {
@@ -148,9 +151,9 @@ public final class CheckCommand extends ReaCommand {
     } else {
       PrintWriter text = TerminalText.wrap(out);
       Screen screen = Screen.forStdout(env, wide);
-      for (Verdict v : verdicts) {
+      for (int i = 0; i < verdicts.size(); i++) {
         // A verdict's reasons go on under its path, indented past "FAIL ".
-        screen.println(text, line(v), LINE_INDENT);
+        screen.println(text, line(verdicts.get(i), scopes.get(i)), LINE_INDENT);
       }
       text.flush();
     }
@@ -219,7 +222,7 @@ public final class CheckCommand extends ReaCommand {
    * with {@code split_member_alone} instead of passing as a whole model. A path the user mistyped
    * is that unit's failure, not the run's.
    */
-  private static Verdict check(
+  private static Checked check(
       Rea rea, String text, InspectOptions options, CheckPolicy policy, Set<Path> covered) {
     Inspection result;
     try {
@@ -241,8 +244,15 @@ public final class CheckCommand extends ReaCommand {
       // A sharded model's index or directory: say which command reads it.
       result = new Inspection.Failed(Advice.advise(f.error()), f.partial());
     }
-    return Rea.verdict(text, result, policy);
+    return new Checked(Rea.verdict(text, result, policy), "");
   }
+
+  /**
+   * A unit's verdict, and what the readable line adds after its PATH: for a set of several files
+   * or with an index, {@code " (the set of 3 files and its index)"}, so that a line under a
+   * shard's name is not read as that shard's alone; empty for one file.
+   */
+  private record Checked(Verdict verdict, String scope) {}
 
   /**
    * Whether a file inspected alone is one member of a model by its own account ({@link
@@ -258,7 +268,7 @@ public final class CheckCommand extends ReaCommand {
     return policy.expectSha256() == null || !"safetensors".equals(record.artifact().format());
   }
 
-  private static Verdict setVerdict(
+  private static Checked setVerdict(
       Rea rea,
       String text,
       Path path,
@@ -266,6 +276,7 @@ public final class CheckCommand extends ReaCommand {
       CheckPolicy policy,
       Set<Path> covered) {
     SetInspection set = rea.inspectSet(path, options);
+    String scope = "";
     if (set instanceof SetInspection.Complete c) {
       for (ModelSetRecord.Member m : c.set().members()) {
         cover(covered, m.path());
@@ -274,6 +285,15 @@ public final class CheckCommand extends ReaCommand {
       if (index != null) {
         cover(covered, index.path());
       }
+      int n = c.set().members().size();
+      if (n > 1 || index != null) {
+        scope =
+            " (the set of "
+                + n
+                + (n == 1 ? " file" : " files")
+                + (index == null ? "" : " and its index")
+                + ")";
+      }
     } else if (set instanceof SetInspection.Failed f) {
       // The members read before the failure: given again, they would fail the same way.
       for (EvidenceRecord m : f.members()) {
@@ -281,7 +301,7 @@ public final class CheckCommand extends ReaCommand {
       }
       set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
     }
-    return Rea.verdict(text, set, policy);
+    return new Checked(Rea.verdict(text, set, policy), scope);
   }
 
   /**
@@ -336,8 +356,16 @@ public final class CheckCommand extends ReaCommand {
 
   /** {@code OK PATH} or {@code FAIL PATH: code: message; ...}. */
   static String line(Verdict v) {
+    return line(v, "");
+  }
+
+  /**
+   * As {@link #line(Verdict)}, with {@code scope} (what else the verdict covers, from {@link
+   * Checked}) after the PATH.
+   */
+  static String line(Verdict v, String scope) {
     if (v.ok()) {
-      return "OK " + TerminalText.printable(v.path());
+      return "OK " + TerminalText.printable(v.path()) + scope;
     }
     List<String> reasons = new ArrayList<>();
     boolean cut = false;
@@ -355,6 +383,7 @@ public final class CheckCommand extends ReaCommand {
     }
     return "FAIL "
         + TerminalText.printable(v.path())
+        + scope
         + ": "
         + String.join("; ", reasons)
         + (cut ? " (limitations in their first sentence: --json has them whole)" : "");

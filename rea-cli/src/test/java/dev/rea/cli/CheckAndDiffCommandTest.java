@@ -64,7 +64,8 @@ class CheckAndDiffCommandTest {
     CliRunner.Result good = CliRunner.run("check", c.index.getParent().toString(), c.index.toString());
     assertThat(good.status()).as(good.out()).isZero();
     // The index was read as the directory's set: one verdict covers both PATHs.
-    assertThat(good.out().lines()).containsExactly("OK " + c.index.getParent());
+    assertThat(good.out().lines())
+        .containsExactly("OK " + c.index.getParent() + " (the set of 2 files and its index)");
     assertThat(good.err()).contains("1 more PATH was a file of a model set checked above");
     // Every file of the checkpoint given one by one (a shell's DIR/*): one set, read once.
     List<String> each = new ArrayList<>(List.of("check"));
@@ -73,7 +74,9 @@ class CheckAndDiffCommandTest {
     each.add(c.shards.get(0).toString());
     CliRunner.Result glob = CliRunner.run(each.toArray(new String[0]));
     assertThat(glob.status()).as(glob.out() + glob.err()).isZero();
-    assertThat(glob.out().lines()).containsExactly("OK " + c.shards.get(1));
+    // The line under a shard's name says it covers the whole set.
+    assertThat(glob.out().lines())
+        .containsExactly("OK " + c.shards.get(1) + " (the set of 2 files and its index)");
     assertThat(glob.err()).contains("2 more PATHs were files of a model set checked above");
     assertThat(CliRunner.run("check", c.index.toString(), c.index.toString(), "--json")
             .json().get("units").size())
@@ -87,7 +90,9 @@ class CheckAndDiffCommandTest {
         c.index, text.replaceFirst("\"total_size\": \\d+", "\"total_size\": 7"));
     CliRunner.Result warned = CliRunner.run("check", c.index.toString());
     assertThat(warned.status()).isEqualTo(1);
-    assertThat(warned.out()).startsWith("FAIL " + c.index + ": index_total_size_mismatch: ");
+    assertThat(warned.out())
+        .startsWith(
+            "FAIL " + c.index + " (the set of 2 files and its index): index_total_size_mismatch: ");
     assertThat(
             CliRunner.run("check", c.index.toString(), "--allow", "index_total_size_mismatch")
                 .status())

@@ -241,9 +241,12 @@ public final class FormatDetector {
               + "), not a model";
     } else if (firstNonWhitespace(head, n) == '{' || firstNonWhitespace(head, n) == '[') {
       kind = "json";
+      // Only an index's text names the shards; a config.json or tokenizer.json gets no hint.
       hint =
-          "the file is JSON text, not a model (a sharded checkpoint's .index.json lists the"
-              + " .safetensors shards: inspect those)";
+          contains(head, n, "\"weight_map\"")
+              ? "the file is JSON text, not a model (a sharded checkpoint's .index.json lists the"
+                  + " .safetensors shards: inspect those)"
+              : "the file is JSON text, not a model";
     } else {
       kind = "unknown";
       hint =
@@ -334,6 +337,21 @@ public final class FormatDetector {
       }
     }
     return -1;
+  }
+
+  /** @return whether the first {@code n} bytes of {@code head} hold {@code ascii} */
+  private static boolean contains(byte[] head, int n, String ascii) {
+    byte[] b = ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    outer:
+    for (int i = 0; i + b.length <= n; i++) {
+      for (int j = 0; j < b.length; j++) {
+        if (head[i + j] != b[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   private static boolean startsWith(byte[] head, int n, byte[] prefix) {

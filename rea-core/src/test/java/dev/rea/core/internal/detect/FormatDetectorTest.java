@@ -7,6 +7,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -107,7 +108,12 @@ class FormatDetectorTest {
             "git lfs pull"),
         Arguments.of("HTML page", ascii("<!DOCTYPE html><html><body>Sign in"), "html", "download the model again"),
         Arguments.of("HTML after a BOM and blank lines", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, ascii("\n\n<html lang=en>")), "html", "HTML"),
-        Arguments.of("a sharded checkpoint index", ascii("{\n  \"metadata\": {\"total_size\": 1}}"), "json", "index.json"),
+        Arguments.of("a sharded checkpoint index", ascii("{\n  \"metadata\": {\"total_size\": 1}, \"weight_map\": {}}"), "json", "index.json"),
+        Arguments.of(
+            "a config.json: no hint about indexes",
+            ascii("{\"architectures\": [\"LlamaForCausalLM\"]}"),
+            "json",
+            "unsupported format: the file is JSON text, not a model"),
         Arguments.of(
             "an Evidence bundle REA saved",
             ascii("{\"schema\":\"rea.bundle.v1\",\"records\":[{\"schema\":\"rea.evidence.v1\""),
@@ -141,6 +147,16 @@ class FormatDetectorTest {
             concat(new byte[] {2, 0, 0, 0, 0, 0, 0, 0}, new byte[] {0, '{'}),
             "unknown",
             "not GGUF"));
+  }
+
+  /** The index hint is for an index: a model directory's other JSON files do not get it. */
+  @Test
+  void onlyJsonNamingAWeightMapGetsTheIndexHint() {
+    byte[] config = ascii("{\"architectures\": [\"LlamaForCausalLM\"]}");
+    ReaException e =
+        catchThrowableOfType(
+            ReaException.class, () -> FormatDetector.detect(config, config.length, config.length));
+    assertThat(e.getMessage()).isEqualTo("unsupported format: the file is JSON text, not a model");
   }
 
   @ParameterizedTest(name = "{0}")
