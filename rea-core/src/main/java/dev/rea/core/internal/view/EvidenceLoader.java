@@ -120,6 +120,10 @@ public final class EvidenceLoader {
     }
   }
 
+  /** REA's error object (CONTRACT section 6): {@code {"error": {...}, "partial_evidence"?}}. */
+  private static final java.util.regex.Pattern ERROR_OBJECT =
+      java.util.regex.Pattern.compile("\\{[ \\t\\r\\n]*\"error\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\\{");
+
   private static final java.util.regex.Pattern REA_JSON =
       java.util.regex.Pattern.compile("\\{[ \\t\\r\\n]*\"schema\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"rea\\.");
 
@@ -141,6 +145,12 @@ public final class EvidenceLoader {
       return e;
     }
     String start = probe.text().strip();
+    if (ERROR_OBJECT.matcher(start).lookingAt()) {
+      return e.toBuilder("this is the error object of a failed run, not saved Evidence")
+          .diagnostic("detected", "error")
+          .cause(e)
+          .build();
+    }
     for (String kind : new String[] {"summary", "page"}) {
       if (start.startsWith("{\"kind\":\"model-artifact-" + kind + "\"")) {
         return e.toBuilder("this is a model-artifact " + kind + ", not saved Evidence")

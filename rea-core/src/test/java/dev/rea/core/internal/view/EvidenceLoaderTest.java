@@ -125,6 +125,25 @@ class EvidenceLoaderTest {
         });
   }
 
+  /** The error object a failed --json run printed, saved and given as Evidence, is named. */
+  @Test
+  void anErrorObjectGivenAsEvidenceSaysWhatItIs() throws Exception {
+    KeyRing ring = KeyRing.open(tmp.resolve("home"));
+    EvidenceLoader loader = new EvidenceLoader(EvidenceVerifier.standard(ring));
+    Path error =
+        Files.writeString(
+            tmp.resolve("cut.json"),
+            "{\"error\":{\"code\":\"target_unavailable\",\"category\":\"unsupported_target\","
+                + "\"constraint\":\"file_format_rejected\",\"message\":\"cut\",\"details\":{}}}\n");
+    assertThatThrownBy(() -> loader.loadFile(error))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(dev.rea.core.error.Constraint.EVIDENCE_REJECTED);
+          assertThat(e.getMessage())
+              .startsWith("this is the error object of a failed run, not saved Evidence");
+          assertThat(e.diagnostics()).containsEntry("detected", "error");
+        });
+  }
+
   /**
    * JSON whose ninth byte opens an array or object is not called a safetensors file when the
    * length its first eight bytes would declare cannot fit it; a real safetensors file still is.
