@@ -234,6 +234,25 @@ class StandardFormatsCliTest {
         .endsWith(".safetensors");
   }
 
+  /**
+   * A set's own warning, the set named by its directory: the SARIF result points at the index
+   * (a code-scanning service locates results in files, not directories).
+   */
+  @Test
+  void checkLocatesASetsWarningInItsIndex() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(Files.createDirectories(dir.resolve("w")), 2, 1);
+    Files.writeString(
+        c.index, Files.readString(c.index).replaceFirst("\"total_size\": \\d+", "\"total_size\": 7"));
+    CliRunner.Result r = CliRunner.run("check", c.dir.toString(), "--format", "sarif");
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    JsonNode results = r.json().get("runs").get(0).get("results");
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).get("ruleId").asText()).isEqualTo("index_total_size_mismatch");
+    assertThat(results.get(0).get("locations").get(0).get("physicalLocation")
+            .get("artifactLocation").get("uri").asText())
+        .isEqualTo(c.index.toUri().toString());
+  }
+
   /** A set that fails prints no report on the stdout a standard format's document goes to. */
   @Test
   void aFailedSetPrintsNothingOnStdoutInAStandardFormat() throws Exception {

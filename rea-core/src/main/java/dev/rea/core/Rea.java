@@ -659,7 +659,10 @@ public final class Rea {
     for (Verdict v : verdicts) {
       SarifLog.Failure failure = null;
       String failed = v.path();
-      List<dev.rea.core.evidence.Warning> warnings = new java.util.ArrayList<>();
+      // Warnings by the file they concern (a set's index, say), the unit's own path first.
+      java.util.Map<String, List<dev.rea.core.evidence.Warning>> warnings =
+          new java.util.LinkedHashMap<>();
+      warnings.put(v.path(), new java.util.ArrayList<>());
       for (Verdict.Reason r : v.reasons()) {
         boolean error = r.kind() == Verdict.Kind.REJECTION || r.kind() == Verdict.Kind.DIGEST;
         if (error && failure == null) {
@@ -667,14 +670,20 @@ public final class Rea {
           // The offset is in the file the reason names (a set's member), not the set's path.
           failed = r.file() != null ? r.file() : v.path();
         } else {
-          warnings.add(new dev.rea.core.evidence.Warning(r.code(), r.message()));
+          warnings
+              .computeIfAbsent(r.file() != null ? r.file() : v.path(), f -> new java.util.ArrayList<>())
+              .add(new dev.rea.core.evidence.Warning(r.code(), r.message()));
         }
       }
       if (failure != null && !failed.equals(v.path())) {
-        units.add(new SarifLog.Unit(failed, failure, List.of()));
+        units.add(new SarifLog.Unit(failed, failure, warnings.getOrDefault(failed, List.of())));
+        warnings.remove(failed);
         failure = null;
       }
-      units.add(new SarifLog.Unit(v.path(), failure, warnings));
+      units.add(
+          new SarifLog.Unit(
+              v.path(), failure, java.util.Objects.requireNonNull(warnings.remove(v.path()))));
+      warnings.forEach((file, ws) -> units.add(new SarifLog.Unit(file, null, ws)));
     }
     return SarifLog.write(version(), base, units);
   }
@@ -804,7 +813,39 @@ public final class Rea {
         checkDigest(expected, s.members().get(0).sha256(), reasons);
       }
     }
-    return judged(path, s.evidenceId(), reasons, s.warnings(), s.limitations(), policy);
+    Verdict v = judged(path, s.evidenceId(), reasons, s.warnings(), s.limitations(), policy);
+    String file = setFile(path, s);
+    if (file == null) {
+      return v;
+    }
+    // A set's own reasons concern its index (or, for a directory, its first member): a SARIF
+    // result needs a file to point at, and a directory is none.
+    List<Verdict.Reason> located = new java.util.ArrayList<>(v.reasons().size());
+    for (Verdict.Reason r : v.reasons()) {
+      located.add(
+          r.file() != null
+              ? r
+              : new Verdict.Reason(r.kind(), r.code(), r.message(), r.offset(), r.field(), file));
+    }
+    return new Verdict(v.path(), v.ok(), v.evidenceId(), located);
+  }
+
+  /**
+   * @return the file a set's own reasons are located in: its index, or the first member when the
+   *     set was given as a directory; null to keep the unit's path
+   */
+  private static @Nullable String setFile(String path, ModelSetRecord s) {
+    if (s.set().index() != null) {
+      return s.set().index().path();
+    }
+    try {
+      if (!s.members().isEmpty() && java.nio.file.Files.isDirectory(Path.of(path))) {
+        return s.members().get(0).path();
+      }
+    } catch (java.nio.file.InvalidPathException notAPath) {
+      return null;
+    }
+    return null;
   }
 
   private static Verdict rejected(String path, ReaException e) {
