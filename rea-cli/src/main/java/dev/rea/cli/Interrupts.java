@@ -15,6 +15,12 @@ import sun.misc.SignalHandler;
  * (immediate exit, after shutdown hooks: an evidence file being written is then removed, never
  * left half-written).
  *
+ * <p>A read the operating system does not interrupt (a hung network file system, a device file
+ * that blocks) would keep a cancelled run waiting for ever, and a supervisor that sends one
+ * SIGTERM and waits would wait with it: when the run has not stopped {@link #GRACE_MILLIS} after
+ * the first signal, the process says so on stderr and exits with the signal's status (shutdown
+ * hooks run, as for a second signal).
+ *
  * <p>A signal that arrives after {@code main} starts but before the inspection installs its
  * handlers ({@link #early}: picocli builds its model, the file is examined) is kept and cancels
  * the inspection as soon as it installs them, so {@code --json} still prints its one error object
@@ -30,11 +36,25 @@ final class Interrupts implements AutoCloseable {
   private static final java.util.Map<String, SignalHandler> ORIGINAL =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** How long a cancelled run may take to stop before the process exits anyway: 10 s. */
+  static final long GRACE_MILLIS = 10_000;
+
   private final List<Signal> signals = new ArrayList<>();
   private final List<SignalHandler> previous = new ArrayList<>();
+  private final long graceMillis;
+  private final java.util.function.IntConsumer exit;
+  private final java.util.concurrent.atomic.AtomicBoolean watching =
+      new java.util.concurrent.atomic.AtomicBoolean();
+  private final Cancellation cancellation;
   private volatile boolean terminated;
+  private volatile boolean closed;
 
-  private Interrupts() {}
+  private Interrupts(
+      Cancellation cancellation, long graceMillis, java.util.function.IntConsumer exit) {
+    this.cancellation = cancellation;
+    this.graceMillis = graceMillis;
+    this.exit = exit;
+  }
 
   /**
    * From the start of {@code main}, for a command that installs handlers later: keeps the first
@@ -84,17 +104,65 @@ final class Interrupts implements AutoCloseable {
    * {@link #early} cancels at once.
    */
   static Interrupts install(Cancellation cancellation) {
+    return install(cancellation, GRACE_MILLIS, status -> Runtime.getRuntime().exit(status));
+  }
+
+  /**
+   * As {@link #install(Cancellation)}, with the grace period and the way to exit (for tests).
+   *
+   * @param graceMillis how long a cancelled run may take to stop, in milliseconds
+   * @param exit called with 130 or 143 when it has not stopped by then
+   */
+  static Interrupts install(
+      Cancellation cancellation, long graceMillis, java.util.function.IntConsumer exit) {
     String pending = takeEarly();
-    Interrupts it = new Interrupts();
+    Interrupts it = new Interrupts(cancellation, graceMillis, exit);
     it.handle("INT", cancellation, "interrupted (SIGINT)", false);
     it.handle("TERM", cancellation, "terminated (SIGTERM)", true);
     if ("TERM".equals(pending)) {
-      it.terminated = true;
-      cancellation.cancel("terminated (SIGTERM)");
+      it.signalled("terminated (SIGTERM)", true);
     } else if ("INT".equals(pending)) {
-      cancellation.cancel("interrupted (SIGINT)");
+      it.signalled("interrupted (SIGINT)", false);
     }
     return it;
+  }
+
+  /**
+   * The first signal: cancels the run, and starts the watch that ends the process when the run
+   * has not stopped within the grace period.
+   */
+  void signalled(String reason, boolean term) {
+    if (term) {
+      terminated = true;
+    }
+    cancellation.cancel(reason);
+    if (!watching.compareAndSet(false, true)) {
+      return;
+    }
+    Thread watch =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(graceMillis);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+              }
+              if (!closed) {
+                System.err.println(
+                    "rea: "
+                        + reason
+                        + ", but the run has not stopped "
+                        + (graceMillis / 1000.0)
+                        + " s later (a read the system does not interrupt: a hung network file,"
+                        + " a device); exiting without its output");
+                System.err.flush();
+                exit.accept(terminated ? 143 : 130);
+              }
+            },
+            "rea-cancel-watch");
+    watch.setDaemon(true);
+    watch.start();
   }
 
   private void handle(String name, Cancellation cancellation, String reason, boolean term) {
@@ -108,10 +176,7 @@ final class Interrupts implements AutoCloseable {
                 if (cancellation.isCancelled() && prev[0] != null) {
                   prev[0].handle(s);
                 } else {
-                  if (term) {
-                    terminated = true;
-                  }
-                  cancellation.cancel(reason);
+                  signalled(reason, term);
                 }
               });
       signals.add(sig);
@@ -131,6 +196,7 @@ final class Interrupts implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     for (int i = 0; i < signals.size(); i++) {
       if (previous.get(i) != null) {
         try {

@@ -39,4 +39,30 @@ class InterruptsTest {
       assertThat(fresh.isCancelled()).isFalse();
     }
   }
+
+  /**
+   * A run that does not stop after the first signal (a read the system does not interrupt) ends
+   * the process after the grace period, with the signal's status; a run that stops in time does
+   * not.
+   */
+  @Test
+  void aRunThatDoesNotStopIsEndedAfterTheGracePeriod() throws Exception {
+    java.util.concurrent.CompletableFuture<Integer> exited =
+        new java.util.concurrent.CompletableFuture<>();
+    Cancellation stuck = new Cancellation();
+    try (Interrupts installed = Interrupts.install(stuck, 50, exited::complete)) {
+      installed.signalled("terminated (SIGTERM)", true);
+      assertThat(stuck.isCancelled()).isTrue();
+      assertThat(exited.get(10, TimeUnit.SECONDS)).isEqualTo(143);
+    }
+
+    java.util.concurrent.CompletableFuture<Integer> notExited =
+        new java.util.concurrent.CompletableFuture<>();
+    Cancellation stopped = new Cancellation();
+    try (Interrupts installed = Interrupts.install(stopped, 200, notExited::complete)) {
+      installed.signalled("interrupted (SIGINT)", false);
+    }
+    Thread.sleep(600);
+    assertThat(notExited).as("closed within the grace period: no exit").isNotDone();
+  }
 }
