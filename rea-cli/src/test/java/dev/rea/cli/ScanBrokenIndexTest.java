@@ -60,6 +60,35 @@ class ScanBrokenIndexTest {
     assertThat(assertAgrees(after.get(c.index.toString()))).isEqualTo("complete");
   }
 
+  /**
+   * A file beside a rejected index that is not named as a shard of several (a
+   * {@code -00001-of-00001} shard, a plain {@code model.safetensors}) is the index's to claim
+   * all the same: it carries the index's failure, as {@code rea check FILE} says.
+   */
+  @Test
+  void aFileOfAnyNameBesideARejectedIndexCarriesItsFailure() throws Exception {
+    Path d = Files.createDirectories(dir.resolve("one"));
+    byte[] shard = Files.readAllBytes(checkpoint("src").shards.get(0));
+    Path single = Files.write(d.resolve("model-00001-of-00001.safetensors"), shard);
+    Path plain = Files.write(d.resolve("model.safetensors"), shard);
+    Path index =
+        Files.writeString(
+            d.resolve("model.safetensors.index.json"),
+            "{\"weight_map\":{\"a\":\"model-00001-of-00001.safetensors\",\"a\":\"x\"}}");
+    CliRunner.Result r = CliRunner.run("scan", d.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    Map<String, JsonNode> lines = byPath(lines(r.out()));
+    assertThat(lines.keySet())
+        .containsExactlyInAnyOrder(index.toString(), single.toString(), plain.toString());
+    for (JsonNode line : lines.values()) {
+      assertThat(line.get("status").asString()).as(line.toString()).isEqualTo("rejected");
+      assertThat(line.get("error").get("message").asString()).contains("duplicate");
+    }
+    CliRunner.Result check = CliRunner.run("check", plain.toString());
+    assertThat(check.status()).isEqualTo(1);
+    assertThat(check.out()).contains("duplicate");
+  }
+
   @Test
   void anIndexThatIsALinkIsReadThroughAndAnchorsItsSet() throws Exception {
     SetFixtures.Checkpoint c = checkpoint("linked");

@@ -246,6 +246,12 @@ public final class ResumeIndex {
       return null;
     }
     Path name = unit.path().getFileName();
+    if (unit.kind() == ScanUnit.Kind.SET && name != null
+        && name.toString().endsWith(".safetensors")) {
+      // A file the walk read as a set because an index beside it could not be read
+      // (DirectorySets): its line is that index's failure, which its identity does not show.
+      return null;
+    }
     if (unit.kind() == ScanUnit.Kind.FILE && name != null
         && ModelUnits.isShardName(name.toString())) {
       // A shard's line depends on the indexes beside it, which its identity does not show: it
