@@ -54,6 +54,11 @@ final class IndexLexer {
   long stringOffset;
   /** Longest string {@link #readString} reads, in UTF-8 bytes; the caller sets it per value. */
   int stringLimit = Integer.MAX_VALUE;
+  /**
+   * Whether {@link #readString} checks a string without keeping it (a value {@link #skipValue}
+   * skips): an ignored string as long as the index costs no buffer of its size.
+   */
+  private boolean discarding;
   private final StringBuilder number = new StringBuilder();
 
   IndexLexer(InputStream in, Limits limits, @Nullable MessageDigest digest) {
@@ -465,7 +470,12 @@ final class IndexLexer {
         return;
       }
       case '"':
-        readString();
+        discarding = true;
+        try {
+          readString();
+        } finally {
+          discarding = false;
+        }
         return;
       case 't':
         readLiteral("true");
@@ -537,6 +547,9 @@ final class IndexLexer {
   }
 
   private void append(byte[] b, int off, int n) throws ReaException {
+    if (discarding) {
+      return;
+    }
     if (n > stringLimit - strLength) {
       throw longString();
     }
@@ -548,6 +561,9 @@ final class IndexLexer {
   }
 
   private void appendByte(int b) throws ReaException {
+    if (discarding) {
+      return;
+    }
     if (strLength == stringLimit) {
       throw longString();
     }

@@ -291,6 +291,11 @@ public final class SetGrouping {
       return new SetUnit(SetKind.SAFETENSORS_INDEX, name, index.members(), index, null);
     } catch (ReaException e) {
       return new SetUnit(SetKind.SAFETENSORS_INDEX, name, List.of(), null, e);
+    } catch (OutOfMemoryError e) {
+      // One index too large for the heap is that index's failure, not the end of a scan that
+      // groups every directory on one thread.
+      return new SetUnit(
+          SetKind.SAFETENSORS_INDEX, name, List.of(), null, ReaException.heapExhausted(e));
     }
   }
 

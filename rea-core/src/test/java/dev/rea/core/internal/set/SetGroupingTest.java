@@ -25,6 +25,27 @@ class SetGroupingTest {
     }, LIMITS);
   }
 
+  /** An index the heap cannot hold is that index's failure; the other units are grouped. */
+  @Test
+  void anIndexTooLargeForTheHeapIsItsOwnFailure() {
+    List<SetGrouping.Listed> listing =
+        List.of(
+            new SetGrouping.Listed("huge.safetensors.index.json", null),
+            new SetGrouping.Listed("tiny.gguf", "gguf"));
+    List<SetUnit> units =
+        SetGrouping.group(
+            listing,
+            name -> {
+              throw new OutOfMemoryError("Java heap space");
+            });
+    assertThat(units).extracting(SetUnit::anchor)
+        .containsExactly("huge.safetensors.index.json", "tiny.gguf");
+    ReaException e = units.get(0).error();
+    assertThat(e).isNotNull();
+    assertThat(e.constraint()).isEqualTo(Constraint.RETAINED_BUDGET);
+    assertThat(e.getMessage()).contains("Java heap");
+  }
+
   @Test
   void anIndexASplitSetAndLooseFilesAreSeparateUnits() {
     List<SetGrouping.Listed> listing =
