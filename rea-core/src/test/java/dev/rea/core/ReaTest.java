@@ -99,6 +99,70 @@ class ReaTest {
     assertThat(source.channel.isOpen()).as("the caller's channel is left open").isTrue();
   }
 
+  /**
+   * A caller's channel that returns 0 bytes for ever past its data (non-blocking, or broken) is
+   * an io_error, not a loop: a hostile trial's channel kept a core busy until killed.
+   */
+  @Test
+  void aChannelThatKeepsReadingNoBytesIsAnIoError() throws Exception {
+    byte[] bytes = Files.readAllBytes(SAMPLE);
+    byte[] head = java.util.Arrays.copyOf(bytes, 40);
+    MemorySource source =
+        new MemorySource(head, SourceIdentity.of(bytes.length, Instant.ofEpochSecond(1000))) {
+          @Override
+          public SeekableByteChannel channel() {
+            ByteArrayChannel data = new ByteArrayChannel(head);
+            return new SeekableByteChannel() {
+              @Override
+              public int read(java.nio.ByteBuffer dst) throws java.io.IOException {
+                int n = data.read(dst);
+                return n < 0 ? 0 : n;
+              }
+
+              @Override
+              public int write(java.nio.ByteBuffer src) {
+                throw new java.nio.channels.NonWritableChannelException();
+              }
+
+              @Override
+              public long position() throws java.io.IOException {
+                return data.position();
+              }
+
+              @Override
+              public SeekableByteChannel position(long p) throws java.io.IOException {
+                data.position(p);
+                return this;
+              }
+
+              @Override
+              public long size() {
+                return bytes.length;
+              }
+
+              @Override
+              public SeekableByteChannel truncate(long size) {
+                throw new java.nio.channels.NonWritableChannelException();
+              }
+
+              @Override
+              public boolean isOpen() {
+                return true;
+              }
+
+              @Override
+              public void close() {}
+            };
+          }
+        };
+    Inspection result = Rea.standard().inspect(source, InspectOptions.defaults());
+    assertThat(result).isInstanceOf(Inspection.Failed.class);
+    Inspection.Failed failed = (Inspection.Failed) result;
+    assertThat(failed.error().constraint()).isEqualTo(Constraint.IO_ERROR);
+    assertThat(failed.error().getMessage())
+        .contains("returned no bytes 1000 times in a row", "at byte 40");
+  }
+
   @Test
   void aSourceWhoseIdentityChangedDuringTheReadFailsWithPartialEvidence() throws Exception {
     byte[] bytes = Files.readAllBytes(SAMPLE);

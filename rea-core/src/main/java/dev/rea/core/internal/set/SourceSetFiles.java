@@ -68,8 +68,14 @@ final class SourceSetFiles implements SetFiles {
         byte[] head = new byte[FormatDetector.PROBE_BYTES];
         ByteBuffer buf = ByteBuffer.wrap(head);
         ch.position(0);
-        while (buf.hasRemaining() && ch.read(buf) >= 0) {
-          // read until full or end of file
+        // Until full or the end of the file; a channel that reads no bytes again and again (not
+        // blocking, or broken) ends the probe instead of spinning.
+        for (int empty = 0; buf.hasRemaining() && empty < 1000; ) {
+          int n = ch.read(buf);
+          if (n < 0) {
+            break;
+          }
+          empty = n == 0 ? empty + 1 : 0;
         }
         DetectedFormat f =
             new FormatDetector.Probe(head, buf.position(), s.identity().size()).model();
