@@ -75,8 +75,9 @@ final class TerminalText {
   /**
    * A value for one line or one table cell of the report.
    *
-   * @return {@code s} with every character that {@link #unsafeCodePoint} names, and line feed
-   *     and tab, written as {@code \}{@code uXXXX}; null for null
+   * @return {@code s} with every character that {@link #unsafeCodePoint} names, line feed and
+   *     tab, and a backslash followed by {@code u}, written as {@code \}{@code uXXXX}; null for
+   *     null
    */
   // Null in, null out (OutputSafetyTest pins it), which NullAway cannot express without a contract
   // annotation; with the parameter non-null it checks that REA's own callers never pass null.
@@ -139,7 +140,12 @@ final class TerminalText {
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
       int units = Character.charCount(cp);
-      if ((value && (cp == '\n' || cp == '\t')) || unsafeCodePoint(cp)) {
+      // In a value, a backslash before 'u' is escaped too, so that every backslash-u of the
+      // report starts an escape: a name holding the six characters backslash, u, 2, 0, 0, b
+      // never reads as one holding U+200B. (The wrapped writer sees the escapes: not there.)
+      boolean escapeLike =
+          value && cp == '\\' && i + 1 < s.length() && s.charAt(i + 1) == 'u';
+      if ((value && (cp == '\n' || cp == '\t')) || unsafeCodePoint(cp) || escapeLike) {
         if (sb == null) {
           sb = new StringBuilder(s.length() + 16).append(s, 0, i);
         }

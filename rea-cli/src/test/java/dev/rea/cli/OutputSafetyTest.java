@@ -435,6 +435,11 @@ class OutputSafetyTest {
     assertThat(TerminalText.printable(new String(Character.toChars(0xE0100)) + "\ud800x"))
         .isEqualTo("\\udb40\\udd00\\ud800x");
     assertThat(TerminalText.printable("\uD83D\uDE00")).isEqualTo("\uD83D\uDE00");
+    // The six characters backslash u 2 0 0 b do not print as U+200B does: every backslash-u of a
+    // value starts an escape. Other backslashes pass.
+    assertThat(TerminalText.printable("w\\u200b")).isEqualTo("w\\u005cu200b");
+    assertThat(TerminalText.printable("w\u200b")).isEqualTo("w\\u200b");
+    assertThat(TerminalText.printable("a\\b\\")).isEqualTo("a\\b\\");
     assertThat(TerminalText.quoted(hidden, 100)).isEqualTo("\"llama\\udb40\\udc68\\udb40\\udc69\"");
     assertThat(TerminalText.printable(null)).isNull();
     StringWriter sink = new StringWriter();
