@@ -255,6 +255,7 @@ public final class SetBundleReader {
           "the set record lists " + set.members().size() + " members but the bundle holds "
               + members.size() + " member records");
     }
+    checkKind(set, members);
     SetRecordBuilder sums = new SetRecordBuilder(set.request(), set.observedAt(), set.set());
     for (int i = 0; i < members.size(); i++) {
       ModelSetRecord.Member expected = ModelSetRecord.Member.of(i, members.get(i));
@@ -269,6 +270,42 @@ public final class SetBundleReader {
     if (!again.types().equals(set.types()) || !again.totals().equals(set.totals())) {
       throw RecordChecks.reject("records[0].types",
           "the set record's types or totals are not the sums over its member records");
+    }
+  }
+
+  /**
+   * What REA never writes, whatever the signature: a set of one of several members, a split set
+   * holding a file that is not GGUF, or a tensor name in two members (CONTRACT section 9: the
+   * set inspection rejects each).
+   */
+  private static void checkKind(ModelSetRecord set, List<EvidenceRecord> members)
+      throws ReaException {
+    String kind = set.set().kind();
+    if (kind.equals("single_file") && members.size() != 1) {
+      throw RecordChecks.reject("records[0].set.kind",
+          "a single_file set has one member, not " + members.size());
+    }
+    for (int i = 0; i < members.size(); i++) {
+      String format = members.get(i).artifact().format();
+      if (kind.equals("gguf_split") && !format.equals("gguf")) {
+        throw RecordChecks.reject("records[" + (i + 1) + "].artifact.format",
+            "a gguf_split set's members are GGUF files, not " + format);
+      }
+      if (kind.equals("safetensors_index") && !format.equals("safetensors")) {
+        throw RecordChecks.reject("records[" + (i + 1) + "].artifact.format",
+            "a safetensors_index set's members are safetensors files, not " + format);
+      }
+    }
+    java.util.Map<String, Integer> owner = new java.util.HashMap<>();
+    for (int i = 0; i < members.size(); i++) {
+      for (dev.rea.core.evidence.TensorRow t : members.get(i).tensors()) {
+        Integer before = owner.putIfAbsent(t.name(), i);
+        if (before != null) {
+          throw RecordChecks.reject("records[" + (i + 1) + "].tensors[" + t.index() + "].name",
+              "tensor " + ReaException.truncateForMessage(t.name()) + " is in members "
+                  + before + " and " + i + "; a set's tensor names are unique across members");
+        }
+      }
     }
   }
 }

@@ -126,6 +126,43 @@ class SetBundleTest {
     assertThat(json).contains("\"split.tensors.count\"");
   }
 
+  /**
+   * A set record signed by a trusted key but saying what no set inspection says (a tensor in two
+   * members, a set of one with two members) is refused: a signature vouches for who wrote it,
+   * not for what it may hold.
+   */
+  @Test
+  void aSignedSetThatNoInspectionWouldWriteIsRejected() throws Exception {
+    Rea rea = rea();
+    SetInspection.Complete a = signedSplit(rea);
+    List<Path> other =
+        SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("other")), "o", 3, 1, 2);
+    SetInspection.Complete b =
+        rea.sign(rea.inspectSet(other.get(0), InspectOptions.defaults()).orThrow());
+    // Both first members declare blk.0.weight.
+    List<EvidenceRecord> twice = List.of(a.members().get(0), b.members().get(0));
+    assertThat(twice.get(1).tensors().get(0).name()).isEqualTo(twice.get(0).tensors().get(0).name());
+    SetRecordBuilder dup = new SetRecordBuilder(a.set().request(), a.set().observedAt(), a.set().set());
+    twice.forEach(dup::add);
+    ModelSetRecord forged = rea.sign(dup.complete(List.of()));
+    assertThatThrownBy(() -> rea.readSetEvidence(Rea.setBundleJson(forged, twice)))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.EVIDENCE_REJECTED);
+          assertThat(e.field()).isEqualTo("records[2].tensors[0].name");
+          assertThat(e.getMessage()).contains("is in members 0 and 1");
+        });
+
+    List<EvidenceRecord> two = a.members().subList(0, 2);
+    SetRecordBuilder one =
+        new SetRecordBuilder(a.set().request(), a.set().observedAt(),
+            new ModelSetRecord.SetInfo("single_file", a.set().set().path(), null));
+    two.forEach(one::add);
+    ModelSetRecord single = rea.sign(one.complete(List.of()));
+    assertThatThrownBy(() -> rea.readSetEvidence(Rea.setBundleJson(single, two)))
+        .isInstanceOfSatisfying(ReaException.class,
+            e -> assertThat(e.field()).isEqualTo("records[0].set.kind"));
+  }
+
   @Test
   void aSetBundleWithoutMemberRecordsSaysSo() throws Exception {
     Rea rea = rea();
