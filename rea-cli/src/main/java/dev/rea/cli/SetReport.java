@@ -260,7 +260,8 @@ final class SetReport {
     out.println();
     out.println("Warnings (" + s.warnings().size() + ")");
     for (Warning w : s.warnings()) {
-      screen.println(out, "  - " + TerminalText.printable(w.code()) + ": "
+      // As the file report prints a warning: "[code] message".
+      screen.println(out, "  - [" + TerminalText.printable(w.code()) + "] "
           + TerminalText.printable(w.message()), 4);
     }
   }

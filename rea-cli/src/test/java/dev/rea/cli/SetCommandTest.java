@@ -31,6 +31,17 @@ class SetCommandTest {
     assertThat(r.out()).contains("--view '{\"collection\":\"tensors\"}'");
   }
 
+  /** A set's warnings read as a file's do: {@code - [code] message}. */
+  @Test
+  void aSetsWarningsArePrintedAsAFilesAre() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
+    Files.writeString(
+        c.index, Files.readString(c.index).replaceFirst("\"total_size\": \\d+", "\"total_size\": 7"));
+    CliRunner.Result r = CliRunner.run("inspect-model-set", c.index.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("Warnings (1)\n  - [index_total_size_mismatch] ");
+  }
+
   /** {@code --tensors GLOB} lists the matching tensors across members, each naming its member. */
   @Test
   void tensorsListsTheMatchesOfEveryMemberNamingIt() {
