@@ -241,12 +241,7 @@ public final class FormatDetector {
               + "), not a model";
     } else if (firstNonWhitespace(head, n) == '{' || firstNonWhitespace(head, n) == '[') {
       kind = "json";
-      // Only an index's text names the shards; a config.json or tokenizer.json gets no hint.
-      hint =
-          contains(head, n, "\"weight_map\"")
-              ? "the file is JSON text, not a model (a sharded checkpoint's .index.json lists the"
-                  + " .safetensors shards: inspect those)"
-              : "the file is JSON text, not a model";
+      hint = jsonHint(head, n);
     } else {
       kind = "unknown";
       hint =
@@ -337,6 +332,17 @@ public final class FormatDetector {
       }
     }
     return -1;
+  }
+
+  /**
+   * @return what JSON text that is no model is: only an index's text names the shards, so a
+   *     config.json or tokenizer.json gets no hint about them
+   */
+  private static String jsonHint(byte[] head, int n) {
+    return contains(head, n, "\"weight_map\"")
+        ? "the file is JSON text, not a model (a sharded checkpoint's .index.json lists the"
+            + " .safetensors shards: inspect those)"
+        : "the file is JSON text, not a model";
   }
 
   /** @return whether the first {@code n} bytes of {@code head} hold {@code ascii} */
