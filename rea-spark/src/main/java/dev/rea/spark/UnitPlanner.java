@@ -70,7 +70,7 @@ final class UnitPlanner {
     }
     List<String> out = new ArrayList<>(byName.size());
     if (!mayGroup) {
-      byName.forEach((n, p) -> out.add(alone(dir, n, p)));
+      byName.forEach((n, p) -> out.add(alone(dir, n, p, false)));
       return out.iterator();
     }
     Path directory = new Path(dir);
@@ -89,6 +89,10 @@ final class UnitPlanner {
             n -> gguf(fs, new Path(directory, n)),
             n -> readIndex(fs, new Path(directory, n), limits),
             limits);
+    // An index that could not be read has no members: a safetensors file beside it may be its
+    // shard, and is read as a set (the index's failure), as rea scan reads it.
+    boolean brokenIndex =
+        units.stream().anyMatch(u -> u.kind().equals("safetensors_index") && u.members().isEmpty());
     for (ModelUnits.Unit u : units) {
       if (u.set()) {
         String via = "";
@@ -103,7 +107,9 @@ final class UnitPlanner {
         out.add(SET + TAB + dir + TAB + u.anchor() + via);
       } else {
         String p = byName.get(u.anchor());
-        out.add(alone(dir, u.anchor(), p == null ? new Path(directory, u.anchor()).toString() : p));
+        out.add(
+            alone(dir, u.anchor(), p == null ? new Path(directory, u.anchor()).toString() : p,
+                brokenIndex));
       }
     }
     return out.iterator();
@@ -112,10 +118,13 @@ final class UnitPlanner {
   /**
    * The plan of a file no index or split set claims: a file unit, but a set of one when it is
    * named as a checkpoint's shard ({@link ModelUnits#isShardName}), so that its row carries the
-   * set's {@code shard_without_index} warning as {@code rea scan}'s line does (docs/scale.md).
+   * set's {@code shard_without_index} warning as {@code rea scan}'s line does (docs/scale.md),
+   * and when it is a safetensors file beside an index that could not be read ({@code
+   * brokenIndex}), so that its row carries that index's failure.
    */
-  private static String alone(String dir, String name, String path) {
-    return ModelUnits.isShardName(name) ? SET + TAB + dir + TAB + name : FILE + TAB + path;
+  private static String alone(String dir, String name, String path, boolean brokenIndex) {
+    boolean set = ModelUnits.isShardName(name) || (brokenIndex && name.endsWith(".safetensors"));
+    return set ? SET + TAB + dir + TAB + name : FILE + TAB + path;
   }
 
   /**

@@ -74,6 +74,11 @@ class ScanSetsSparkTest {
     Files.delete(headless.get(0));
     SETS.add(headless.get(0));
     MEMBERS.addAll(headless.subList(1, 3));
+    // A file of any name beside an index that cannot be read carries the index's failure.
+    Path broken = Files.createDirectories(tree.resolve("broken"));
+    SETS.add(Files.writeString(broken.resolve("model.safetensors.index.json"),
+        "{\"weight_map\":{\"a\":\"model.safetensors\",\"a\":\"x\"}}"));
+    SETS.add(Files.write(broken.resolve("model.safetensors"), TestCorpus.safetensors(3)));
     // A shard without its index is a set of one, with the set's warning (as rea scan reads it).
     SetFixtures.Checkpoint lone = SetFixtures.checkpoint(tree.resolve("lone"), 2, 1);
     Files.delete(lone.index);
