@@ -287,9 +287,6 @@ abstract sealed class HeaderBuffer permits HeaderInput {
     }
   }
 
-  /** Reads in a row that may return no bytes before the channel is taken to be broken. */
-  static final int MAX_EMPTY_READS = 1000;
-
   final int readChannel(ByteBuffer target) throws ReaException {
     return readChannel(target, bufStart + lim);
   }
@@ -301,29 +298,21 @@ abstract sealed class HeaderBuffer permits HeaderInput {
    */
   final int readChannel(ByteBuffer target, long at) throws ReaException {
     try {
-      // A blocking channel reads at least one byte, or returns -1 at the end; a channel of a
-      // caller's that keeps returning 0 (a non-blocking one, an adapter's mistake) would have
-      // the read loops spin for ever.
-      for (int zeros = 0; ; zeros++) {
-        int n = channel.read(target);
-        if (n != 0 || !target.hasRemaining()) {
-          return n;
-        }
-        if (zeros == MAX_EMPTY_READS) {
-          throw ReaException.builder(
-                  Constraint.IO_ERROR,
-                  "reading the file failed at byte "
-                      + at
-                      + ": the channel returned no bytes "
-                      + MAX_EMPTY_READS
-                      + " times in a row (a blocking channel returns at least one byte, or -1 at"
-                      + " its end)")
-              .offset(at)
-              .diagnostic("offset", Long.toString(at))
-              .build();
-        }
-        Thread.yield();
+      int n = ChannelReads.read(channel, target);
+      if (n == 0 && target.hasRemaining()) {
+        throw ReaException.builder(
+                Constraint.IO_ERROR,
+                "reading the file failed at byte "
+                    + at
+                    + ": the channel returned no bytes "
+                    + ChannelReads.MAX_EMPTY_READS
+                    + " times in a row (a blocking channel returns at least one byte, or -1 at"
+                    + " its end)")
+            .offset(at)
+            .diagnostic("offset", Long.toString(at))
+            .build();
       }
+      return n;
     } catch (ClosedByInterruptException e) {
       Thread.currentThread().interrupt();
       throw ReaException.builder(Constraint.CANCELLED, "inspection interrupted").cause(e).build();

@@ -5,6 +5,7 @@ import dev.rea.core.evidence.Inspection;
 import dev.rea.core.internal.detect.DetectedFormat;
 import dev.rea.core.internal.detect.FormatDetector;
 import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.io.ChannelReads;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.options.Limits;
@@ -68,14 +69,9 @@ final class SourceSetFiles implements SetFiles {
         byte[] head = new byte[FormatDetector.PROBE_BYTES];
         ByteBuffer buf = ByteBuffer.wrap(head);
         ch.position(0);
-        // Until full or the end of the file; a channel that reads no bytes again and again (not
-        // blocking, or broken) ends the probe instead of spinning.
-        for (int empty = 0; buf.hasRemaining() && empty < 1000; ) {
-          int n = ch.read(buf);
-          if (n < 0) {
-            break;
-          }
-          empty = n == 0 ? empty + 1 : 0;
+        // Until full, the end of the file, or a channel that keeps reading no bytes.
+        while (buf.hasRemaining() && ChannelReads.read(ch, buf) > 0) {
+          // read on
         }
         DetectedFormat f =
             new FormatDetector.Probe(head, buf.position(), s.identity().size()).model();
