@@ -65,6 +65,16 @@ public final class ModelUnits {
       return !kind.equals("single_file");
     }
 
+    /**
+     * @return true for an index that could not be read (its unit has no members: an index that
+     *     names none is refused). Any safetensors file beside it may be its shard, so a scan
+     *     reads such a file as {@code inspect-model-set FILE} does, which answers with the
+     *     index's failure ({@link ModelUnits#besideUnreadableIndex})
+     */
+    public boolean unreadableIndex() {
+      return kind.equals("safetensors_index") && members.isEmpty();
+    }
+
     /** @return the names this unit covers: the anchor (an index) and the members, no repeats */
     public List<String> names() {
       if (!kind.equals("safetensors_index")) {
@@ -75,6 +85,22 @@ public final class ModelUnits {
       out.addAll(members);
       return out;
     }
+  }
+
+  /**
+   * Which files that no set of their directory claims are read as sets all the same, because an
+   * index beside them could not be read ({@link Unit#unreadableIndex}): {@code rea scan} and the
+   * Spark job give such a file that index's failure, as {@code rea check FILE} does, instead of a
+   * complete line of its own. Worked out once per directory.
+   *
+   * @param units a directory's units ({@link #group})
+   * @return a test of a file name: its safetensors files when an index there could not be read,
+   *     else none
+   */
+  public static Predicate<String> besideUnreadableIndex(List<Unit> units) {
+    return units.stream().anyMatch(Unit::unreadableIndex)
+        ? name -> name.endsWith(".safetensors")
+        : name -> false;
   }
 
   /**

@@ -89,10 +89,7 @@ final class UnitPlanner {
             n -> gguf(fs, new Path(directory, n)),
             n -> readIndex(fs, new Path(directory, n), limits),
             limits);
-    // An index that could not be read has no members: a safetensors file beside it may be its
-    // shard, and is read as a set (the index's failure), as rea scan reads it.
-    boolean brokenIndex =
-        units.stream().anyMatch(u -> u.kind().equals("safetensors_index") && u.members().isEmpty());
+    java.util.function.Predicate<String> readAsSet = ModelUnits.besideUnreadableIndex(units);
     for (ModelUnits.Unit u : units) {
       if (u.set()) {
         String via = "";
@@ -109,7 +106,7 @@ final class UnitPlanner {
         String p = byName.get(u.anchor());
         out.add(
             alone(dir, u.anchor(), p == null ? new Path(directory, u.anchor()).toString() : p,
-                brokenIndex));
+                readAsSet.test(u.anchor())));
       }
     }
     return out.iterator();
@@ -119,11 +116,13 @@ final class UnitPlanner {
    * The plan of a file no index or split set claims: a file unit, but a set of one when it is
    * named as a checkpoint's shard ({@link ModelUnits#isShardName}), so that its row carries the
    * set's {@code shard_without_index} warning as {@code rea scan}'s line does (docs/scale.md),
-   * and when it is a safetensors file beside an index that could not be read ({@code
-   * brokenIndex}), so that its row carries that index's failure.
+   * and when {@code besideUnreadableIndex} (a safetensors file beside an index that could not be
+   * read: {@link ModelUnits#besideUnreadableIndex}), so that its row carries that index's
+   * failure.
    */
-  private static String alone(String dir, String name, String path, boolean brokenIndex) {
-    boolean set = ModelUnits.isShardName(name) || (brokenIndex && name.endsWith(".safetensors"));
+  private static String alone(
+      String dir, String name, String path, boolean besideUnreadableIndex) {
+    boolean set = ModelUnits.isShardName(name) || besideUnreadableIndex;
     return set ? SET + TAB + dir + TAB + name : FILE + TAB + path;
   }
 

@@ -141,12 +141,7 @@ public final class DirectorySets implements UnitGrouping {
       List<ModelUnits.Unit> grouped =
           ModelUnits.group(new ArrayList<>(files.keySet()), this::gguf, this::readIndex, limits);
       Set<String> ambiguous = givenNames == null ? Set.of() : claimedTwice(grouped, givenNames);
-      // An index that could not be read has no members (ModelUnits.Unit): any safetensors file
-      // beside it may be its shard, so it is read as inspect-model-set reads it, which answers
-      // with that index's failure instead of a complete line of its own.
-      boolean brokenIndex =
-          grouped.stream()
-              .anyMatch(u -> u.kind().equals("safetensors_index") && u.members().isEmpty());
+      java.util.function.Predicate<String> readAsSet = ModelUnits.besideUnreadableIndex(grouped);
       for (ModelUnits.Unit u : grouped) {
         if (givenNames != null && u.set() && u.names().stream().noneMatch(givenNames::contains)) {
           continue;
@@ -156,7 +151,7 @@ public final class DirectorySets implements UnitGrouping {
         }
         if (!u.set()) {
           ListedFile f = files.get(u.anchor());
-          if (f != null && brokenIndex && u.anchor().endsWith(".safetensors")) {
+          if (f != null && readAsSet.test(u.anchor())) {
             units.unit(ScanUnit.set(f.path(), List.of(f), true));
           } else if (f != null) {
             units.unit(ScanUnit.file(f));
