@@ -130,8 +130,7 @@ public final class CheckCommand extends ReaCommand {
             .hash(policy.expectSha256() != null ? HashMode.FULL : HashMode.HEADER)
             .layout(Arguments.layout(assumeLayout))
             .build();
-    List<Verdict> verdicts = new ArrayList<>(paths.size());
-    List<String> scopes = new ArrayList<>(paths.size());
+    List<Checked> checked = new ArrayList<>(paths.size());
     Set<Path> covered = new java.util.HashSet<>();
     int folded = 0;
     for (String text : paths) {
@@ -139,10 +138,9 @@ public final class CheckCommand extends ReaCommand {
         folded++;
         continue;
       }
-      Checked c = check(rea, text, options, policy, covered);
-      verdicts.add(c.verdict());
-      scopes.add(c.scope());
+      checked.add(check(rea, text, options, policy, covered));
     }
+    List<Verdict> verdicts = checked.stream().map(Checked::verdict).toList();
     boolean ok = verdicts.stream().allMatch(Verdict::ok);
     if (output == StandardFormat.SARIF) {
       Output.printJson(out, Rea.sarifLog(Path.of("").toAbsolutePath(), absolute(verdicts)));
@@ -151,9 +149,9 @@ public final class CheckCommand extends ReaCommand {
     } else {
       PrintWriter text = TerminalText.wrap(out);
       Screen screen = Screen.forStdout(env, wide);
-      for (int i = 0; i < verdicts.size(); i++) {
+      for (Checked c : checked) {
         // A verdict's reasons go on under its path, indented past "FAIL ".
-        screen.println(text, line(verdicts.get(i), scopes.get(i)), LINE_INDENT);
+        screen.println(text, line(c.verdict(), c.scope()), LINE_INDENT);
       }
       text.flush();
     }

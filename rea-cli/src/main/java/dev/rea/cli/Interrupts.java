@@ -117,8 +117,8 @@ final class Interrupts implements AutoCloseable {
       Cancellation cancellation, long graceMillis, java.util.function.IntConsumer exit) {
     String pending = takeEarly();
     Interrupts it = new Interrupts(cancellation, graceMillis, exit);
-    it.handle("INT", cancellation, "interrupted (SIGINT)", false);
-    it.handle("TERM", cancellation, "terminated (SIGTERM)", true);
+    it.handle("INT", "interrupted (SIGINT)", false);
+    it.handle("TERM", "terminated (SIGTERM)", true);
     if ("TERM".equals(pending)) {
       it.signalled("terminated (SIGTERM)", true);
     } else if ("INT".equals(pending)) {
@@ -165,7 +165,7 @@ final class Interrupts implements AutoCloseable {
     watch.start();
   }
 
-  private void handle(String name, Cancellation cancellation, String reason, boolean term) {
+  private void handle(String name, String reason, boolean term) {
     try {
       Signal sig = new Signal(name);
       SignalHandler[] prev = new SignalHandler[1];

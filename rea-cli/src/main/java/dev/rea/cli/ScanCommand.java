@@ -314,17 +314,13 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     if (Files.isDirectory(dir)) {
       return dir;
     }
+    if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      throw bad("--bundles", "--bundles: " + dir + " is not a directory");
+    }
     Path parent = dir.getParent();
-    if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-        || parent == null
-        || !Files.isDirectory(parent)) {
+    if (parent == null || !Files.isDirectory(parent)) {
       throw bad(
-          "--bundles",
-          "--bundles: "
-              + dir
-              + (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                  ? " is not a directory"
-                  : " does not exist, nor does its parent directory"));
+          "--bundles", "--bundles: " + dir + " does not exist, nor does its parent directory");
     }
     try {
       return Files.createDirectory(dir);

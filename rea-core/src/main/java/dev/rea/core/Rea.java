@@ -676,8 +676,8 @@ public final class Rea {
         }
       }
       if (failure != null && !failed.equals(v.path())) {
-        units.add(new SarifLog.Unit(failed, failure, warnings.getOrDefault(failed, List.of())));
-        warnings.remove(failed);
+        List<dev.rea.core.evidence.Warning> there = warnings.remove(failed);
+        units.add(new SarifLog.Unit(failed, failure, there == null ? List.of() : there));
         failure = null;
       }
       units.add(
