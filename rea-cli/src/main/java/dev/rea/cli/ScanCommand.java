@@ -187,12 +187,6 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   /** Test seam: adjusts the front door before it is built (an inspector with injected faults). */
   UnaryOperator<Rea.Builder> frontDoor = UnaryOperator.identity();
 
-  /**
-   * How each directory's files become units: an index with its members and a GGUF split set are
-   * one unit each, every other file its own (CONTRACT sections 9 and 10).
-   */
-  UnitGrouping grouping = new DirectorySets(Limits.defaults());
-
   /** Test seam: opens directory listings (a double that refuses one, when tests run as root). */
   TreeWalker.Lister lister = TreeWalker.Lister.SYSTEM;
 
@@ -403,6 +397,9 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
         Terminal.stderrIsTerminal()
             ? ProgressLine.start(TerminalText.raw(err), tally, Terminal.columns(env))
             : null;
+    // An index with its members and a GGUF split set are one unit each, every other file its
+    // own (CONTRACT sections 9 and 10); a set's link is read through only inside the PATHs.
+    UnitGrouping grouping = new DirectorySets(Limits.defaults(), plan.roots());
     ScanEngine engine =
         new ScanEngine(
             rea, plan.settings(), grouping, sink, plan.resume(), tally, cancellation, lister,

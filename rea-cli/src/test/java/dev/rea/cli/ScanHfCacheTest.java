@@ -77,6 +77,19 @@ class ScanHfCacheTest {
     assertThat(blobs.get("status").asString()).isEqualTo("skipped");
     assertThat(blobs.get("error").get("message").asString()).contains("snapshots/ links");
 
+    // A snapshot given as the PATH itself, or one shard of it, is read through its links to
+    // ../../blobs, though they lead out of that PATH: they are the cache's own.
+    Path snapshot = st.resolve("snapshots/abc123");
+    String shard = snapshot.resolve(c.shards.get(0).getFileName()).toString();
+    for (String path : List.of(snapshot.toString(), shard)) {
+      CliRunner.Result one = CliRunner.run("scan", path);
+      assertThat(one.status()).as(one.err()).isZero();
+      Map<String, JsonNode> set = byPath(lines(one.out()));
+      assertThat(set.keySet()).as(path).containsExactly(index.toString());
+      assertThat(set.get(index.toString()).get("member_identities")).as(path).hasSize(3);
+      assertThat(ScanSetsTest.assertAgrees(set.get(index.toString()))).isEqualTo("complete");
+    }
+
     // The blobs given as PATH are read themselves, under their hash names.
     CliRunner.Result own = CliRunner.run("scan", gg.resolve("blobs").toString());
     assertThat(own.status()).as(own.err()).isZero();

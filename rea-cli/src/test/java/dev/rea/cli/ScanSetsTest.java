@@ -197,7 +197,8 @@ class ScanSetsTest {
    * ../blobs/}; and a GGUF split set whose second member is such a link. The set inspection
    * reads through the links, so the set line records each link's target and {@code --resume}
    * inspects the set again once a blob behind a link changed (it was kept, exit 0, while the set
-   * was now inconsistent).
+   * was now inconsistent). The blobs are a PATH too: a link is read through only into a PATH
+   * ({@link #aSetFileLinkedOutOfThePathsIsNotRead}), and the blobs get lines of their own.
    */
   @Test
   void resumeReinspectsASetWhoseLinkedMemberChanged() throws Exception {
@@ -213,15 +214,15 @@ class ScanSetsTest {
     Path ggBlob = linkToBlob(split.get(1), blobs);
     Path out = dir.resolve("out.jsonl");
 
-    // The snapshot and the split's directory, not the blobs (which would be file units too).
-    CliRunner.Result first =
-        CliRunner.run("scan", snap.toString(), gg.toString(), "--output", out.toString());
+    String[] paths = {snap.toString(), gg.toString(), blobs.toString()};
+    CliRunner.Result first = CliRunner.run(scan(paths, out, false));
     assertThat(first.status()).as(first.err()).isZero();
-    // The three links are entries of their own, skipped (the walk follows no link).
-    assertThat(lastLine(first.err())).startsWith("rea scan: 2 complete, 0 partial, 0 rejected,"
+    // The three links are entries of their own, skipped (the walk follows no link); the three
+    // blobs are files of the blobs PATH.
+    assertThat(lastLine(first.err())).startsWith("rea scan: 5 complete, 0 partial, 0 rejected,"
         + " 0 failed, 3 skipped");
     Map<String, JsonNode> lines = byPath(lines(Files.readString(out)));
-    assertThat(lines).hasSize(2);
+    assertThat(lines).hasSize(5).containsKeys(blob1.toString(), blob2.toString(), ggBlob.toString());
     JsonNode st = lines.get(c.index.toString());
     assertThat(st.get("member_identities")).hasSize(3);
     JsonNode linked = st.get("member_identities").get(1);
@@ -236,16 +237,94 @@ class ScanSetsTest {
     for (Path b : List.of(blob1, ggBlob)) {
       Files.setLastModifiedTime(b, FileTime.fromMillis(Files.getLastModifiedTime(b).toMillis() + 5000));
     }
-    CliRunner.Result again =
-        CliRunner.run("scan", snap.toString(), gg.toString(), "--output", out.toString(), "--resume");
+    CliRunner.Result again = CliRunner.run(scan(paths, out, true));
     assertThat(again.status()).as(again.err()).isEqualTo(1);
-    assertThat(lastLine(again.err())).contains("0 kept from the earlier output");
+    // Only the unchanged blob's line is kept; the two sets are read again.
+    assertThat(lastLine(again.err())).contains("1 kept from the earlier output");
     Map<String, JsonNode> after = byPath(lines(Files.readString(out)));
-    assertThat(after).hasSize(2);
-    for (JsonNode l : after.values()) {
+    assertThat(after).hasSize(5);
+    for (JsonNode l : List.of(after.get(c.index.toString()), after.get(split.get(0).toString()))) {
       assertThat(l.get("status").asString()).as(l.get("path").asString()).isEqualTo("rejected");
       assertThat(assertAgrees(l)).isEqualTo("rejected");
     }
+  }
+
+  private static String[] scan(String[] paths, Path out, boolean resume) {
+    List<String> args = new ArrayList<>(List.of("scan"));
+    args.addAll(List.of(paths));
+    args.addAll(List.of("--output", out.toString()));
+    if (resume) {
+      args.add("--resume");
+    }
+    return args.toArray(String[]::new);
+  }
+
+  /**
+   * A set whose file is a symbolic link out of the scanned PATHs (an upload linking a shard to
+   * a file of the scanning machine) is not read: its line is {@code failed}, {@code
+   * not_regular_file} naming the link, and no identity of the target is written (the scan
+   * followed the link and wrote the target's size and inode into {@code member_identities}).
+   * The same holds for an index and for a GGUF split member; a link that stays inside a PATH is
+   * read through.
+   */
+  @Test
+  void aSetFileLinkedOutOfThePathsIsNotRead() throws Exception {
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Path secret = Files.write(outside.resolve("secret.bin"), new byte[12_345]);
+    Path up = Files.createDirectories(dir.resolve("up"));
+    Path shards = Files.createDirectories(up.resolve("shards"));
+    dev.rea.core.testing.SetFixtures.Checkpoint c =
+        dev.rea.core.testing.SetFixtures.checkpoint(shards, 2, 3);
+    Files.delete(c.shards.get(1));
+    Files.createSymbolicLink(c.shards.get(1), secret);
+    Path idx = Files.createDirectories(up.resolve("idx"));
+    dev.rea.core.testing.SetFixtures.Checkpoint d =
+        dev.rea.core.testing.SetFixtures.checkpoint(idx, 2, 3);
+    Path realIndex = Files.move(d.index, outside.resolve("model.safetensors.index.json"));
+    Files.createSymbolicLink(d.index, realIndex);
+    Path gg = Files.createDirectories(up.resolve("gg"));
+    List<Path> split = dev.rea.core.testing.SetFixtures.ggufSplit(gg, "tiny", 2, 2, 2);
+    Files.move(split.get(1), outside.resolve("second.gguf"));
+    Files.createSymbolicLink(split.get(1), outside.resolve("second.gguf"));
+    Path inside = Files.createDirectories(up.resolve("inside"));
+    dev.rea.core.testing.SetFixtures.Checkpoint e =
+        dev.rea.core.testing.SetFixtures.checkpoint(inside, 2, 3);
+    Path kept = Files.move(e.shards.get(0), up.resolve("kept.bin"));
+    Files.createSymbolicLink(e.shards.get(0), kept);
+
+    CliRunner.Result r = CliRunner.run("scan", up.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    Map<String, JsonNode> lines = byPath(lines(r.out()));
+    // The idx set's shards are read as that index's sets, so they fail on it as well.
+    List<String> refused =
+        List.of(c.index.toString(), d.index.toString(), d.shards.get(0).toString(),
+            d.shards.get(1).toString(), split.get(0).toString());
+    Map<String, Path> link =
+        Map.of(c.index.toString(), c.shards.get(1), d.index.toString(), d.index,
+            d.shards.get(0).toString(), d.index, d.shards.get(1).toString(), d.index,
+            split.get(0).toString(), split.get(1));
+    for (String p : refused) {
+      JsonNode l = lines.get(p);
+      assertThat(l).as(p).isNotNull();
+      assertThat(l.get("status").asString()).as(p).isEqualTo("failed");
+      assertThat(l.get("error").get("constraint").asString()).as(p).isEqualTo("not_regular_file");
+      assertThat(l.get("error").get("message").asString())
+          .as(p).contains("outside the scanned PATHs");
+      assertThat(l.get("error").get("details").get("path").asString())
+          .as(p).isEqualTo(link.get(p).toString());
+      for (JsonNode m : l.get("member_identities")) {
+        assertThat(m.get("path").asString()).as(p).isNotEqualTo(link.get(p).toString());
+      }
+    }
+    assertThat(lines.get(c.index.toString()).get("member_identities")).hasSize(2);
+    // The link's own text is named; nothing observed of the file it leads to is written.
+    String inode = String.valueOf(Files.getAttribute(secret, "unix:ino"));
+    assertThat(r.out()).doesNotContain("\"12345\"").doesNotContain("\"" + inode + "\"");
+    // The link inside the PATH is read through, as before.
+    JsonNode in = lines.get(e.index.toString());
+    assertThat(in.get("status").asString()).isEqualTo("complete");
+    assertThat(in.get("member_identities").get(1).get("size").asString())
+        .isEqualTo(Long.toString(Files.size(kept)));
   }
 
   /**

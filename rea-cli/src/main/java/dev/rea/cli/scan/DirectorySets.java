@@ -43,6 +43,15 @@ import org.jspecify.annotations.Nullable;
  * only such names are held beyond that (a directory of a million other files holds {@value
  * #HELD}); an index in such a directory naming a member of another name would see that member
  * also scanned alone.
+ *
+ * <p><b>Links out of the PATHs.</b> A set's index or member may be a symbolic link (a Hugging
+ * Face snapshot's files are); the set inspection reads through it. One whose real target lies
+ * outside every scanned PATH (a directory PATH, or the directory of a file PATH) is not read,
+ * and nothing of its target is written: an upload that links {@code model-00002-of-00002
+ * .safetensors} to {@code /etc/shadow} must not make a registry's scan open that file or record
+ * its size and inode. Its set becomes a {@link ScanUnit#refused} unit (a {@code failed} line,
+ * {@code not_regular_file} naming the link). A Hugging Face snapshot's link to its repository's
+ * blob ({@link HfCache}) is read through wherever the PATH starts, as the walk takes it.
  */
 public final class DirectorySets implements UnitGrouping {
   /** Files one directory holds before handing over those that cannot be set members. */
@@ -50,16 +59,41 @@ public final class DirectorySets implements UnitGrouping {
 
   private final Limits limits;
   private final int held;
+  /** The real paths a link's target must lie under to be read through. */
+  private final List<Path> roots;
 
-  /** @param limits the limits indexes are read with (the header ceiling bounds an index) */
-  public DirectorySets(Limits limits) {
-    this(limits, HELD);
+  /**
+   * @param limits the limits indexes are read with (the header ceiling bounds an index)
+   * @param paths the scan's PATHs: a link of a set is read through only when its real target
+   *     lies under one of them (a directory PATH, or the directory of a file PATH)
+   */
+  public DirectorySets(Limits limits, List<Path> paths) {
+    this(limits, paths, HELD);
   }
 
   /** Test seam: a smaller bound. */
-  DirectorySets(Limits limits, int held) {
+  DirectorySets(Limits limits, List<Path> paths, int held) {
     this.limits = limits;
     this.held = held;
+    this.roots = realRoots(paths);
+  }
+
+  private static List<Path> realRoots(List<Path> paths) {
+    List<Path> out = new ArrayList<>();
+    for (Path p : paths) {
+      try {
+        Path real = p.toRealPath();
+        Path parent = p.toAbsolutePath().getParent();
+        if (Files.isDirectory(real)) {
+          out.add(real);
+        } else if (parent != null) {
+          out.add(parent.toRealPath());
+        }
+      } catch (IOException | SecurityException e) {
+        // A PATH that cannot be resolved holds nothing to read through; its walk reports it.
+      }
+    }
+    return List.copyOf(out);
   }
 
   @Override
@@ -90,6 +124,8 @@ public final class DirectorySets implements UnitGrouping {
      * to one (a link read through) or not (an index that cannot be read, never opened).
      */
     private final Map<String, Boolean> otherIndexes = new HashMap<>();
+    /** Index names that are links out of the PATHs, each with its refusal. */
+    private final Map<String, ReaException> outsideIndexes = new HashMap<>();
 
     Held(Path directory, boolean given) {
       this.directory = directory;
@@ -123,6 +159,13 @@ public final class DirectorySets implements UnitGrouping {
       if (name == null || !ModelUnits.isIndexName(name.toString()) || Files.isDirectory(entry)) {
         return false;
       }
+      ReaException outside = outside(entry);
+      if (outside != null) {
+        outsideIndexes.put(name.toString(), outside);
+        otherIndexes.put(name.toString(), false);
+        files.put(name.toString(), new ListedFile(entry, identity));
+        return true;
+      }
       ListedFile target = examine(name.toString()).file;
       otherIndexes.put(name.toString(), target != null);
       files.put(name.toString(), target != null ? target : new ListedFile(entry, identity));
@@ -142,6 +185,8 @@ public final class DirectorySets implements UnitGrouping {
           ModelUnits.group(new ArrayList<>(files.keySet()), this::gguf, this::readIndex, limits);
       Set<String> ambiguous = givenNames == null ? Set.of() : claimedTwice(grouped, givenNames);
       java.util.function.Predicate<String> readAsSet = ModelUnits.besideUnreadableIndex(grouped);
+      // A file read as a set looks for the index beside it, and would read one that leads out.
+      ReaException besideOutside = outsideIndexes.values().stream().findFirst().orElse(null);
       for (ModelUnits.Unit u : grouped) {
         if (givenNames != null && u.set() && u.names().stream().noneMatch(givenNames::contains)) {
           continue;
@@ -151,7 +196,9 @@ public final class DirectorySets implements UnitGrouping {
         }
         if (!u.set()) {
           ListedFile f = files.get(u.anchor());
-          if (f != null && readAsSet.test(u.anchor())) {
+          if (f != null && readAsSet.test(u.anchor()) && besideOutside != null) {
+            units.unit(ScanUnit.refused(f.path(), List.of(f), besideOutside));
+          } else if (f != null && readAsSet.test(u.anchor())) {
             units.unit(ScanUnit.set(f.path(), List.of(f), true));
           } else if (f != null) {
             units.unit(ScanUnit.file(f));
@@ -160,18 +207,28 @@ public final class DirectorySets implements UnitGrouping {
         }
         List<ListedFile> present = new ArrayList<>();
         boolean known = true;
+        ReaException refusal = null;
         for (String n : u.names()) {
           ListedFile f = files.get(n);
+          ReaException outside = outsideIndexes.get(n);
           if (f == null) {
             Examined e = examine(n);
             known &= e != Examined.UNKNOWN;
             f = e.file;
+            outside = e.outside;
           }
-          if (f != null) {
+          if (outside != null && refusal == null) {
+            refusal = outside;
+          }
+          if (f != null && outside == null) {
             present.add(f);
           }
         }
-        units.unit(ScanUnit.set(directory.resolve(u.anchor()), present, known));
+        Path anchor = directory.resolve(u.anchor());
+        units.unit(
+            refusal != null
+                ? ScanUnit.refused(anchor, present, refusal)
+                : ScanUnit.set(anchor, present, known));
       }
       for (String n : ambiguous) {
         // Read alone, the shard's inspection finds both indexes and says so (ambiguous_set), as
@@ -183,6 +240,7 @@ public final class DirectorySets implements UnitGrouping {
       }
       files.clear();
       otherIndexes.clear();
+      outsideIndexes.clear();
     }
 
     /** @return the given names that two or more sets claim */
@@ -245,16 +303,67 @@ public final class DirectorySets implements UnitGrouping {
      */
     private Examined examine(String name) {
       Path p = directory.resolve(name);
+      ReaException outside = outside(p);
+      if (outside != null) {
+        return new Examined(null, outside);
+      }
       try {
         FileStat s = FileStat.of(p, true);
         return s.type() == FileStat.Type.REGULAR
-            ? new Examined(new ListedFile(p, s.identity()))
+            ? new Examined(new ListedFile(p, s.identity()), null)
             : Examined.ABSENT;
       } catch (NoSuchFileException | NotDirectoryException gone) {
         return Examined.ABSENT;
       } catch (IOException | SecurityException e) {
         return Examined.UNKNOWN;
       }
+    }
+
+    /**
+     * @param p an index or member of a set, in this directory
+     * @return why it is not read through, when it is a symbolic link whose real target lies
+     *     outside every scanned PATH (and is not a Hugging Face snapshot's link to its own blob);
+     *     else null (not a link, a link inside, or one that leads nowhere: left to {@link
+     *     #examine})
+     */
+    private @Nullable ReaException outside(Path p) {
+      Path real;
+      try {
+        if (!Files.isSymbolicLink(p) || snapshotBlob(p)) {
+          return null;
+        }
+        real = p.toRealPath();
+      } catch (IOException | SecurityException e) {
+        return null;
+      }
+      for (Path root : roots) {
+        if (real.startsWith(root)) {
+          return null;
+        }
+      }
+      String target;
+      try {
+        target = Files.readSymbolicLink(p).toString();
+      } catch (IOException | UnsupportedOperationException | SecurityException e) {
+        target = "?";
+      }
+      return ReaException.builder(
+              Constraint.NOT_REGULAR_FILE,
+              "a symbolic link to "
+                  + target
+                  + ", outside the scanned PATHs: rea scan reads no file outside them, so the"
+                  + " set was not read (give the target's directory as a PATH too, or inspect"
+                  + " the set with inspect-model-set)")
+          .path(p.toString())
+          .diagnostic("link_target", target)
+          .build();
+    }
+
+    /** @return whether a link is a Hugging Face snapshot's link to a regular file, its blob */
+    private boolean snapshotBlob(Path link) throws IOException {
+      Path blob = HfCache.blobOf(link, directory);
+      // lstat: a blob that is itself a link could lead out of the repository.
+      return blob != null && FileStat.of(blob, false).type() == FileStat.Type.REGULAR;
     }
 
     private boolean gguf(String name) {
@@ -268,6 +377,10 @@ public final class DirectorySets implements UnitGrouping {
     private byte[] readIndex(String name) throws ReaException {
       Path p = directory.resolve(name);
       long ceiling = limits.headerCeilingBytes();
+      ReaException outside = outsideIndexes.get(name);
+      if (outside != null) {
+        throw outside;
+      }
       Boolean leadsToFile = otherIndexes.get(name);
       if (Boolean.FALSE.equals(leadsToFile)) {
         // Never opened: a FIFO would block the walk. Its set's inspection says what it is.
@@ -298,13 +411,16 @@ public final class DirectorySets implements UnitGrouping {
 
   /** What {@link Held#examine} found of a member: the file, or why there is none. */
   private static final class Examined {
-    static final Examined ABSENT = new Examined(null);
-    static final Examined UNKNOWN = new Examined(null);
+    static final Examined ABSENT = new Examined(null, null);
+    static final Examined UNKNOWN = new Examined(null, null);
 
     final @Nullable ListedFile file;
+    /** Set for a link out of the PATHs, which is not examined further. */
+    final @Nullable ReaException outside;
 
-    Examined(@Nullable ListedFile file) {
+    Examined(@Nullable ListedFile file, @Nullable ReaException outside) {
       this.file = file;
+      this.outside = outside;
     }
   }
 

@@ -1,9 +1,11 @@
 package dev.rea.cli.scan;
 
+import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One unit of a scan: what one line of {@code rea scan}'s output describes (CONTRACT section 10):
@@ -21,9 +23,17 @@ import java.util.Objects;
  *     reached through a symbolic link has its target's identity (what the set inspection reads)
  * @param membersKnown false when a file of the set exists but could not be examined: the
  *     members' identities are then incomplete, and {@code --resume} never keeps the unit's line
+ * @param refusal why the set is not inspected at all, or null: a file of it is a symbolic link
+ *     that leads out of the scanned PATHs ({@link DirectorySets}); its line is this failure, and
+ *     {@code members} holds none of what lies outside
  */
 public record ScanUnit(
-    Kind kind, Path path, FileIdentity identity, List<ListedFile> members, boolean membersKnown) {
+    Kind kind,
+    Path path,
+    FileIdentity identity,
+    List<ListedFile> members,
+    boolean membersKnown,
+    @Nullable ReaException refusal) {
   public ScanUnit {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(path, "path");
@@ -33,7 +43,7 @@ public record ScanUnit(
 
   /** @return the unit of one model file inspected alone */
   public static ScanUnit file(ListedFile file) {
-    return new ScanUnit(Kind.FILE, file.path(), file.identity(), List.of(file), true);
+    return new ScanUnit(Kind.FILE, file.path(), file.identity(), List.of(file), true, null);
   }
 
   /**
@@ -43,6 +53,25 @@ public record ScanUnit(
    * @return the unit of a set, inspected as {@code inspect-model-set ANCHOR} inspects it
    */
   public static ScanUnit set(Path anchor, List<ListedFile> present, boolean membersKnown) {
+    return set(anchor, present, membersKnown, null);
+  }
+
+  /**
+   * @param anchor the set's index or first split member (present or not)
+   * @param present the set's files that were found inside the scanned PATHs, in member order
+   * @param refusal why the set is not inspected ({@link #refusal()})
+   * @return the unit of a set that is written as failed without being read; {@code --resume}
+   *     never keeps its line
+   */
+  public static ScanUnit refused(Path anchor, List<ListedFile> present, ReaException refusal) {
+    return set(anchor, present, false, refusal);
+  }
+
+  private static ScanUnit set(
+      Path anchor,
+      List<ListedFile> present,
+      boolean membersKnown,
+      @Nullable ReaException refusal) {
     FileIdentity id = null;
     for (ListedFile f : present) {
       if (f.path().equals(anchor)) {
@@ -54,7 +83,7 @@ public record ScanUnit(
           ? FileIdentity.observed(null, null, 0, java.time.Instant.EPOCH)
           : present.get(0).identity();
     }
-    return new ScanUnit(Kind.SET, anchor, id, present, membersKnown);
+    return new ScanUnit(Kind.SET, anchor, id, present, membersKnown, refusal);
   }
 
   /** What a unit is: the line's {@code kind}. */

@@ -59,12 +59,20 @@ final class SetUnitWork {
   }
 
   /**
-   * Inspects one set and writes its line.
+   * Inspects one set and writes its line; a {@linkplain ScanUnit#refusal refused} set is not
+   * read, and its line is the refusal.
    *
    * @throws IOException when the line cannot be written: the scan fails
    * @throws ReaException when the bundle cannot be signed or written: the scan fails
    */
   void inspect(ScanUnit unit) throws IOException, ReaException {
+    ReaException refusal = unit.refusal();
+    if (refusal != null) {
+      // Never opened: the set's inspection would read the file outside the PATHs.
+      write(unit, UnitStatus.ofFailure(refusal, false), null, null, refusal, List.of(), false,
+          java.util.Map.of());
+      return;
+    }
     run(unit, false);
   }
 

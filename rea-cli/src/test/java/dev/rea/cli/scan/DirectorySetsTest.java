@@ -39,7 +39,7 @@ class DirectorySetsTest {
     Path other = Files.writeString(dir.resolve("README.md"), "text");
     Path split = SetFixtures.ggufSplit(dir, "s", 2, 1, 1).get(1); // the first member's listed too
     List<ScanUnit> units = new ArrayList<>();
-    UnitGrouping.DirectoryUnits d = new DirectorySets(Limits.defaults()).directory(dir);
+    UnitGrouping.DirectoryUnits d = new DirectorySets(Limits.defaults(), List.of(dir)).directory(dir);
     List<Path> listing = new ArrayList<>(c.shards);
     listing.add(other);
     listing.add(c.index);
@@ -65,7 +65,7 @@ class DirectorySetsTest {
   void pastTheBoundFilesThatCannotBeMembersGoAtOnce() throws Exception {
     SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1);
     List<ScanUnit> units = new ArrayList<>();
-    UnitGrouping.DirectoryUnits d = new DirectorySets(Limits.defaults(), 2).directory(dir);
+    UnitGrouping.DirectoryUnits d = new DirectorySets(Limits.defaults(), List.of(dir), 2).directory(dir);
     for (Path p : c.shards) {
       d.file(listed(p), units::add);
     }
