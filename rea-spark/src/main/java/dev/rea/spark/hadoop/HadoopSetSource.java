@@ -8,7 +8,10 @@ import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +28,11 @@ import org.jspecify.annotations.Nullable;
  * member is opened as a {@link HadoopSource} (its status handed to {@code openFile}, read by
  * positioned reads, its identity observed before and after), one at a time: opening the next
  * closes the one before, and {@link #close} the last.
+ *
+ * <p>The job follows no symbolic link ({@link HadoopListing} lists none), and a set's member
+ * is no exception: on the local file system, whose Hadoop client reads through links, a member
+ * that is a link is not opened (an {@code io_error} naming it), so an index cannot lead the job
+ * to a file outside its inputs (docs/scale.md, "A set's link that leads out of the PATHs").
  *
  * <p>Hadoop's "no such file" and "access denied" become {@link NoSuchFileException} and {@link
  * AccessDeniedException}, which REA reports as {@code not_found} and {@code permission_denied}
@@ -61,7 +69,7 @@ public final class HadoopSetSource implements SetSource, Closeable {
   public List<String> list() throws IOException {
     List<String> out = new ArrayList<>();
     for (FileStatus s : translate(() -> fs.listStatus(dir), dir)) {
-      if (s.isFile()) {
+      if (s.isFile() && !isLocalLink(s.getPath())) {
         out.add(s.getPath().getName());
       }
     }
@@ -71,6 +79,7 @@ public final class HadoopSetSource implements SetSource, Closeable {
   @Override
   public long size(String name) throws IOException {
     Path p = new Path(dir, name);
+    refuseLink(p);
     return translate(() -> fs.getFileStatus(p), p).getLen();
   }
 
@@ -78,6 +87,7 @@ public final class HadoopSetSource implements SetSource, Closeable {
   public SeekableSource open(String name) throws IOException {
     closeCurrent();
     Path p = new Path(dir, name);
+    refuseLink(p);
     FileStatus status = translate(() -> fs.getFileStatus(p), p);
     if (!status.isFile()) {
       throw new IOException("not a regular file: " + p);
@@ -113,6 +123,26 @@ public final class HadoopSetSource implements SetSource, Closeable {
       current = null;
       fetched += c.bytesFetched();
       c.close();
+    }
+  }
+
+  /** @throws FileSystemException when {@code p} is a symbolic link of the local file system */
+  private void refuseLink(Path p) throws IOException {
+    if (isLocalLink(p)) {
+      throw new FileSystemException(
+          p.toString(), null, "a symbolic link: the Spark job follows no links");
+    }
+  }
+
+  /** @return whether {@code p} is on the local file system and a symbolic link there */
+  private boolean isLocalLink(Path p) {
+    if (!"file".equals(fs.getUri().getScheme())) {
+      return false; // HDFS keeps links off by default; object stores have none
+    }
+    try {
+      return Files.isSymbolicLink(Paths.get(fs.makeQualified(p).toUri()));
+    } catch (RuntimeException e) {
+      return false; // not a path of this machine's file system
     }
   }
 
