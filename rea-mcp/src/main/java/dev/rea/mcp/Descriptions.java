@@ -3,8 +3,8 @@ package dev.rea.mcp;
 /**
  * Tool descriptions, written for a model choosing and calling the tools: each says first when to
  * call the tool, then what it needs and returns in few words. The argument and result shapes are
- * in the schemas ({@code schemas.json}); together the four tools' {@code tools/list} entries stay
- * within 12 KB (of a 16 KB budget for every tool REA serves; {@code ToolsListSizeTest}).
+ * in the schemas ({@code schemas.json}); together every tool REA serves stays within a 16 KB
+ * {@code tools/list} budget ({@code ToolsListSizeTest}; figures in docs/mcp.md).
  */
 final class Descriptions {
   private Descriptions() {}
@@ -16,8 +16,10 @@ final class Descriptions {
       loading weights. The default summary is small; its parent_evidence_id names the complete \
       Evidence kept on the server: page it with inspect_analysis_view, then release_evidence. \
       hash "full" adds the file's SHA-256 (slow; progress, cancellable). view returns one page \
-      with the summary. One inspection at a time (else resource_exhausted/provider_busy). \
-      Failures: isError with {error: {code, constraint, message}}.""";
+      with the summary. Totals are this file's only: for one member of a model (split.count \
+      of 2 or more, a NAME-0000N-of-0000M shard) call inspect_model_set. One inspection at a \
+      time (else resource_exhausted/provider_busy). Failures: isError with {error: {code, \
+      constraint, message}}.""";
 
   static final String SERVER =
       """

@@ -67,6 +67,13 @@ class ToolsListSizeTest {
       for (Tool t : result.tools()) {
         assertThat(t.description()).startsWith("Call ");
         assertThat(t.outputSchema()).containsEntry("type", "object");
+        if (t.name().equals(ReaTools.INSPECT)) {
+          // An agent inspecting one shard must learn that the totals are not the model's.
+          assertThat(t.description())
+              .contains("Totals are this file's only")
+              .contains("split.count")
+              .contains("call inspect_model_set");
+        }
       }
     } finally {
       client.closeGracefully();
