@@ -16,6 +16,12 @@ import org.jspecify.annotations.Nullable;
  * droppable column as then fit (orders below {@value #EXPENDABLE} go only then). Width left over
  * goes back to the text columns. The caller says which columns were dropped ({@link #droppedNote}). On an
  * unlimited screen the table is {@link TextTable#print}'s.
+ *
+ * <p>A table with a {@linkplain Column#name name column} (tensor names, member files) fits
+ * differently, since a row whose name is cut like its neighbours' is of no use (a trial at 80
+ * columns saw twelve rows all reading {@code model.layers.3.mlp.experts....}): every droppable
+ * column goes, most expendable first, before a name is cut at all, and a name is then cut in the
+ * middle so that it stays told apart from the others ({@link NameCuts}).
  */
 final class FittedTable {
   /**
@@ -28,6 +34,8 @@ final class FittedTable {
    * @param least the width a shortened column keeps at the least (the title is never cut)
    * @param preferred the width other columns are dropped to leave it, at most
    * @param dropOrder 0 when never dropped; else columns with higher values are dropped first
+   * @param name whether the cells are names that tell rows apart: cut only once every droppable
+   *     column is gone, and then in the middle ({@link NameCuts})
    */
   record Column(
       String title,
@@ -35,20 +43,26 @@ final class FittedTable {
       boolean shortenable,
       int least,
       int preferred,
-      int dropOrder) {
+      int dropOrder,
+      boolean name) {
     /** @return a column that is never cut nor dropped */
     static Column fixed(String title) {
-      return new Column(title, null, false, 0, 0, 0);
+      return new Column(title, null, false, 0, 0, 0, false);
     }
 
     /** @return a column that may be cut down to {@code least}, never dropped */
     static Column text(String title, int least, int preferred) {
-      return new Column(title, null, true, least, preferred, 0);
+      return new Column(title, null, true, least, preferred, 0, false);
+    }
+
+    /** @return a name column, cut down to {@code least} only when nothing else can go */
+    static Column name(String title, int least) {
+      return new Column(title, null, true, least, Integer.MAX_VALUE, 0, true);
     }
 
     /** @return a column that is never cut, dropped in {@code dropOrder} (higher first) */
     static Column droppable(String title, int dropOrder) {
-      return new Column(title, null, false, 0, 0, dropOrder);
+      return new Column(title, null, false, 0, 0, dropOrder, false);
     }
 
     String heading(boolean limited) {
@@ -106,13 +120,31 @@ final class FittedTable {
       preferred[c] =
           col.shortenable() ? Math.min(natural[c], Math.max(col.preferred(), title)) : natural[c];
     }
+    boolean names = columns.stream().anyMatch(Column::name);
     int[] start = preferred;
-    boolean[] kept = keptColumns(columns, preferred, screen.columns(), EXPENDABLE);
+    boolean[] kept = keptColumns(columns, preferred, screen.columns(), names ? 1 : EXPENDABLE);
     if (lineWidth(kept, preferred) > screen.columns()) {
       start = least;
-      kept = keptColumns(columns, least, screen.columns(), 1);
+      // With names, every droppable column is already gone.
+      kept = names ? kept : keptColumns(columns, least, screen.columns(), 1);
     }
     int[] width = widths(kept, natural, start, columns, screen.columns());
+    List<String[]> fitted = new ArrayList<>(rows.size());
+    for (String[] r : rows) {
+      fitted.add(r.clone());
+    }
+    for (int c = 0; c < n; c++) {
+      if (kept[c] && columns.get(c).name()) {
+        String[] cells = new String[rows.size()];
+        for (int i = 0; i < cells.length; i++) {
+          cells[i] = rows.get(i)[c];
+        }
+        String[] cut = NameCuts.cut(cells, width[c]);
+        for (int i = 0; i < cells.length; i++) {
+          fitted.get(i)[c] = cut[i];
+        }
+      }
+    }
     List<String> headings = new ArrayList<>();
     List<String[]> cells = new ArrayList<>();
     boolean anyCut = false;
@@ -121,12 +153,14 @@ final class FittedTable {
         headings.add(columns.get(c).heading(true));
       }
     }
-    for (String[] r : rows) {
+    for (int i = 0; i < rows.size(); i++) {
+      String[] r = rows.get(i);
       String[] out2 = new String[headings.size()];
       int k = 0;
       for (int c = 0; c < n; c++) {
         if (kept[c]) {
-          out2[k] = columns.get(c).shortenable() ? cut(r[c], width[c]) : r[c];
+          Column col = columns.get(c);
+          out2[k] = col.name() ? fitted.get(i)[c] : col.shortenable() ? cut(r[c], width[c]) : r[c];
           anyCut |= !out2[k].equals(r[c]);
           k++;
         }

@@ -441,13 +441,13 @@ final class HumanReport {
 
   /**
    * The tensor table's columns. To fit a screen, FILE OFFSET, STORAGE, SHAPE and BYTES are
-   * dropped in that order while names would be cut below 32 columns, and names are cut (to 20
-   * at the least); # and TYPE always stay.
+   * dropped in that order before a name is cut; names are then cut in the middle, each kept
+   * apart from the others ({@link NameCuts}), to 20 columns at the least; # and TYPE always stay.
    */
   private static final List<FittedTable.Column> TENSOR_COLUMNS =
       List.of(
           FittedTable.Column.fixed("#"),
-          FittedTable.Column.text("NAME", 20, 32),
+          FittedTable.Column.name("NAME", 20),
           FittedTable.Column.fixed("TYPE"),
           FittedTable.Column.droppable("SHAPE", 2),
           FittedTable.Column.droppable("FILE OFFSET", 4),
@@ -458,7 +458,7 @@ final class HumanReport {
     out.println();
     List<TensorRow> tensors = all;
     if (tensorFilter == null) {
-      out.println("Tensors (" + tensors.size() + ")");
+      out.println("Tensors (" + Sizes.grouped(tensors.size()) + ")");
     } else {
       tensors = new ArrayList<>();
       for (TensorRow t : all) {
@@ -468,25 +468,27 @@ final class HumanReport {
       }
       out.println(
           "Tensors ("
-              + tensors.size()
+              + Sizes.grouped(tensors.size())
               + " of "
-              + all.size()
+              + Sizes.grouped(all.size())
               + " match --tensors "
               + TerminalText.printable(tensorFilter.pattern())
               + ")");
     }
     List<String[]> table = new ArrayList<>();
     int shown = Math.min(tensors.size(), maxTensorRows);
-    boolean cutNames = false;
+    String[] printable = new String[shown];
+    for (int i = 0; i < shown; i++) {
+      printable[i] = TerminalText.printable(tensors.get(i).name());
+    }
+    String[] names = NameCuts.cut(printable, MAX_NAME_COLUMNS);
+    boolean cutNames = !java.util.Arrays.equals(names, printable);
     for (int i = 0; i < shown; i++) {
       TensorRow t = tensors.get(i);
-      String printable = TerminalText.printable(t.name());
-      String name = TextTable.cut(printable, MAX_NAME_COLUMNS);
-      cutNames |= !name.equals(printable);
       table.add(
           new String[] {
             Integer.toString(t.index()),
-            name,
+            names[i],
             TerminalText.printable(t.type()),
             shape(t.shape()),
             t.fileOffset() == null ? "unknown" : Sizes.grouped(t.fileOffset()),

@@ -59,7 +59,10 @@ final class PageColumns {
     Integer least = SHORTENABLE.get(field);
     int drop = DROP.getOrDefault(field, 0);
     int atLeast = least == null ? 0 : least;
+    if (field.equals("name")) {
+      return FittedTable.Column.name(title, atLeast);
+    }
     return new FittedTable.Column(title, FITTED.get(field), least != null, atLeast, 2 * atLeast,
-        drop);
+        drop, false);
   }
 }

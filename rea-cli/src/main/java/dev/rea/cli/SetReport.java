@@ -151,7 +151,7 @@ final class SetReport {
       List.of(
           FittedTable.Column.fixed("MEMBER"),
           FittedTable.Column.fixed("#"),
-          FittedTable.Column.text("NAME", 20, 48),
+          FittedTable.Column.name("NAME", 20),
           FittedTable.Column.fixed("TYPE"),
           FittedTable.Column.droppable("SHAPE", 2),
           FittedTable.Column.droppable("BYTES", 1));
@@ -205,7 +205,7 @@ final class SetReport {
     }
     FittedTable.Fit fit = FittedTable.print(out, screen, List.of(
             FittedTable.Column.fixed("#"),
-            FittedTable.Column.text("file", 16, 40),
+            FittedTable.Column.name("file", 16),
             FittedTable.Column.droppable("format", 4),
             FittedTable.Column.fixed("tensors"),
             FittedTable.Column.droppable("parameters", 3),

@@ -120,6 +120,100 @@ class FittedLayoutTest {
     assertThat(at50.split("\n")[1]).isEqualTo("  0  blk.31.ffn_down_exps.wei...  Q4_K  33,030,144");
   }
 
+  /**
+   * Names cut at their end became equal rows (a trial at 80 columns: twelve expert tensors all
+   * read {@code model.layers.3.mlp.experts....}): a name column drops every droppable column
+   * before cutting, and then cuts each name in the middle, apart from the others.
+   */
+  @Test
+  void namesAreCutOnlyAfterEveryDroppableColumnAndStayApart() {
+    List<FittedTable.Column> columns =
+        List.of(
+            FittedTable.Column.fixed("#"),
+            FittedTable.Column.name("NAME", 20),
+            FittedTable.Column.fixed("TYPE"),
+            FittedTable.Column.droppable("SHAPE", 2),
+            FittedTable.Column.droppable("FILE OFFSET", 4),
+            FittedTable.Column.droppable("BYTES", 1));
+    List<String> names = new ArrayList<>();
+    List<String[]> rows = new ArrayList<>();
+    for (String expert : List.of("10", "11")) {
+      for (String proj : List.of("down", "gate", "up")) {
+        String name = "model.layers.3.mlp.experts." + expert + "." + proj + "_proj.weight";
+        names.add(name);
+        rows.add(new String[] {Integer.toString(rows.size()), name, "Q4_K", "[7168, 2048]",
+            "1,234,567,890", "8,257,536"});
+      }
+    }
+    FittedTable.Fit[] fit = new FittedTable.Fit[1];
+    String at80 = render(out -> fit[0] = FittedTable.print(out, Screen.of(80), columns, rows, true));
+    // Whole names: FILE OFFSET and SHAPE go (a text column kept SHAPE and cut names to 27).
+    assertThat(fit[0].cut()).isFalse();
+    assertThat(fit[0].dropped()).containsExactly("SHAPE", "FILE OFFSET");
+    for (String name : names) {
+      assertThat(at80).contains("  " + name + "  ");
+    }
+    // From 35 columns (24 for names) every name is told apart; below, "10.down" and "11.down"
+    // differ too far from either end for 20 columns (the least), and some rows look alike.
+    for (int width = 35; width <= 60; width++) {
+      Screen screen = Screen.of(width);
+      String text = render(out -> FittedTable.print(out, screen, columns, rows, true));
+      List<String> shown = new ArrayList<>();
+      for (String line : text.split("\n")) {
+        assertThat(line.length()).as("width %d: %s", width, line).isLessThanOrEqualTo(width);
+        shown.add(line.trim().replaceAll("^\\S+\\s+", "").replaceAll("\\s+Q4_K$", ""));
+      }
+      assertThat(shown.subList(1, shown.size())).as("width %d", width).doesNotHaveDuplicates();
+    }
+  }
+
+  @Test
+  void aNameIsCutInTheMiddleApartFromTheOthers() {
+    String[] names = {
+      "model.layers.10.self_attn.k_norm.weight",
+      "model.layers.11.self_attn.k_norm.weight",
+      "model.layers.10.self_attn.k_proj.weight",
+      "model.layers.10.mlp.experts.100.down_proj.weight",
+      "model.layers.10.mlp.experts.101.down_proj.weight",
+      "short"
+    };
+    String[] cut = NameCuts.cut(names, 30);
+    assertThat(cut)
+        .containsExactly(
+            "model.layers.10..._norm.weight",
+            "model.layers.11..._norm.weight",
+            "model.layers...n.k_proj.weight",
+            "model.l...100.down_proj.weight",
+            "model.l...101.down_proj.weight",
+            "short");
+    // Never between two digits: 100 and 101 are kept whole at every width.
+    for (int width = 12; width <= 48; width++) {
+      String[] at = NameCuts.cut(names, width);
+      for (int i = 0; i < names.length; i++) {
+        String c = at[i];
+        assertThat(TextTable.columns(c)).as("%d: %s", width, c).isLessThanOrEqualTo(width);
+        int dots = c.indexOf("...");
+        while (dots >= 0
+            && !(names[i].startsWith(c.substring(0, dots))
+                && names[i].endsWith(c.substring(dots + 3)))) {
+          dots = c.indexOf("...", dots + 1);
+        }
+        if (dots < 0) {
+          assertThat(c).isEqualTo(names[i]);
+          continue;
+        }
+        String head = c.substring(0, dots);
+        String tail = c.substring(dots + 3);
+        assertThat(names[i]).startsWith(head).endsWith(tail);
+        boolean headSplits = head.matches(".*[0-9]")
+            && Character.isDigit(names[i].charAt(head.length()));
+        boolean tailSplits = tail.matches("[0-9].*")
+            && Character.isDigit(names[i].charAt(names[i].length() - tail.length() - 1));
+        assertThat(headSplits || tailSplits).as("%d: %s", width, c).isFalse();
+      }
+    }
+  }
+
   @Test
   void aCutNeverEndsInsideANumber() {
     assertThat(FittedTable.cut("(8 of 32,000 shown)", 13)).isEqualTo("(8 of ...");
