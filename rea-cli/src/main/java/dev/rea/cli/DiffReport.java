@@ -60,6 +60,10 @@ final class DiffReport {
   private void print(JsonNode d) {
     side("A", d.get("a"), savedA);
     side("B", d.get("b"), savedB);
+    String layoutNote = layoutNote(d.get("a"), d.get("b"));
+    if (layoutNote != null) {
+      line(layoutNote);
+    }
     out.println();
     List<String> partial = new ArrayList<>();
     for (String side : List.of("a", "b")) {
@@ -104,6 +108,31 @@ final class DiffReport {
     return " The headers' bytes differ (header_sha256 above) in what no declaration carries: the"
         + " order of metadata keys or JSON members, whitespace and padding, a float NaN's payload"
         + " bits.";
+  }
+
+  /**
+   * @return for two sides read under different layout assumptions ({@code assume_layout}), a
+   *     sentence saying that what rests on the assumption differs for that reason; else null
+   */
+  static @Nullable String layoutNote(JsonNode a, JsonNode b) {
+    JsonNode la = a.path("assume_layout");
+    JsonNode lb = b.path("assume_layout");
+    if (!la.isString() && !lb.isString() || la.equals(lb)) {
+      return null;
+    }
+    return "Note: A was read "
+        + assumed(la)
+        + " and B "
+        + assumed(lb)
+        + ": the byte lengths, storage checks, type names and totals that rest on the assumption"
+        + " differ for that reason, not because a declaration did (give both sides the same"
+        + " --assume-layout).";
+  }
+
+  private static String assumed(JsonNode layout) {
+    return layout.isString()
+        ? "assuming the " + TerminalText.printable(layout.asString()) + " layouts"
+        : "without a layout assumption";
   }
 
   /** One line of the report, fitted to the screen: continued four columns past its indent. */

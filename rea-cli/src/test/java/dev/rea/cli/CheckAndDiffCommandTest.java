@@ -517,6 +517,35 @@ class CheckAndDiffCommandTest {
     assertThat(text.out().lines().filter(l -> l.contains("saved Evidence"))).hasSize(1);
   }
 
+  /**
+   * A trial saved a K-quant file's Evidence under --assume-layout and compared it with the file:
+   * "The declarations differ", byte_length 576 -> none, and nothing said the two readings made
+   * different assumptions. Each side now carries its assumption, and the report says why.
+   */
+  @Test
+  void diffSaysWhenTheSidesWereReadUnderDifferentLayoutAssumptions() throws Exception {
+    Path k = write("k.gguf", llama().tensor("blk.0.ffn_down.weight", Q4_K, 256, 4));
+    Path saved = dir.resolve("k-assumed.json");
+    assertThat(
+            CliRunner.run("inspect-model-artifact", k.toString(), "--assume-layout", "ggml-modern",
+                    "--evidence_output", saved.toString())
+                .status())
+        .isZero();
+    CliRunner.Result json = CliRunner.run("diff", saved.toString(), k.toString(), "--json");
+    assertThat(json.status()).as(json.err()).isEqualTo(1);
+    assertThat(json.json().get("a").get("assume_layout").asText()).isEqualTo("ggml-modern");
+    assertThat(json.json().get("b").get("assume_layout").isNull()).isTrue();
+    CliRunner.Result text = CliRunner.run("diff", saved.toString(), k.toString());
+    assertThat(text.out())
+        .contains("Note: A was read assuming the ggml-modern layouts and B without a layout"
+            + " assumption: the byte lengths");
+    // The same assumption on both sides: no note, and the same declarations.
+    CliRunner.Result both =
+        CliRunner.run("diff", saved.toString(), k.toString(), "--assume-layout", "ggml-modern");
+    assertThat(both.status()).as(both.out()).isZero();
+    assertThat(both.out()).doesNotContain("Note: A was read");
+  }
+
   /** A 1,000-token vocabulary whose token 500 is {@code token500}. */
   private static GgufBuilder withVocabulary(String token500) {
     java.util.List<GgufBuilder.Value> tokens = new java.util.ArrayList<>();

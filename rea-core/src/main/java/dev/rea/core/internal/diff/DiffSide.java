@@ -41,6 +41,9 @@ import org.jspecify.annotations.Nullable;
  *     declarations past where its read stopped are unknown, so it is never the same as another
  * @param observedAt the record's (or set record's) {@code observed_at} (shown, never compared:
  *     it tells saved Evidence from a fresh reading)
+ * @param assumeLayout the record's {@code request.assume_layout}, or null (shown, never compared:
+ *     a reading choice, not a declaration; the byte lengths, storage checks, type names and
+ *     totals that rest on it differ when the two sides were read under different ones)
  */
 public record DiffSide(
     String path,
@@ -56,7 +59,8 @@ public record DiffSide(
     List<TypeRow> types,
     Totals totals,
     boolean headerComplete,
-    String observedAt) {
+    String observedAt,
+    @Nullable String assumeLayout) {
   public DiffSide {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(format, "format");
@@ -131,7 +135,8 @@ public record DiffSide(
         r.types(),
         r.totals(),
         complete(r),
-        r.observedAt());
+        r.observedAt(),
+        r.request().assumeLayout());
   }
 
   /**
@@ -188,7 +193,8 @@ public record DiffSide(
         // The set's coverage is its members' weakest: complete only when every header is.
         ModelSetRecord.STATUS_COMPLETE.equals(set.status())
             && Coverage.COMPLETE.equals(set.coverage().header()),
-        set.observedAt());
+        set.observedAt(),
+        set.request().assumeLayout());
   }
 
   /** @return whether a record holds its whole header ({@code coverage.header} complete) */
@@ -219,7 +225,8 @@ public record DiffSide(
         r.types(),
         r.totals(),
         complete(r),
-        r.observedAt());
+        r.observedAt(),
+        r.request().assumeLayout());
   }
 
   /** {@code n} entries of {@code member}. */

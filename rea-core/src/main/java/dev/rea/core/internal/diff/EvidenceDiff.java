@@ -108,6 +108,7 @@ public final class EvidenceDiff {
     nullableString(g, "sha256", s.sha256());
     g.writeBooleanProperty("header_complete", s.headerComplete());
     g.writeStringProperty("observed_at", s.observedAt());
+    nullableString(g, "assume_layout", s.assumeLayout());
     g.writeEndObject();
   }
 

@@ -343,6 +343,6 @@ class EvidenceDiffTest {
     return new DiffSide(
         s.path(), s.evidenceId(), s.format(), s.headerSha256(), s.sha256(), facts, s.metadata(),
         s.metadataMembers(), s.tensors(), s.members(), s.types(), s.totals(), s.headerComplete(),
-        s.observedAt());
+        s.observedAt(), s.assumeLayout());
   }
 }
