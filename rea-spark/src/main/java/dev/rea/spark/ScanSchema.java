@@ -19,6 +19,10 @@ import org.apache.spark.sql.types.StructType;
  * <p>{@code tensors}: {@code path}, {@code evidence_id} and the tensor row's fields (CONTRACT
  * section 3). {@code metadata}: {@code path}, {@code evidence_id}, {@code index}, {@code key},
  * {@code type} and {@code value} as JSON text ({@link dev.rea.core.Rea#metadataValueJson}).
+ * Both end with {@code unit_path}, the {@code path} of the unit's {@code files} row, and {@code
+ * member}, the row's member index in a set (null for a file unit): {@code path} and {@code
+ * evidence_id} are those of the file the row is in, a set's member, so a set's rows join its
+ * {@code files} row on {@code unit_path} (a trial found no column to join them on).
  *
  * <p>Unsigned 64-bit values (sizes, offsets, lengths, element counts, shape dimensions) are
  * {@code decimal(20,0)}, which holds every one of them. Totals are sums over many tensors and may
@@ -45,7 +49,9 @@ public final class ScanSchema {
           field("offset", U64, false),
           field("file_offset", U64, true),
           field("byte_length", U64, true),
-          field("storage_validation", DataTypes.StringType, false));
+          field("storage_validation", DataTypes.StringType, false),
+          field("unit_path", DataTypes.StringType, false),
+          field("member", DataTypes.IntegerType, true));
 
   /** The {@code metadata} table. */
   public static final StructType METADATA =
@@ -55,7 +61,9 @@ public final class ScanSchema {
           field("index", DataTypes.IntegerType, false),
           field("key", DataTypes.StringType, false),
           field("type", DataTypes.StringType, false),
-          field("value", DataTypes.StringType, false));
+          field("value", DataTypes.StringType, false),
+          field("unit_path", DataTypes.StringType, false),
+          field("member", DataTypes.IntegerType, true));
 
   /** The {@code files} table. */
   public static final StructType FILES =

@@ -113,8 +113,8 @@ final class UnitRows {
         v,
         "summary",
         new String(rea.summaryJson(rea.evidence(record), null), StandardCharsets.UTF_8));
-    v[UNITS.fieldIndex(ScanSchema.TENSOR_ROWS)] = seq(tensorRows(record));
-    v[UNITS.fieldIndex(ScanSchema.METADATA_ROWS)] = seq(metadataRows(record));
+    v[UNITS.fieldIndex(ScanSchema.TENSOR_ROWS)] = seq(tensorRows(record, a.path(), null));
+    v[UNITS.fieldIndex(ScanSchema.METADATA_ROWS)] = seq(metadataRows(record, a.path(), null));
     return RowFactory.create(v);
   }
 
@@ -124,7 +124,8 @@ final class UnitRows {
    * {@code file_size} their sum; {@code header_length} and the digests null (each member has its
    * own); {@code metadata_count} and {@code tensor_count} the rows the unit gives the {@code
    * metadata} and {@code tensors} tables: every member's own rows, in member order, each named by
-   * its member's path and {@code evidence_id} (the set record's {@code members} lists them).
+   * its member's path and {@code evidence_id} (the set record's {@code members} lists them), with
+   * the set's path as {@code unit_path} and the member's index as {@code member}.
    *
    * @param rea the front door (renders the set summary)
    * @param set the complete set, with its members' records
@@ -153,9 +154,10 @@ final class UnitRows {
     set(v, "bytes_read", u64(bytesFetched));
     List<Row> tensors = new ArrayList<>();
     List<Row> metadata = new ArrayList<>();
-    for (EvidenceRecord m : set.members()) {
-      tensors.addAll(tensorRows(m));
-      metadata.addAll(metadataRows(m));
+    for (int k = 0; k < set.members().size(); k++) {
+      EvidenceRecord m = set.members().get(k);
+      tensors.addAll(tensorRows(m, r.set().path(), k));
+      metadata.addAll(metadataRows(m, r.set().path(), k));
     }
     set(v, "metadata_count", metadata.size());
     set(v, "tensor_count", tensors.size());
@@ -221,7 +223,11 @@ final class UnitRows {
     set(v, "error_offset", e.offset() == null ? null : u64(e.offset()));
   }
 
-  private static List<Row> tensorRows(EvidenceRecord r) {
+  /**
+   * @param unitPath the path of the unit's {@code files} row
+   * @param member the record's member index in a set, or null for a file unit
+   */
+  private static List<Row> tensorRows(EvidenceRecord r, String unitPath, @Nullable Integer member) {
     String path = r.artifact().path();
     List<Row> out = new ArrayList<>(r.tensors().size());
     for (TensorRow t : r.tensors()) {
@@ -242,18 +248,22 @@ final class UnitRows {
               u64(t.offset()),
               t.fileOffset() == null ? null : u64(t.fileOffset()),
               t.byteLength() == null ? null : u64(t.byteLength()),
-              t.storageValidation().wire()));
+              t.storageValidation().wire(),
+              unitPath,
+              member));
     }
     return out;
   }
 
-  private static List<Row> metadataRows(EvidenceRecord r) {
+  private static List<Row> metadataRows(
+      EvidenceRecord r, String unitPath, @Nullable Integer member) {
     String path = r.artifact().path();
     List<Row> out = new ArrayList<>(r.metadata().size());
     for (MetadataRow m : r.metadata()) {
       out.add(
           RowFactory.create(
-              path, r.evidenceId(), m.index(), m.key(), m.type().name(), Rea.metadataValueJson(m)));
+              path, r.evidenceId(), m.index(), m.key(), m.type().name(), Rea.metadataValueJson(m),
+              unitPath, member));
     }
     return out;
   }

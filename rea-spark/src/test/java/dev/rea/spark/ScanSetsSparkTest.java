@@ -134,6 +134,8 @@ class ScanSetsSparkTest {
     Map<String, Integer> tensors = countByLocalPath(tables.tensors().collectAsList());
     Map<String, Integer> metadata = countByLocalPath(tables.metadata().collectAsList());
     Rea rea = Rea.standard();
+    List<Row> tensorRows = tables.tensors().collectAsList();
+    List<Row> metadataRows = tables.metadata().collectAsList();
     int complete = 0;
     for (Path set : SETS) {
       Row row = rows.get(set.toString());
@@ -153,7 +155,7 @@ class ScanSetsSparkTest {
       int rowsM = 0;
       // The row's tensors and metadata rows are every member's own, named by the member's path.
       Map<String, String> memberIds = new HashMap<>();
-      for (Row tr : tables.tensors().collectAsList()) {
+      for (Row tr : tensorRows) {
         memberIds.put(Path.of(URI.create(tr.<String>getAs("path"))).toString(), tr.getAs("evidence_id"));
       }
       for (EvidenceRecord r : c.members()) {
@@ -172,12 +174,39 @@ class ScanSetsSparkTest {
       assertThat(rowsM).isEqualTo(md).isPositive();
       assertThat(row.<Integer>getAs("tensor_count")).isEqualTo(t);
       assertThat(row.<Integer>getAs("metadata_count")).isEqualTo(md);
+      // The set's rows join its files row on unit_path, each with its member's index.
+      String unit = row.getAs("path");
+      Map<Integer, Integer> perMember = new HashMap<>();
+      for (Row tr : tensorRows) {
+        if (unit.equals(tr.getAs("unit_path"))) {
+          perMember.merge(tr.<Integer>getAs("member"), 1, Integer::sum);
+        }
+      }
+      for (int k = 0; k < c.members().size(); k++) {
+        assertThat(perMember.getOrDefault(k, 0)).as(unit + " member " + k)
+            .isEqualTo(c.members().get(k).tensors().size());
+      }
+      assertThat(perMember.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(t);
+      assertThat(metadataRows.stream().filter(m -> unit.equals(m.getAs("unit_path"))).count())
+          .isEqualTo(md);
       assertThat(row.<Long>getAs("total_tensor_count")).isEqualTo((long) c.set().totals().tensorCount());
       assertThat(row.<BigDecimal>getAs("total_parameter_count"))
           .isEqualTo(new BigDecimal(c.set().totals().parameterCount()));
       assertThat(row.<Integer>getAs("type_count")).isEqualTo(c.set().types().size());
     }
     assertThat(complete).isEqualTo(4);
+    // A file unit's rows: unit_path is the file's own path, member null.
+    for (Path loose : LOOSE) {
+      Row row = rows.get(loose.toString());
+      String unit = row.getAs("path");
+      List<Row> own = tensorRows.stream().filter(tr -> unit.equals(tr.getAs("unit_path"))).toList();
+      assertThat(own).as(unit).hasSize(row.<Integer>getAs("tensor_count") == null
+          ? 0 : row.<Integer>getAs("tensor_count"));
+      for (Row tr : own) {
+        assertThat(tr.<String>getAs("path")).isEqualTo(unit);
+        assertThat(tr.<Integer>getAs("member")).isNull();
+      }
+    }
     Row lone = rows.get(SETS.get(SETS.size() - 2).toString());
     assertThat(lone.<String>getAs("summary")).contains("\"shard_without_index\"")
         .contains("\"single_file\"");
