@@ -366,7 +366,9 @@ public final class CheckCommand extends ReaCommand {
       return "OK " + TerminalText.printable(v.path()) + scope;
     }
     List<String> reasons = new ArrayList<>();
+    java.util.Map<String, String> firstOfCode = new java.util.HashMap<>();
     boolean cut = false;
+    boolean layout = false;
     for (Verdict.Reason r : v.reasons()) {
       String message = r.message();
       if (r.kind() == Verdict.Kind.LIMITATION) {
@@ -377,14 +379,51 @@ public final class CheckCommand extends ReaCommand {
           cut = true;
         }
       }
-      reasons.add(r.code() + ": " + TerminalText.printable(message));
+      layout |= LAYOUT_CODES.contains(r.code());
+      String earlier = firstOfCode.putIfAbsent(r.code(), message);
+      reasons.add(r.code() + ": " + TerminalText.printable(asAbove(message, earlier)));
     }
     return "FAIL "
         + TerminalText.printable(v.path())
         + scope
         + ": "
         + String.join("; ", reasons)
-        + (cut ? " (limitations in their first sentence: --json has them whole)" : "");
+        + (cut ? " (limitations in their first sentence: --json has them whole)" : "")
+        + (layout
+            ? " (--assume-layout ggml-modern states the layouts of a file known to come from"
+                + " current ggml; --allow layout_assumed then lets the statement pass)"
+            : "");
+  }
+
+  /** The limitations a stated layout answers (CONTRACT section 12). */
+  private static final java.util.Set<String> LAYOUT_CODES =
+      java.util.Set.of("k_quant_layout_ambiguous", "q8_1_layout_ambiguous");
+
+  /**
+   * @param message a reason's message
+   * @param earlier the message of an earlier reason of the same code, or null
+   * @return {@code message}, or, when it ends as {@code earlier} does over 40 characters or more
+   *     (the same explanation for another type), its own beginning and "as above"
+   */
+  static String asAbove(String message, @Nullable String earlier) {
+    if (earlier == null) {
+      return message;
+    }
+    int common = 0;
+    while (common < message.length()
+        && common < earlier.length()
+        && message.charAt(message.length() - 1 - common)
+            == earlier.charAt(earlier.length() - 1 - common)) {
+      common++;
+    }
+    // Back to a word's start, so that no word is cut.
+    int at = message.length() - common;
+    while (at < message.length() && message.charAt(at) != ' ') {
+      at++;
+    }
+    return common - (at - (message.length() - common)) < 40
+        ? message
+        : message.substring(0, at) + " ... as above";
   }
 
   /**

@@ -181,7 +181,8 @@ class CheckAndDiffCommandTest {
         .contains("k_quant_layout_ambiguous: Q4_K (type ID 12) has two released storage layouts")
         .contains("e.g. b1500)")
         .doesNotContain("The header does not record which one wrote the file")
-        .endsWith("(limitations in their first sentence: --json has them whole)\n");
+        .contains("(limitations in their first sentence: --json has them whole)")
+        .endsWith("--allow layout_assumed then lets the statement pass)\n");
     CliRunner.Result whole =
         CliRunner.run(
             "check", cut.toString(), "--allow", "short_under_every_layout", "--fail-on",
@@ -219,6 +220,15 @@ class CheckAndDiffCommandTest {
     CliRunner.Result json = CliRunner.run("inspect-model-artifact", kq.toString(), "--json");
     assertThat(json.out().split("candidates_fitting_ranges lists", -1))
         .as("the record keeps each message whole").hasSize(3);
+    // check says the shared explanation once, and how a known writer's file passes.
+    CliRunner.Result check = CliRunner.run("check", kq.toString(), "--fail-on", "limitations");
+    assertThat(check.status()).isEqualTo(1);
+    assertThat(check.out())
+        .contains("k_quant_layout_ambiguous: Q4_K (type ID 12) has two released storage layouts:")
+        .contains("; k_quant_layout_ambiguous: Q5_K (type ID 13) ... as above")
+        .contains("(--assume-layout ggml-modern states the layouts of a file known to come from"
+            + " current ggml; --allow layout_assumed then lets the statement pass)");
+    assertThat(check.out().split("two released storage layouts", -1)).hasSize(2);
   }
 
   /**
