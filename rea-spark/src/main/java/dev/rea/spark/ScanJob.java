@@ -102,7 +102,8 @@ public final class ScanJob {
 
   private static String closingLine(
       ScanTables.Written w, long units, double seconds, String output) {
-    StringBuilder b = new StringBuilder("rea-spark: ").append(units).append(" files:");
+    // A unit is a files row: a model file, a model set (several files), or a skipped entry.
+    StringBuilder b = new StringBuilder("rea-spark: ").append(units).append(" units:");
     String sep = " ";
     for (Map.Entry<String, Long> e : w.byStatus().entrySet()) {
       b.append(sep).append(e.getValue()).append(' ').append(e.getKey());
@@ -111,7 +112,7 @@ public final class ScanJob {
     b.append(
         String.format(
             Locale.ROOT,
-            "; %s bytes read; %.1f s (%.0f files/s); under %s:",
+            "; %s bytes read; %.1f s (%.1f units/s); under %s:",
             w.bytesRead().toPlainString(),
             seconds,
             units / Math.max(seconds, 1e-9),

@@ -172,7 +172,8 @@ class ScanJobTest {
     int files0 = corpus.models().size() + corpus.broken().size() + corpus.notModels().size()
         + corpus.links().size();
     assertThat(line)
-        .contains("rea-spark: " + files0 + " files: " + corpus.models().size() + " complete")
+        .contains("rea-spark: " + files0 + " units: " + corpus.models().size() + " complete")
+        .containsPattern(" s \\([0-9]+\\.[0-9] units/s\\)")
         .contains(corpus.broken().size() + " rejected")
         .contains((corpus.notModels().size() + corpus.links().size()) + " skipped");
     assertThat(out.resolve("_units")).as("the staging copy is removed").doesNotExist();
