@@ -341,12 +341,7 @@ public final class DirectorySets implements UnitGrouping {
           return null;
         }
       }
-      String target;
-      try {
-        target = Files.readSymbolicLink(p).toString();
-      } catch (IOException | UnsupportedOperationException | SecurityException e) {
-        target = "?";
-      }
+      String target = TreeWalker.linkTarget(p);
       return ReaException.builder(
               Constraint.NOT_REGULAR_FILE,
               "a symbolic link to "

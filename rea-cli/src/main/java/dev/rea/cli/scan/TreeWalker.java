@@ -391,13 +391,17 @@ public final class TreeWalker {
     return String.valueOf(e.getMessage());
   }
 
-  private static ReaException link(Path link) {
-    String target;
+  /** @return a link's own text (where it points, unresolved), or "?" when it cannot be read */
+  static String linkTarget(Path link) {
     try {
-      target = Files.readSymbolicLink(link).toString();
+      return Files.readSymbolicLink(link).toString();
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
-      target = "?";
+      return "?";
     }
+  }
+
+  private static ReaException link(Path link) {
+    String target = linkTarget(link);
     return ReaException.builder(
             Constraint.NOT_REGULAR_FILE,
             "a symbolic link to "
