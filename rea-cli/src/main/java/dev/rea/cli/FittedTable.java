@@ -129,20 +129,15 @@ final class FittedTable {
       kept = names ? kept : keptColumns(columns, least, screen.columns(), 1);
     }
     int[] width = widths(kept, natural, start, columns, screen.columns());
-    List<String[]> fitted = new ArrayList<>(rows.size());
-    for (String[] r : rows) {
-      fitted.add(r.clone());
-    }
+    // A name column's cells are cut together (each against the others), by column.
+    java.util.Map<Integer, String[]> cutNames = new java.util.HashMap<>();
     for (int c = 0; c < n; c++) {
       if (kept[c] && columns.get(c).name()) {
         String[] cells = new String[rows.size()];
         for (int i = 0; i < cells.length; i++) {
           cells[i] = rows.get(i)[c];
         }
-        String[] cut = NameCuts.cut(cells, width[c]);
-        for (int i = 0; i < cells.length; i++) {
-          fitted.get(i)[c] = cut[i];
-        }
+        cutNames.put(c, NameCuts.cut(cells, width[c]));
       }
     }
     List<String> headings = new ArrayList<>();
@@ -160,7 +155,8 @@ final class FittedTable {
       for (int c = 0; c < n; c++) {
         if (kept[c]) {
           Column col = columns.get(c);
-          out2[k] = col.name() ? fitted.get(i)[c] : col.shortenable() ? cut(r[c], width[c]) : r[c];
+          String[] named = cutNames.get(c);
+          out2[k] = named != null ? named[i] : col.shortenable() ? cut(r[c], width[c]) : r[c];
           anyCut |= !out2[k].equals(r[c]);
           k++;
         }
