@@ -329,7 +329,7 @@ public final class DirectorySets implements UnitGrouping {
     private @Nullable ReaException outside(Path p) {
       Path real;
       try {
-        if (!Files.isSymbolicLink(p) || snapshotBlob(p)) {
+        if (!Files.isSymbolicLink(p) || HfCache.blobOf(p, directory) != null) {
           return null;
         }
         real = p.toRealPath();
@@ -352,13 +352,6 @@ public final class DirectorySets implements UnitGrouping {
           .path(p.toString())
           .diagnostic("link_target", target)
           .build();
-    }
-
-    /** @return whether a link is a Hugging Face snapshot's link to a regular file, its blob */
-    private boolean snapshotBlob(Path link) throws IOException {
-      Path blob = HfCache.blobOf(link, directory);
-      // lstat: a blob that is itself a link could lead out of the repository.
-      return blob != null && FileStat.of(blob, false).type() == FileStat.Type.REGULAR;
     }
 
     private boolean gguf(String name) {

@@ -43,12 +43,13 @@ final class HfCache {
   /**
    * @param link a symbolic link met by the walk in directory {@code dir}
    * @param dir the directory listing it
-   * @return the blob it names, when {@code dir} lies under a repository's {@code snapshots/}
-   *     and the link's target, taken lexically from the link's own text, is in that repository's
-   *     {@code blobs/}; else null. Whether the blob is a regular file (not a link out of the
-   *     repository) is the caller's to check, with the {@code lstat} that also gives its identity.
+   * @return the status ({@code lstat}) of the blob it names, when {@code dir} lies under a
+   *     repository's {@code snapshots/}, the link's target, taken lexically from the link's own
+   *     text, is in that repository's {@code blobs/}, and that blob is a regular file (a blob
+   *     that is itself a link could lead out of the repository); else null, also when the blob
+   *     cannot be read (it changed meanwhile: the caller reports the link as the link it is)
    */
-  static @Nullable Path blobOf(Path link, Path dir) {
+  static @Nullable FileStat blobOf(Path link, Path dir) {
     Path repo = repositoryAbove(dir);
     if (repo == null) {
       return null;
@@ -60,7 +61,15 @@ final class HfCache {
     } catch (IOException | UnsupportedOperationException | SecurityException unreadable) {
       return null;
     }
-    return repo.resolve("blobs").normalize().equals(target.getParent()) ? target : null;
+    if (!repo.resolve("blobs").normalize().equals(target.getParent())) {
+      return null;
+    }
+    try {
+      FileStat blob = FileStat.of(target, false);
+      return blob.type() == FileStat.Type.REGULAR ? blob : null;
+    } catch (IOException | SecurityException changedMeanwhile) {
+      return null;
+    }
   }
 
   /** @return the repository whose {@code snapshots/} holds {@code dir}, or null */

@@ -283,19 +283,9 @@ public final class TreeWalker {
    *     file named by the link, with the blob's identity; else null
    */
   private static @Nullable ListedFile snapshotFile(Path entry, Path dir, FileStat stat) {
-    Path blob = stat.type() == FileStat.Type.SYMBOLIC_LINK ? HfCache.blobOf(entry, dir) : null;
-    if (blob == null) {
-      return null;
-    }
-    try {
-      // lstat: a blob that is itself a link could lead out of the repository.
-      FileStat target = FileStat.of(blob, false);
-      return target.type() == FileStat.Type.REGULAR
-          ? new ListedFile(entry, target.identity())
-          : null;
-    } catch (IOException changedMeanwhile) {
-      return null; // reported as the link it is
-    }
+    FileStat blob =
+        stat.type() == FileStat.Type.SYMBOLIC_LINK ? HfCache.blobOf(entry, dir) : null;
+    return blob == null ? null : new ListedFile(entry, blob.identity());
   }
 
   private static ReaException cacheBlobs(Path blobs) {
