@@ -25,8 +25,10 @@ import org.apache.spark.sql.SparkSession;
  * <p>Spark evaluates lazily: each action on {@link #files()}, {@link #tensors()} or {@link
  * #metadata()} inspects the files again, unless the caller persists {@link #units()}. {@link
  * #write} inspects every file once: it writes the units to a staging Parquet directory first
- * ({@code DIR/_units}, removed afterwards) and writes the three tables from it, reading only the
- * columns each needs. The staging copy, unlike a cache, holds any number of units without
+ * ({@code DIR/units-staging}, removed afterwards) and writes the three tables from it, reading
+ * only the columns each needs. The staging name starts with neither {@code _} nor {@code .}:
+ * Spark's file index takes such names as hidden and warns when it is given one to read. The
+ * staging copy, unlike a cache, holds any number of units without
  * executor memory and survives the loss of an executor.
  *
  * @param units one row per unit, skipped files included
@@ -40,7 +42,7 @@ public record ScanTables(Dataset<Row> units, ScanOptions options) {
   static final long DETAIL_ROWS_PER_OUTPUT_FILE = 5_000_000;
 
   /** The staging directory's name under the output directory. */
-  static final String STAGING = "_units";
+  static final String STAGING = "units-staging";
 
   /** The tables, in the order they are written. */
   static final List<String> TABLES = List.of("files", "tensors", "metadata");

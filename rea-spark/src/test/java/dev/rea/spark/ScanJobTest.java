@@ -176,7 +176,7 @@ class ScanJobTest {
         .containsPattern(" s \\([0-9]+\\.[0-9] units/s\\)")
         .contains(corpus.broken().size() + " rejected")
         .contains((corpus.notModels().size() + corpus.links().size()) + " skipped");
-    assertThat(out.resolve("_units")).as("the staging copy is removed").doesNotExist();
+    assertThat(out.resolve(ScanTables.STAGING)).as("the staging copy is removed").doesNotExist();
 
     ByteArrayOutputStream again = new ByteArrayOutputStream();
     int refused =
