@@ -4,6 +4,7 @@ import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.text.Normalizer;
 
 /**
  * Makes text from a model file or a command line safe to show on a terminal. A file under
@@ -20,8 +21,11 @@ import java.io.Writer;
  * #wrap}): none of them shows, and each can reorder or hide what follows.
  * A value from the file (a name, a metadata string, a path, a message quoting them) is one line
  * of the report: {@link #printable(String)} also escapes its line feeds and tabs, so that a value
- * cannot start a row of its own or shift a column. JSON output is never filtered: its bytes are
- * the Evidence.
+ * cannot start a row of its own or shift a column. A value that is not in Unicode normalization
+ * form C also has its combining marks escaped: {@code cafe\u0301} and {@code caf\u00e9} are two
+ * tensor names that a terminal draws alike, and the report must not show two names as one
+ * (values in form C, as nearly all text is, keep their marks: they are how many scripts are
+ * written). JSON output is never filtered: its bytes are the Evidence.
  */
 final class TerminalText {
   private TerminalText() {}
@@ -101,6 +105,7 @@ final class TerminalText {
    * @return the quoted text, safe for one line or cell
    */
   static String quoted(String s, int maxChars) {
+    boolean marks = !isNfc(s);
     int limit = Math.min(s.length(), maxChars);
     if (limit < s.length() && limit > 0 && Character.isHighSurrogate(s.charAt(limit - 1))) {
       limit--; // never half a character: its other half would print as '?'
@@ -117,7 +122,7 @@ final class TerminalText {
         case '"' -> sb.append("\\\"");
         case '\\' -> sb.append("\\\\");
         default -> {
-          if (unsafeCodePoint(cp)) {
+          if (unsafeCodePoint(cp) || (marks && isMark(cp))) {
             appendEscaped(sb, s, i, units);
           } else {
             sb.append(s, i, i + units);
@@ -136,6 +141,7 @@ final class TerminalText {
   }
 
   private static String escaped(String s, boolean value) {
+    boolean marks = value && !isNfc(s);
     StringBuilder sb = null;
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
@@ -145,7 +151,10 @@ final class TerminalText {
       // never reads as one holding U+200B. (The wrapped writer sees the escapes: not there.)
       boolean escapeLike =
           value && cp == '\\' && i + 1 < s.length() && s.charAt(i + 1) == 'u';
-      if ((value && (cp == '\n' || cp == '\t')) || unsafeCodePoint(cp) || escapeLike) {
+      if ((value && (cp == '\n' || cp == '\t'))
+          || unsafeCodePoint(cp)
+          || escapeLike
+          || (marks && isMark(cp))) {
         if (sb == null) {
           sb = new StringBuilder(s.length() + 16).append(s, 0, i);
         }
@@ -156,6 +165,24 @@ final class TerminalText {
       i += units;
     }
     return sb == null ? s : sb.toString();
+  }
+
+  /** @return true when {@code s} is in Unicode normalization form C (ASCII always is) */
+  private static boolean isNfc(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x300) { // below U+0300 no character composes or decomposes in NFC
+        return Normalizer.isNormalized(s, Normalizer.Form.NFC);
+      }
+    }
+    return true;
+  }
+
+  /** @return true for a combining mark (Unicode categories Mn, Mc and Me) */
+  private static boolean isMark(int cp) {
+    int type = Character.getType(cp);
+    return type == Character.NON_SPACING_MARK
+        || type == Character.COMBINING_SPACING_MARK
+        || type == Character.ENCLOSING_MARK;
   }
 
   /** Appends {@code c} as {@code \}{@code uXXXX} (four lowercase hex digits). */

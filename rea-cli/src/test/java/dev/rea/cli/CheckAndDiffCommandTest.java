@@ -494,12 +494,33 @@ class CheckAndDiffCommandTest {
     CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString());
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.out())
-        .contains("+ tensor blk.0.cafe\u0301.weight")
+        .contains("+ tensor blk.0.cafe\\u0301.weight")
         .contains("- tensor blk.0.caf\u00e9.weight")
         .contains("they differ in Unicode normalization (U+00E9 -> U+0301)");
     Path c = write("c.gguf", llama().tensor("blk.0.other.weight", F32, 8, 4));
     assertThat(CliRunner.run("diff", a.toString(), c.toString()).out())
         .doesNotContain("normalization");
+  }
+
+  /**
+   * A name removed beside a changed one that a terminal draws alike (e and a combining accent,
+   * against é as one code point) is shown with its mark escaped, so the two lines name two
+   * tensors visibly.
+   */
+  @Test
+  void aRemovedNameThatLooksLikeAChangedOneIsShownApart() throws Exception {
+    Path a = write("a.gguf", llama()
+        .tensor("blk.0.caf\u00e9.weight", F32, 8, 4)
+        .tensor("blk.0.cafe\u0301.weight", F32, 8, 4));
+    Path b = write("b.gguf", llama().tensor("blk.0.caf\u00e9.weight", F32, 8, 2));
+    CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString());
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("- tensor blk.0.cafe\\u0301.weight\n")
+        .contains("~ tensor blk.0.caf\u00e9.weight: shape [8, 4] -> [8, 2]");
+    // The readable inspection shows the two rows apart the same way.
+    CliRunner.Result inspect = CliRunner.run("inspect-model-artifact", a.toString());
+    assertThat(inspect.out()).contains("blk.0.cafe\\u0301.weight").contains("blk.0.caf\u00e9.weight");
   }
 
   @Test

@@ -443,6 +443,12 @@ class OutputSafetyTest {
     assertThat(TerminalText.printable("a\\b\\")).isEqualTo("a\\b\\");
     assertThat(TerminalText.quoted(hidden, 100)).isEqualTo("\"llama\\udb40\\udc68\\udb40\\udc69\"");
     assertThat(TerminalText.printable(null)).isNull();
+    // Outside normalization form C, combining marks are escaped (e + U+0301 draws as é); text in
+    // form C keeps them: a Devanagari vowel sign, a Vietnamese double accent, é itself.
+    assertThat(TerminalText.printable("cafe\u0301")).isEqualTo("cafe\\u0301");
+    assertThat(TerminalText.quoted("cafe\u0301", 100)).isEqualTo("\"cafe\\u0301\"");
+    assertThat(TerminalText.printable("\u0915\u093f \u1ec7 caf\u00e9")).isEqualTo("\u0915\u093f \u1ec7 caf\u00e9");
+    assertThat(TerminalText.printable("\u1ec7\u0301\u0323")).isEqualTo("\u1ec7\\u0301\\u0323");
     StringWriter sink = new StringWriter();
     PrintWriter raw = new PrintWriter(sink);
     PrintWriter safe = TerminalText.wrap(raw);
