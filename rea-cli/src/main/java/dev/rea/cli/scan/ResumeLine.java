@@ -307,7 +307,8 @@ record ResumeLine(
     for (int i = 0; i < 3; i++) {
       if (id[i] != null && !DECIMAL.matcher(id[i]).matches()) {
         throw new IllegalArgumentException("its " + what + "."
-            + (i == 0 ? "device" : i == 1 ? "inode" : "size") + " is not a decimal number");
+            + (i == 0 ? "device" : i == 1 ? "inode" : "size")
+            + " is not a decimal number of at most 20 digits");
       }
     }
     String size = Objects.requireNonNull(id[2]);

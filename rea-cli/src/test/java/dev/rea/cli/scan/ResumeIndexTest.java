@@ -243,6 +243,8 @@ class ResumeIndexTest {
       {good.replace("\"path\":\"/m/a\"", "\"path\":{\"a\":1}"), "path is not a string"},
       {good.replace("\"size\":\"10\"", "\"size\":10"), "identity.size is not a string"},
       {good.replace("\"size\":\"10\"", "\"size\":\"ten\""), "identity.size is not a decimal"},
+      {good.replace("\"size\":\"10\"", "\"size\":\"" + "9".repeat(21) + "\""),
+          "identity.size is not a decimal number of at most 20 digits"},
       {good.replace("\"error\":null", "\"error\":null,\"extra\":1"), "field extra"},
       {good.replace("\"kind\":\"file\"", "\"kind\":\"set\""), "member_identities"},
       {good.replace("\"warnings\":[]", "\"warnings\":[],\"warnings\":[]"), "Duplicate Object property \"warnings\""},
