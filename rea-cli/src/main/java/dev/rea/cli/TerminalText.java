@@ -22,7 +22,7 @@ import java.text.Normalizer;
  * A value from the file (a name, a metadata string, a path, a message quoting them) is one line
  * of the report: {@link #printable(String)} also escapes its line feeds and tabs, so that a value
  * cannot start a row of its own or shift a column. A value that is not in Unicode normalization
- * form C also has its combining marks escaped: {@code cafe\u0301} and {@code caf\u00e9} are two
+ * form C also has its combining marks escaped: "cafe" + U+0301 and "caf" + U+00E9 are two
  * tensor names that a terminal draws alike, and the report must not show two names as one
  * (values in form C, as nearly all text is, keep their marks: they are how many scripts are
  * written). JSON output is never filtered: its bytes are the Evidence.
@@ -105,7 +105,7 @@ final class TerminalText {
    * @return the quoted text, safe for one line or cell
    */
   static String quoted(String s, int maxChars) {
-    boolean marks = !isNfc(s);
+    boolean marks = !Normalizer.isNormalized(s, Normalizer.Form.NFC);
     int limit = Math.min(s.length(), maxChars);
     if (limit < s.length() && limit > 0 && Character.isHighSurrogate(s.charAt(limit - 1))) {
       limit--; // never half a character: its other half would print as '?'
@@ -141,7 +141,7 @@ final class TerminalText {
   }
 
   private static String escaped(String s, boolean value) {
-    boolean marks = value && !isNfc(s);
+    boolean marks = value && !Normalizer.isNormalized(s, Normalizer.Form.NFC);
     StringBuilder sb = null;
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
@@ -165,16 +165,6 @@ final class TerminalText {
       i += units;
     }
     return sb == null ? s : sb.toString();
-  }
-
-  /** @return true when {@code s} is in Unicode normalization form C (ASCII always is) */
-  private static boolean isNfc(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 0x300) { // below U+0300 no character composes or decomposes in NFC
-        return Normalizer.isNormalized(s, Normalizer.Form.NFC);
-      }
-    }
-    return true;
   }
 
   /** @return true for a combining mark (Unicode categories Mn, Mc and Me) */
