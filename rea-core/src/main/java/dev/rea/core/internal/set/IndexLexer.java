@@ -55,6 +55,22 @@ final class IndexLexer {
   /** Longest string {@link #readString} reads, in UTF-8 bytes; the caller sets it per value. */
   int stringLimit = Integer.MAX_VALUE;
   /**
+   * The refusal of a string longer than {@link #stringLimit} when that limit is a budget rather
+   * than the format's (a {@code weight_map} name, which no member could retain); null: a
+   * {@code file_format_rejected} refusal.
+   */
+  @Nullable LongStringRefusal longStringRefusal;
+
+  /** Builds the refusal of a string cut off at the limit. */
+  @FunctionalInterface
+  interface LongStringRefusal {
+    /**
+     * @param limit the limit the string went past, in UTF-8 bytes
+     * @param offset the offset of the string's opening quote
+     */
+    ReaException refuse(int limit, long offset);
+  }
+  /**
    * Whether {@link #readString} checks a string without keeping it (a value {@link #skipValue}
    * skips): an ignored string as long as the index costs no buffer of its size.
    */
@@ -65,6 +81,11 @@ final class IndexLexer {
     this.in = in;
     this.limits = limits;
     this.digest = digest;
+  }
+
+  /** @return the limits this lexer reads under */
+  Limits limits() {
+    return limits;
   }
 
   /** @return the bytes read from the stream so far */
@@ -574,6 +595,9 @@ final class IndexLexer {
   }
 
   private ReaException longString() {
+    if (longStringRefusal != null) {
+      return longStringRefusal.refuse(stringLimit, stringOffset);
+    }
     return fail("a string is longer than " + stringLimit + " bytes, longer than this value may be",
         stringOffset);
   }

@@ -5,6 +5,7 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.evidence.Derivations;
 import dev.rea.core.internal.evidence.EvidenceIds;
 import dev.rea.core.internal.io.PipelinedDigest;
+import dev.rea.core.internal.io.RetainedBudget;
 import dev.rea.core.internal.io.StrictJson;
 import dev.rea.core.options.Limits;
 import java.io.ByteArrayInputStream;
@@ -39,6 +40,9 @@ import org.jspecify.annotations.Nullable;
  *       null); {@code metadata.total_size}, when present, a non-negative integer (a JSON number
  *       without fraction or exponent, or a decimal string); members of the top-level object
  *       other than these two are checked as JSON and not kept;
+ *   <li>a {@code weight_map} tensor name longer than the retained budget: {@code
+ *       resource_exhausted} / {@code retained_budget} at its opening quote, as a member's header
+ *       refuses such a name;
  *   <li>member names: not empty, no {@code /}, {@code \}, {@code ..}, control character or
  *       {@code :} (which covers absolute paths on every system REA runs on), so that members
  *       never leave the index's directory.
@@ -343,7 +347,12 @@ public final class SafetensorsIndexReader {
     }
   }
 
-  /** Reads the weight_map into {@code names} and, when given, {@code map} (sealed); returns it. */
+  /**
+   * Reads the weight_map into {@code names} and, when given, {@code map} (sealed); returns it. A
+   * name longer than the retained budget is refused as the member reader refuses it ({@code
+   * resource_exhausted} / {@code retained_budget}) when it is cut off: no member could declare a
+   * name it may keep, and reading it whole held several copies of up to 100 MB.
+   */
   private static @Nullable WeightMap readWeightMap(
       IndexLexer x, long at, MappedNames.Builder names, @Nullable WeightMap map)
       throws ReaException, IOException {
@@ -353,7 +362,12 @@ public final class SafetensorsIndexReader {
     int lastFileLength = -1;
     int lastId = -1;
     boolean first = true;
-    while (x.nextName(first)) {
+    long budget = x.limits().retainedBudgetBytes();
+    int nameLimit = (int) Math.min(budget, Integer.MAX_VALUE - 8);
+    IndexLexer.LongStringRefusal overBudget = (cut, offset) -> new RetainedBudget(budget)
+        .refusalOfAtLeast(cut + 1L, "a name of more than " + cut + " bytes in weight_map",
+            "weight_map", offset);
+    while (nextMappedName(x, first, nameLimit, overBudget)) {
       first = false;
       long nameAt = x.stringOffset;
       int nameLength = x.strLength;
@@ -418,6 +432,20 @@ public final class SafetensorsIndexReader {
       map.seal();
     }
     return map;
+  }
+
+  /** {@link IndexLexer#nextName} with the name cut off past {@code limit} bytes. */
+  private static boolean nextMappedName(
+      IndexLexer x, boolean first, int limit, IndexLexer.LongStringRefusal refusal)
+      throws ReaException, IOException {
+    x.stringLimit = limit;
+    x.longStringRefusal = refusal;
+    try {
+      return x.nextName(first);
+    } finally {
+      x.stringLimit = Integer.MAX_VALUE;
+      x.longStringRefusal = null;
+    }
   }
 
   private static String field(byte[] name, int length) {

@@ -226,4 +226,46 @@ class SafetensorsIndexReaderTest {
     ReaException ignored = refusal(many.toString().replace("\"metadata\"", "\"extra\""));
     assertThat(ignored.getMessage()).contains("more than 1024 properties");
   }
+
+  /**
+   * A weight_map name longer than the retained budget is refused where it is cut off, as the
+   * member reader refuses such a name, not read whole (a 95 MB name held about 580 MB).
+   */
+  @Test
+  void aMappedNameLongerThanTheRetainedBudgetIsRefusedAtItsStart() throws Exception {
+    Limits small = Limits.builder().retainedBudgetBytes(1024).build();
+    String prefix = "{\"weight_map\":{\"a\":\"x.safetensors\",";
+    String atBudget = prefix + "\"" + "n".repeat(1024) + "\":\"x.safetensors\"}}";
+    assertThat(SafetensorsIndexReader.read(atBudget.getBytes(StandardCharsets.UTF_8), small)
+            .members())
+        .hasSize(1);
+    // One byte over, the last one written as an escape: counted after unescaping.
+    String over = prefix + "\"" + "n".repeat(1024) + "\\u00e9\":\"x.safetensors\"}}";
+    for (boolean exact : new boolean[] {false, true}) {
+      byte[] b = over.getBytes(StandardCharsets.UTF_8);
+      assertThatThrownBy(() -> {
+            if (exact) {
+              SafetensorsIndexReader.readExact(() -> new java.io.ByteArrayInputStream(b), small,
+                  null);
+            } else {
+              SafetensorsIndexReader.read(b, small);
+            }
+          })
+          .isInstanceOfSatisfying(
+              ReaException.class,
+              e -> {
+                assertThat(e.constraint()).isEqualTo(Constraint.RETAINED_BUDGET);
+                assertThat(e.field()).isEqualTo("weight_map");
+                assertThat(e.offset()).isEqualTo((long) prefix.length());
+                assertThat(e.diagnostics()).containsEntry("limit", "retained_budget")
+                    .containsEntry("requested_bytes", "1025");
+                assertThat(e.getMessage()).contains("a name of more than 1024 bytes in weight_map");
+              });
+    }
+    // The budget bounds names only: a value or an ignored member's name is not a kept name.
+    String ignored = "{\"" + "k".repeat(2000) + "\":1,\"weight_map\":{\"a\":\"x.safetensors\"}}";
+    assertThat(SafetensorsIndexReader.read(ignored.getBytes(StandardCharsets.UTF_8), small)
+            .members())
+        .hasSize(1);
+  }
 }
