@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  *       other than these two are checked as JSON and not kept;
  *   <li>a {@code weight_map} tensor name longer than the retained budget: {@code
  *       resource_exhausted} / {@code retained_budget} at its opening quote, as a member's header
- *       refuses such a name;
+ *       refuses such a name; {@code metadata} (kept in the set record) of more key and value bytes
+ *       than the retained budget: the same, at the key that passes it;
  *   <li>member names: not empty, no {@code /}, {@code \}, {@code ..}, control character or
  *       {@code :} (which covers absolute paths on every system REA runs on), so that members
  *       never leave the index's directory.
@@ -280,10 +281,17 @@ public final class SafetensorsIndexReader {
       throws ReaException, IOException {
     Long total = null;
     Set<String> keys = new HashSet<>();
+    // The metadata is kept in the set record, which the retained budget bounds as it bounds a
+    // file's record: keys are cut off at what is left of it, and each member is charged whole.
+    RetainedBudget kept = new RetainedBudget(x.limits().retainedBudgetBytes());
+    IndexLexer.LongStringRefusal overBudget = (cut, offset) -> kept.refusalOfAtLeast(
+        cut + 1L, "a metadata key of more than " + cut + " bytes", "metadata", offset);
     boolean first = true;
-    while (x.nextName(first)) {
+    while (nextNameWithin(x, first, left(kept), overBudget)) {
       first = false;
       String k = x.string();
+      long keyAt = x.stringOffset;
+      int keyBytes = x.strLength;
       if (!keys.add(k)) {
         throw x.duplicate(k, "metadata", x.stringOffset);
       }
@@ -296,6 +304,7 @@ public final class SafetensorsIndexReader {
       long at = x.offset();
       SafetensorsIndex.Entry e;
       boolean integer = false;
+      int valueBytes = 4; // "null"
       if (c == '"') {
         x.stringLimit = MAX_METADATA_VALUE_BYTES;
         try {
@@ -304,14 +313,17 @@ public final class SafetensorsIndexReader {
           x.stringLimit = Integer.MAX_VALUE;
         }
         e = new SafetensorsIndex.Entry(k, x.string(), SafetensorsIndex.Kind.STRING);
+        valueBytes = x.strLength;
       } else if (c == '-' || (c >= '0' && c <= '9')) {
         String n = x.readNumber();
         integer = n.indexOf('.') < 0 && n.indexOf('e') < 0 && n.indexOf('E') < 0;
         e = new SafetensorsIndex.Entry(k, n, SafetensorsIndex.Kind.NUMBER);
+        valueBytes = n.length();
       } else if (c == 't' || c == 'f') {
         String word = c == 't' ? "true" : "false";
         x.readLiteral(word);
         e = new SafetensorsIndex.Entry(k, word, SafetensorsIndex.Kind.BOOLEAN);
+        valueBytes = word.length();
       } else if (c == 'n') {
         x.readLiteral("null");
         e = new SafetensorsIndex.Entry(k, null, SafetensorsIndex.Kind.NULL);
@@ -321,6 +333,7 @@ public final class SafetensorsIndexReader {
       if (k.equals("total_size")) {
         total = totalSize(x, e, integer, field, at);
       }
+      kept.charge((long) keyBytes + valueBytes, field, keyAt);
       out.add(e);
     }
     return total;
@@ -367,7 +380,7 @@ public final class SafetensorsIndexReader {
     IndexLexer.LongStringRefusal overBudget = (cut, offset) -> new RetainedBudget(budget)
         .refusalOfAtLeast(cut + 1L, "a name of more than " + cut + " bytes in weight_map",
             "weight_map", offset);
-    while (nextMappedName(x, first, nameLimit, overBudget)) {
+    while (nextNameWithin(x, first, nameLimit, overBudget)) {
       first = false;
       long nameAt = x.stringOffset;
       int nameLength = x.strLength;
@@ -434,8 +447,13 @@ public final class SafetensorsIndexReader {
     return map;
   }
 
+  /** @return what is left of {@code budget}, as a string limit */
+  private static int left(RetainedBudget budget) {
+    return (int) Math.min(budget.limit() - budget.used(), Integer.MAX_VALUE - 8);
+  }
+
   /** {@link IndexLexer#nextName} with the name cut off past {@code limit} bytes. */
-  private static boolean nextMappedName(
+  private static boolean nextNameWithin(
       IndexLexer x, boolean first, int limit, IndexLexer.LongStringRefusal refusal)
       throws ReaException, IOException {
     x.stringLimit = limit;

@@ -268,4 +268,46 @@ class SafetensorsIndexReaderTest {
             .members())
         .hasSize(1);
   }
+
+  /**
+   * The index's metadata is kept in the set record, so the retained budget bounds it: a key is cut
+   * off at what is left of the budget, and the member that passes it is refused at its key.
+   */
+  @Test
+  void metadataPastTheRetainedBudgetIsRefusedAtTheKeyThatPassesIt() {
+    Limits small = Limits.builder().retainedBudgetBytes(1024).build();
+    String map = ",\"weight_map\":{\"a\":\"x.safetensors\"}}";
+    String longKey = "{\"metadata\":{\"" + "k".repeat(2000) + "\":1}" + map;
+    String tooMuch = "{\"metadata\":{\"v1\":\"" + "v".repeat(600) + "\",\"v2\":\""
+        + "v".repeat(600) + "\"}" + map;
+    String fits = "{\"metadata\":{\"v1\":\"" + "v".repeat(500) + "\",\"v2\":\""
+        + "v".repeat(500) + "\"}" + map;
+    ReaException key = refusalUnder(small, longKey);
+    assertThat(key.constraint()).isEqualTo(Constraint.RETAINED_BUDGET);
+    assertThat(key.field()).isEqualTo("metadata");
+    assertThat(key.offset()).isEqualTo(13L);
+    assertThat(key.getMessage()).contains("a metadata key of more than 1024 bytes");
+    ReaException total = refusalUnder(small, tooMuch);
+    assertThat(total.constraint()).isEqualTo(Constraint.RETAINED_BUDGET);
+    assertThat(total.field()).isEqualTo("metadata.v2");
+    assertThat(total.offset()).isEqualTo((long) tooMuch.indexOf("\"v2\""));
+    assertThat(total.diagnostics()).containsEntry("used_bytes", "602")
+        .containsEntry("requested_bytes", "602");
+    try {
+      assertThat(SafetensorsIndexReader.read(fits.getBytes(StandardCharsets.UTF_8), small)
+              .metadata())
+          .hasSize(2);
+    } catch (ReaException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static ReaException refusalUnder(Limits limits, String json) {
+    try {
+      SafetensorsIndexReader.read(json.getBytes(StandardCharsets.UTF_8), limits);
+    } catch (ReaException e) {
+      return e;
+    }
+    throw new AssertionError("accepted: " + json);
+  }
 }
