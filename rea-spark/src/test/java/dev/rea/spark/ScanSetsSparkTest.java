@@ -79,6 +79,7 @@ class ScanSetsSparkTest {
     SETS.add(Files.writeString(broken.resolve("model.safetensors.index.json"),
         "{\"weight_map\":{\"a\":\"model.safetensors\",\"a\":\"x\"}}"));
     SETS.add(Files.write(broken.resolve("model.safetensors"), TestCorpus.safetensors(3)));
+    hubCache(tree.resolve("hub").resolve("models--org--tiny"));
     // A shard without its index is a set of one, with the set's warning (as rea scan reads it).
     SetFixtures.Checkpoint lone = SetFixtures.checkpoint(tree.resolve("lone"), 2, 1);
     Files.delete(lone.index);
@@ -101,6 +102,36 @@ class ScanSetsSparkTest {
     }
     spark = LocalSpark.start("ScanSetsSparkTest");
     tables = ReaScan.scan(spark, List.of(tree.toString()), ScanOptions.defaults().withFilesPerTask(4));
+  }
+
+  /**
+   * A Hugging Face cache repository: a checkpoint and a GGUF file as hash-named blobs, linked from
+   * a snapshot by their names, and a snapshot link that leads out of the repository. The job reads
+   * the checkpoint once, as a set under the snapshot's names, the GGUF file under its link's
+   * name, and neither the blobs nor the link that leads out (as rea scan does).
+   */
+  private static void hubCache(Path repo) throws Exception {
+    Path blobs = Files.createDirectories(repo.resolve("blobs"));
+    Path snapshot = Files.createDirectories(repo.resolve("snapshots").resolve("rev1"));
+    SetFixtures.Checkpoint ckpt = SetFixtures.checkpoint(root.resolve("staging"), 2, 2);
+    List<Path> files = new ArrayList<>(ckpt.shards);
+    files.add(ckpt.index);
+    files.add(Files.write(ckpt.dir.resolve("tiny.gguf"), TestCorpus.llamaLike(3).bytes()));
+    int n = 0;
+    for (Path f : files) {
+      Path blob = Files.move(f, blobs.resolve("b" + n++ + "0f3e9a"));
+      Path link = snapshot.resolve(f.getFileName().toString());
+      Files.createSymbolicLink(link, Path.of("../../blobs").resolve(blob.getFileName()));
+      if (f.equals(ckpt.index)) {
+        SETS.add(link);
+      } else if (f.getFileName().toString().endsWith(".gguf")) {
+        LOOSE.add(link);
+      } else {
+        MEMBERS.add(link);
+      }
+    }
+    Path outside = Files.write(root.resolve("outside.gguf"), TestCorpus.llamaLike(4).bytes());
+    Files.createSymbolicLink(snapshot.resolve("elsewhere.gguf"), outside);
   }
 
   @AfterAll
@@ -194,7 +225,7 @@ class ScanSetsSparkTest {
           .isEqualTo(new BigDecimal(c.set().totals().parameterCount()));
       assertThat(row.<Integer>getAs("type_count")).isEqualTo(c.set().types().size());
     }
-    assertThat(complete).isEqualTo(4);
+    assertThat(complete).isEqualTo(5);
     // A file unit's rows: unit_path is the file's own path, member null.
     for (Path loose : LOOSE) {
       Row row = rows.get(loose.toString());
@@ -213,6 +244,26 @@ class ScanSetsSparkTest {
     Row renamed = rows.get(SETS.get(SETS.size() - 1).toString());
     assertThat(renamed.<String>getAs("summary")).contains("\"split_member_alone\"")
         .contains("\"single_file\"");
+  }
+
+  /** A Hugging Face cache's blobs/ and a snapshot link that leads out are skipped, named. */
+  @Test
+  void aHubCacheIsReadThroughItsSnapshotsAlone() {
+    Path repo = root.resolve("tree").resolve("hub").resolve("models--org--tiny");
+    Map<String, Row> units = new HashMap<>();
+    for (Row r : tables.units().collectAsList()) {
+      units.put(Path.of(URI.create(r.<String>getAs("path"))).toString(), r);
+    }
+    assertThat(units.keySet()).noneMatch(p -> p.startsWith(repo.resolve("blobs") + "/"));
+    Row blobs = units.get(repo.resolve("blobs").toString());
+    assertThat(blobs.<String>getAs("status")).isEqualTo("skipped");
+    assertThat(blobs.<String>getAs("error_constraint")).isEqualTo("not_regular_file");
+    assertThat(blobs.<String>getAs("error_message")).contains("Hugging Face cache's blobs");
+    Row out = units.get(repo.resolve("snapshots/rev1/elsewhere.gguf").toString());
+    assertThat(out.<String>getAs("status")).isEqualTo("skipped");
+    assertThat(out.<String>getAs("error_message")).contains("symbolic link");
+    Row gguf = units.get(repo.resolve("snapshots/rev1/tiny.gguf").toString());
+    assertThat(gguf.<String>getAs("status")).isEqualTo("complete");
   }
 
   /** @return rows per local path (the job names files by their Hadoop URI) */
@@ -292,7 +343,8 @@ class ScanSetsSparkTest {
             .isEqualTo(said.get("artifact").get("header_sha256").asString());
       }
     }
-    // The two complete sets, and the sets of one of the lone shard and the renamed member.
-    assertThat(sets).isEqualTo(4);
+    // The three complete sets (one read through a Hugging Face cache's snapshot), and the sets
+    // of one of the lone shard and the renamed member.
+    assertThat(sets).isEqualTo(5);
   }
 }

@@ -1,6 +1,7 @@
 package dev.rea.cli.scan;
 
 import dev.rea.core.FileProbe;
+import dev.rea.core.HubCache;
 import dev.rea.core.ModelUnits;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
@@ -51,7 +52,7 @@ import org.jspecify.annotations.Nullable;
  * .safetensors} to {@code /etc/shadow} must not make a registry's scan open that file or record
  * its size and inode. Its set becomes a {@link ScanUnit#refused} unit (a {@code failed} line,
  * {@code not_regular_file} naming the link). A Hugging Face snapshot's link to its repository's
- * blob ({@link HfCache}) is read through wherever the PATH starts, as the walk takes it.
+ * blob ({@link HubCache}) is read through wherever the PATH starts, as the walk takes it.
  */
 public final class DirectorySets implements UnitGrouping {
   /** Files one directory holds before handing over those that cannot be set members. */
@@ -329,7 +330,7 @@ public final class DirectorySets implements UnitGrouping {
     private @Nullable ReaException outside(Path p) {
       Path real;
       try {
-        if (!Files.isSymbolicLink(p) || HfCache.blobOf(p, directory) != null) {
+        if (!Files.isSymbolicLink(p) || HubCache.blobOf(p) != null) {
           return null;
         }
         real = p.toRealPath();

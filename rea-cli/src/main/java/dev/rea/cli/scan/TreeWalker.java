@@ -1,5 +1,6 @@
 package dev.rea.cli.scan;
 
+import dev.rea.core.HubCache;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
@@ -27,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * of depth (one file descriptor each) and nothing per file, and hands each regular file to the
  * {@link UnitGrouping} as it is listed. Symbolic links are never followed, except a PATH given
  * on the command line itself (as {@code find -H} does) and, in a Hugging Face cache, a snapshot's
- * link to its repository's blob, whose {@code blobs/} is then not walked ({@link HfCache}): a
+ * link to its repository's blob, whose {@code blobs/} is then not walked ({@link HubCache}): a
  * link found below is reported as
  * skipped ({@code not_regular_file}, naming its target), and so are FIFOs, sockets and devices,
  * unless the grouping takes the entry ({@link UnitGrouping.DirectoryUnits#other}: a safetensors
@@ -244,7 +245,7 @@ public final class TreeWalker {
         switch (stat.type()) {
           case REGULAR -> f.units.file(new ListedFile(entry, stat.identity()), listener::unit);
           case DIRECTORY -> {
-            if (HfCache.isBlobs(entry)) {
+            if (HubCache.isBlobs(entry)) {
               listener.skipped(entry, stat.identity(), cacheBlobs(entry));
             } else {
               descend(stack, entry, stat);
@@ -269,7 +270,7 @@ public final class TreeWalker {
     if (f.units.other(entry, stat.identity())) {
       return;
     }
-    ListedFile snapshotFile = snapshotFile(entry, f.dir, stat);
+    ListedFile snapshotFile = snapshotFile(entry, stat);
     if (snapshotFile != null) {
       f.units.file(snapshotFile, listener::unit);
       return;
@@ -279,13 +280,20 @@ public final class TreeWalker {
   }
 
   /**
-   * @return a Hugging Face cache's snapshot link to its repository's blob ({@link HfCache}) as a
+   * @return a Hugging Face cache's snapshot link to its repository's blob ({@link HubCache}) as a
    *     file named by the link, with the blob's identity; else null
    */
-  private static @Nullable ListedFile snapshotFile(Path entry, Path dir, FileStat stat) {
-    FileStat blob =
-        stat.type() == FileStat.Type.SYMBOLIC_LINK ? HfCache.blobOf(entry, dir) : null;
-    return blob == null ? null : new ListedFile(entry, blob.identity());
+  private static @Nullable ListedFile snapshotFile(Path entry, FileStat stat) {
+    Path blob = stat.type() == FileStat.Type.SYMBOLIC_LINK ? HubCache.blobOf(entry) : null;
+    if (blob == null) {
+      return null;
+    }
+    try {
+      FileStat b = FileStat.of(blob, false);
+      return b.type() == FileStat.Type.REGULAR ? new ListedFile(entry, b.identity()) : null;
+    } catch (IOException | SecurityException changedMeanwhile) {
+      return null;
+    }
   }
 
   private static ReaException cacheBlobs(Path blobs) {

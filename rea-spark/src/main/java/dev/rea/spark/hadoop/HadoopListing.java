@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Consumer;
+import dev.rea.core.HubCache;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -32,7 +33,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The local file system is walked with {@code java.nio.file} without following links: Hadoop's
  * local file system reports a link as what it points to (symbolic links are disabled in Hadoop
- * by default), so it would descend into linked directories. Other file systems are walked with
+ * by default), so it would descend into linked directories. A Hugging Face cache is read as
+ * {@code rea scan} reads it ({@link HubCache}): a snapshot's link to its repository's blob is a
+ * file under the link's name, and the repository's {@code blobs/} is one skipped entry. Other file systems are walked with
  * {@code listStatusIterator}, one request per directory (HDFS reports links as links and object
  * stores have none); their entries that are links are skipped.
  */
@@ -156,7 +159,9 @@ public final class HadoopListing {
           @Override
           public FileVisitResult visitFile(java.nio.file.Path file, BasicFileAttributes a) {
             if (a.isDirectory()) {
-              out.add(new Entry(qualified(file), Kind.DIRECTORY, null, null));
+              out.add(HubCache.isBlobs(file)
+                  ? new Entry(qualified(file), Kind.SKIPPED, "not_regular_file", CACHE_BLOBS)
+                  : new Entry(qualified(file), Kind.DIRECTORY, null, null));
             } else {
               out.add(localEntry(file, a));
             }
@@ -173,7 +178,7 @@ public final class HadoopListing {
 
   private static Entry localEntry(java.nio.file.Path file, BasicFileAttributes a) {
     String path = qualified(file);
-    if (a.isRegularFile()) {
+    if (a.isRegularFile() || (a.isSymbolicLink() && HubCache.blobOf(file) != null)) {
       return Entry.file(path);
     }
     return new Entry(
@@ -184,6 +189,11 @@ public final class HadoopListing {
             ? "a symbolic link: links are not followed"
             : "not a regular file or directory");
   }
+
+  private static final String CACHE_BLOBS =
+      "a Hugging Face cache's blobs, read through the repository's snapshots/ links instead"
+          + " (each model once, under its file names); give this directory as a path to read"
+          + " the blobs themselves";
 
   /** @return the Hadoop spelling of a local path ({@code file:/a/b}) */
   private static String qualified(java.nio.file.Path file) {

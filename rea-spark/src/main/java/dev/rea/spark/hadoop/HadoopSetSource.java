@@ -1,5 +1,6 @@
 package dev.rea.spark.hadoop;
 
+import dev.rea.core.HubCache;
 import dev.rea.core.options.HashMode;
 import dev.rea.core.source.SeekableSource;
 import dev.rea.core.source.SetSource;
@@ -29,10 +30,11 @@ import org.jspecify.annotations.Nullable;
  * positioned reads, its identity observed before and after), one at a time: opening the next
  * closes the one before, and {@link #close} the last.
  *
- * <p>The job follows no symbolic link ({@link HadoopListing} lists none), and a set's member
- * is no exception: on the local file system, whose Hadoop client reads through links, a member
- * that is a link is not opened (an {@code io_error} naming it), so an index cannot lead the job
- * to a file outside its inputs (docs/scale.md, "A set's link that leads out of the PATHs").
+ * <p>The job follows no symbolic link but a Hugging Face cache's snapshot link to its own blob
+ * ({@link HadoopListing}, {@link HubCache}), and a set's member is no exception: on the local
+ * file system, whose Hadoop client reads through links, a member that is any other link is not
+ * opened (an {@code io_error} naming it), so an index cannot lead the job to a file outside its
+ * inputs (docs/scale.md, "A set's link that leads out of the PATHs").
  *
  * <p>Hadoop's "no such file" and "access denied" become {@link NoSuchFileException} and {@link
  * AccessDeniedException}, which REA reports as {@code not_found} and {@code permission_denied}
@@ -130,17 +132,23 @@ public final class HadoopSetSource implements SetSource, Closeable {
   private void refuseLink(Path p) throws IOException {
     if (isLocalLink(p)) {
       throw new FileSystemException(
-          p.toString(), null, "a symbolic link: the Spark job follows no links");
+          p.toString(), null,
+          "a symbolic link: the Spark job follows no links but a Hugging Face cache's"
+              + " snapshot links to its blobs");
     }
   }
 
-  /** @return whether {@code p} is on the local file system and a symbolic link there */
+  /**
+   * @return whether {@code p} is on the local file system and a symbolic link there, other than a
+   *     Hugging Face cache's snapshot link to its repository's blob
+   */
   private boolean isLocalLink(Path p) {
     if (!"file".equals(fs.getUri().getScheme())) {
       return false; // HDFS keeps links off by default; object stores have none
     }
     try {
-      return Files.isSymbolicLink(Paths.get(fs.makeQualified(p).toUri()));
+      java.nio.file.Path local = Paths.get(fs.makeQualified(p).toUri());
+      return Files.isSymbolicLink(local) && HubCache.blobOf(local) == null;
     } catch (RuntimeException e) {
       return false; // not a path of this machine's file system
     }
