@@ -31,12 +31,7 @@ class SafetensorsIndexReaderTest {
   }
 
   private static ReaException refusal(String json) {
-    try {
-      read(json);
-    } catch (ReaException e) {
-      return e;
-    }
-    throw new AssertionError("accepted: " + json);
+    return refusalUnder(LIMITS, json);
   }
 
   /** An index naming more member files than REA opens is refused at the first one too many. */
