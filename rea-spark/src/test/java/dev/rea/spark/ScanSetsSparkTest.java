@@ -255,6 +255,10 @@ class ScanSetsSparkTest {
       units.put(Path.of(URI.create(r.<String>getAs("path"))).toString(), r);
     }
     assertThat(units.keySet()).noneMatch(p -> p.startsWith(repo.resolve("blobs") + "/"));
+    assertThat(tables.units().collectAsList())
+        .extracting(r -> r.<String>getAs("path"))
+        .contains(repo.resolve("blobs").toUri().toString().replaceAll("/$", "")
+            .replace("file:///", "file:/"));
     Row blobs = units.get(repo.resolve("blobs").toString());
     assertThat(blobs.<String>getAs("status")).isEqualTo("skipped");
     assertThat(blobs.<String>getAs("error_constraint")).isEqualTo("not_regular_file");

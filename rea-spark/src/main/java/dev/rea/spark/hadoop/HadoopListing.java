@@ -160,7 +160,8 @@ public final class HadoopListing {
           public FileVisitResult visitFile(java.nio.file.Path file, BasicFileAttributes a) {
             if (a.isDirectory()) {
               out.add(HubCache.isBlobs(file)
-                  ? new Entry(qualified(file), Kind.SKIPPED, "not_regular_file", CACHE_BLOBS)
+                  ? new Entry(withoutFinalSlash(qualified(file)), Kind.SKIPPED,
+                      "not_regular_file", CACHE_BLOBS)
                   : new Entry(qualified(file), Kind.DIRECTORY, null, null));
             } else {
               out.add(localEntry(file, a));
@@ -194,6 +195,14 @@ public final class HadoopListing {
       "a Hugging Face cache's blobs, read through the repository's snapshots/ links instead"
           + " (each model once, under its file names); give this directory as a path to read"
           + " the blobs themselves";
+
+  /**
+   * @return a directory's path as a row names it, as {@code rea scan} names it: without the
+   *     {@code /} that a directory's URI ends with
+   */
+  private static String withoutFinalSlash(String path) {
+    return path.endsWith("/") && !path.endsWith(":/") ? path.substring(0, path.length() - 1) : path;
+  }
 
   /** @return the Hadoop spelling of a local path ({@code file:/a/b}) */
   private static String qualified(java.nio.file.Path file) {
