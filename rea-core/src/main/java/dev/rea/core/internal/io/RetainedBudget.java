@@ -161,12 +161,14 @@ public final class RetainedBudget {
    *
    * @param atLeast a lower bound on the bytes the item would need (more than {@link #limit()})
    * @param what the item, for the message (e.g. "a name of more than ... bytes in tensors")
-   * @param field the field path of the error (e.g. the object the item is in)
+   * @param field the field path of the error (e.g. the object the item is in), or null when the
+   *     caller does not know it
    * @param offset absolute file offset of the item, for the error
    * @return {@code retained_budget}, as {@link #charge(long, String, long)}, with {@code
    *     requested_bytes} the lower bound and the message saying "at least"
    */
-  public ReaException refusalOfAtLeast(long atLeast, String what, String field, long offset) {
+  public ReaException refusalOfAtLeast(
+      long atLeast, String what, @Nullable String field, long offset) {
     return refusal("retaining ", "", atLeast, 0, true, what, field, offset);
   }
 
@@ -181,7 +183,7 @@ public final class RetainedBudget {
       long prior,
       boolean lowerBound,
       String what,
-      String field,
+      @Nullable String field,
       @Nullable Long offset) {
     long requested = prior + Math.max(bytes, 0);
     long others = used - prior;

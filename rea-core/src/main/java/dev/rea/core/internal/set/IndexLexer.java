@@ -2,6 +2,7 @@ package dev.rea.core.internal.set;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.io.RetainedBudget;
 import dev.rea.core.internal.io.StrictJson;
 import dev.rea.core.options.Limits;
 import java.io.IOException;
@@ -55,11 +56,10 @@ final class IndexLexer {
   /** Longest string {@link #readString} reads, in UTF-8 bytes; the caller sets it per value. */
   int stringLimit = Integer.MAX_VALUE;
   /**
-   * The refusal of a string longer than {@link #stringLimit} when that limit is a budget rather
-   * than the format's (a {@code weight_map} name, which no member could retain); null: a
-   * {@code file_format_rejected} refusal.
+   * The refusal of a name longer than {@link #stringLimit}, while {@link #nextName} reads one;
+   * null: a string past the limit is a {@code file_format_rejected} refusal.
    */
-  @Nullable LongStringRefusal longStringRefusal;
+  private @Nullable LongStringRefusal longStringRefusal;
 
   /** Builds the refusal of a string cut off at the limit. */
   @FunctionalInterface
@@ -76,11 +76,22 @@ final class IndexLexer {
    */
   private boolean discarding;
   private final StringBuilder number = new StringBuilder();
+  /**
+   * Longest property name read, in UTF-8 bytes: the retained budget. An ignored member's name is
+   * held while its object is checked for duplicates, and a 95 MB one took three times its size.
+   */
+  private final int nameLimit;
+  /** The refusal of a name past {@link #nameLimit}. */
+  private final LongStringRefusal longName;
 
   IndexLexer(InputStream in, Limits limits, @Nullable MessageDigest digest) {
     this.in = in;
     this.limits = limits;
     this.digest = digest;
+    long budget = limits.retainedBudgetBytes();
+    this.nameLimit = (int) Math.min(budget, Integer.MAX_VALUE - 8);
+    this.longName = (cut, offset) -> new RetainedBudget(budget).refusalOfAtLeast(
+        cut + 1L, "a property name of more than " + cut + " bytes", null, offset);
   }
 
   /** @return the limits this lexer reads under */
@@ -193,6 +204,16 @@ final class IndexLexer {
    * @return false (the {@code }} consumed) when the object ends
    */
   boolean nextName(boolean first) throws ReaException, IOException {
+    return nextName(first, nameLimit, longName);
+  }
+
+  /**
+   * {@link #nextName(boolean)} with the name cut off past {@code limit} bytes and refused with
+   * {@code refusal}: a name that is kept (a {@code weight_map} tensor name, a metadata key) is
+   * bounded by what its caller may keep.
+   */
+  boolean nextName(boolean first, int limit, LongStringRefusal refusal)
+      throws ReaException, IOException {
     int c = skipWhitespace();
     if (c == '}') {
       pos++;
@@ -209,7 +230,14 @@ final class IndexLexer {
     if (c != '"') {
       throw unexpected(c, first ? "a property name or '}'" : "a property name");
     }
-    readString();
+    stringLimit = limit;
+    longStringRefusal = refusal;
+    try {
+      readString();
+    } finally {
+      stringLimit = Integer.MAX_VALUE;
+      longStringRefusal = null;
+    }
     expect(':');
     return true;
   }

@@ -43,7 +43,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>a {@code weight_map} tensor name longer than the retained budget: {@code
  *       resource_exhausted} / {@code retained_budget} at its opening quote, as a member's header
  *       refuses such a name; {@code metadata} (kept in the set record) of more key and value bytes
- *       than the retained budget: the same, at the key that passes it;
+ *       than the retained budget: the same, at the key that passes it; any other property name
+ *       longer than the retained budget: the same, at its opening quote;
  *   <li>member names: not empty, no {@code /}, {@code \}, {@code ..}, control character or
  *       {@code :} (which covers absolute paths on every system REA runs on), so that members
  *       never leave the index's directory.
@@ -287,7 +288,7 @@ public final class SafetensorsIndexReader {
     IndexLexer.LongStringRefusal overBudget = (cut, offset) -> kept.refusalOfAtLeast(
         cut + 1L, "a metadata key of more than " + cut + " bytes", "metadata", offset);
     boolean first = true;
-    while (nextNameWithin(x, first, left(kept), overBudget)) {
+    while (x.nextName(first, left(kept), overBudget)) {
       first = false;
       String k = x.string();
       long keyAt = x.stringOffset;
@@ -380,7 +381,7 @@ public final class SafetensorsIndexReader {
     IndexLexer.LongStringRefusal overBudget = (cut, offset) -> new RetainedBudget(budget)
         .refusalOfAtLeast(cut + 1L, "a name of more than " + cut + " bytes in weight_map",
             "weight_map", offset);
-    while (nextNameWithin(x, first, nameLimit, overBudget)) {
+    while (x.nextName(first, nameLimit, overBudget)) {
       first = false;
       long nameAt = x.stringOffset;
       int nameLength = x.strLength;
@@ -450,20 +451,6 @@ public final class SafetensorsIndexReader {
   /** @return what is left of {@code budget}, as a string limit */
   private static int left(RetainedBudget budget) {
     return (int) Math.min(budget.limit() - budget.used(), Integer.MAX_VALUE - 8);
-  }
-
-  /** {@link IndexLexer#nextName} with the name cut off past {@code limit} bytes. */
-  private static boolean nextNameWithin(
-      IndexLexer x, boolean first, int limit, IndexLexer.LongStringRefusal refusal)
-      throws ReaException, IOException {
-    x.stringLimit = limit;
-    x.longStringRefusal = refusal;
-    try {
-      return x.nextName(first);
-    } finally {
-      x.stringLimit = Integer.MAX_VALUE;
-      x.longStringRefusal = null;
-    }
   }
 
   private static String field(byte[] name, int length) {

@@ -257,8 +257,8 @@ class SafetensorsIndexReaderTest {
                 assertThat(e.getMessage()).contains("a name of more than 1024 bytes in weight_map");
               });
     }
-    // The budget bounds names only: a value or an ignored member's name is not a kept name.
-    String ignored = "{\"" + "k".repeat(2000) + "\":1,\"weight_map\":{\"a\":\"x.safetensors\"}}";
+    // The budget bounds names: an ignored value is checked without being kept.
+    String ignored = "{\"k\":\"" + "v".repeat(2000) + "\",\"weight_map\":{\"a\":\"x.safetensors\"}}";
     assertThat(SafetensorsIndexReader.read(ignored.getBytes(StandardCharsets.UTF_8), small)
             .members())
         .hasSize(1);
@@ -304,5 +304,31 @@ class SafetensorsIndexReaderTest {
       return e;
     }
     throw new AssertionError("accepted: " + json);
+  }
+
+  /**
+   * A name outside weight_map and metadata is held only while its object is checked for
+   * duplicates, but a 95 MB one took three times its size: every property name is cut off at the
+   * retained budget, at the top level and in an ignored object alike.
+   */
+  @Test
+  void anyPropertyNameLongerThanTheRetainedBudgetIsRefusedAtItsStart() {
+    Limits small = Limits.builder().retainedBudgetBytes(1024).build();
+    String map = "\"weight_map\":{\"a\":\"x.safetensors\"}";
+    String top = "{" + map + ",\"" + "t".repeat(1025) + "\":1}";
+    String nested = "{" + map + ",\"extra\":{\"ok\":[{\"" + "n".repeat(1025) + "\":1}]}}";
+    for (String json : List.of(top, nested)) {
+      ReaException e = refusalUnder(small, json);
+      assertThat(e.constraint()).as(json).isEqualTo(Constraint.RETAINED_BUDGET);
+      long longNameAt = json == top ? json.indexOf("\"ttt") : json.indexOf("\"nnn");
+      assertThat(e.offset()).isEqualTo(longNameAt);
+      assertThat(e.getMessage()).contains("a property name of more than 1024 bytes");
+    }
+    try {
+      SafetensorsIndexReader.read(top.replace("t".repeat(1025), "t".repeat(1024))
+          .getBytes(StandardCharsets.UTF_8), small);
+    } catch (ReaException e) {
+      throw new AssertionError(e);
+    }
   }
 }
