@@ -94,6 +94,10 @@ record ResumeLine(
     boolean warnings;
     boolean limitations;
     boolean hashed;
+    /** Which of the members every summary has were there (warnings, limitation_count, sha256). */
+    boolean hasWarnings;
+    boolean hasLimitations;
+    boolean hasSha256;
   }
 
   /**
@@ -220,6 +224,13 @@ record ResumeLine(
     String kind = set ? "model-set-summary" : "model-artifact-summary";
     if (!kind.equals(s.kind)) {
       throw new IllegalArgumentException("its summary's kind is not " + kind);
+    }
+    // What a resumed scan reports of the unit is read from these: a line without them would be
+    // taken as a unit without warnings or limitations, read from its header alone.
+    if (!s.hasWarnings || !s.hasLimitations || !s.hasSha256) {
+      throw new IllegalArgumentException("its summary lacks "
+          + (!s.hasWarnings ? "warnings" : !s.hasLimitations ? "limitation_count"
+              : "artifact.sha256"));
     }
     if (!Objects.equals(f.evidenceId, s.parent)) {
       throw new IllegalArgumentException(
@@ -350,12 +361,16 @@ record ResumeLine(
         case "parent_evidence_id" -> s.parent = string(p, v, "summary's parent_evidence_id");
         case "assume_layout" -> s.assumeLayout = string(p, v, "summary's assume_layout");
         case "status" -> s.status = string(p, v, "summary's status");
-        case "warnings" -> s.warnings = nonEmptyArray(p, v, "summary's warnings");
+        case "warnings" -> {
+          s.warnings = nonEmptyArray(p, v, "summary's warnings");
+          s.hasWarnings = true;
+        }
         case "limitation_count" -> {
           if (v != JsonToken.VALUE_NUMBER_INT) {
             throw new IllegalArgumentException("its summary's limitation_count is not an integer");
           }
           s.limitations = p.getNumberValue().longValue() != 0;
+          s.hasLimitations = true;
         }
         case "artifact" -> {
           if (v != JsonToken.START_OBJECT) {
@@ -366,6 +381,7 @@ record ResumeLine(
             JsonToken fv = p.nextToken();
             if (field.equals("sha256")) {
               s.hashed = fv == JsonToken.VALUE_STRING;
+              s.hasSha256 = true;
             } else if (field.equals("path")) {
               s.path = string(p, fv, "summary's artifact.path");
             } else if (field.equals("file_size")) {

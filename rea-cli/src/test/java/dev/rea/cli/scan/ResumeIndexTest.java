@@ -29,7 +29,7 @@ class ResumeIndexTest {
     byte[] summary =
         ("{\"kind\":\"model-artifact-summary\",\"parent_evidence_id\":\"" + EVIDENCE_ID
                 + "\",\"status\":\"" + status.wire() + "\",\"artifact\":{\"path\":\"" + path
-                + "\",\"file_size\":\"" + id.size() + "\"},\"warnings\":"
+                + "\",\"file_size\":\"" + id.size() + "\",\"sha256\":null},\"warnings\":"
                 + (warning ? "[{\"code\":\"removed_type\",\"message\":\"m\"}]" : "[]")
                 + ",\"limitation_count\":0}")
             .getBytes(StandardCharsets.UTF_8);
@@ -234,6 +234,10 @@ class ResumeIndexTest {
       {good.replaceFirst("\"summary\":\\{.*\\},\"error\"", "\"summary\":\"x\",\"error\""), "summary"},
       {good.replaceFirst("\"summary\":\\{.*\\},\"error\"", "\"summary\":[1,2],\"error\""),
           "summary is neither an object nor null"},
+      {good.replace("\"warnings\":", "\"warnincs\":"), "its summary lacks warnings"},
+      {good.replace("\"limitation_count\":", "\"limitation_kount\":"),
+          "its summary lacks limitation_count"},
+      {good.replace("\"sha256\":null", "\"sha257\":null"), "its summary lacks artifact.sha256"},
       {good.replace("\"error\":null", "\"error\":\"oops\""), "error"},
       {good.replace("\"error\":null", "\"error\":{\"code\":\"x\"}"), "error is not null"},
       {good.replace("\"status\":\"complete\"", "\"status\":\"complete\",\"status\":\"rejected\""),
