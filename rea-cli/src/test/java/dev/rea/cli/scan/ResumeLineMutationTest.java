@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,8 @@ import tools.jackson.databind.ObjectMapper;
  * cut) either is refused whole as {@code bad_argument} naming a line of it, or is loaded so that
  * every line {@code --resume} keeps is backed by a whole line of the mutant that says so: read
  * here with Jackson, not with REA's reader, it is the last line of that path, with the identity
- * the walk observed, a keepable status (complete or rejected) and the warning flag REA reports.
+ * (and for a set, the member identities) the walk observed, a keepable status (complete or
+ * rejected) and the warning and limitation flags REA reports.
  * QuickTheories over seeds: a failure names a reproducible seed.
  */
 class ResumeLineMutationTest {
@@ -64,7 +66,29 @@ class ResumeLineMutationTest {
       IDS.add(id);
       out.append(lineOf(path, statuses[i], id, i == 0));
     }
+    out.append(new String(setLine(), StandardCharsets.UTF_8));
     return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A complete set's line: an index and two shards, each with its identity. */
+  private static final ScanUnit SET = ScanUnit.set(Path.of("/m/s/model.safetensors.index.json"),
+      List.of("model.safetensors.index.json", "model-00001-of-00002.safetensors",
+              "model-00002-of-00002.safetensors").stream()
+          .map(n -> new ListedFile(Path.of("/m/s", n), FileIdentity.observed(
+              2049L, 200L + n.length(), 10L * n.length(), Instant.parse("2025-01-02T03:04:05Z"))))
+          .toList(),
+      true);
+
+  private static byte[] setLine() {
+    String path = SET.path().toString();
+    byte[] summary =
+        ("{\"kind\":\"model-set-summary\",\"parent_evidence_id\":\"" + ResumeIndexTest.EVIDENCE_ID
+                + "\",\"status\":\"complete\",\"artifact\":{\"path\":\"" + path
+                + "\",\"file_size\":\"5\",\"sha256\":null},\"warnings\":[],"
+                + "\"limitation_count\":1}")
+            .getBytes(StandardCharsets.UTF_8);
+    return ScanLine.render(ScanUnit.Kind.SET, path, UnitStatus.COMPLETE, null, SET.identity(),
+        SET.members(), Map.of(), ResumeIndexTest.EVIDENCE_ID, summary, null);
   }
 
   private static String lineOf(String path, UnitStatus status, FileIdentity id, boolean warning) {
@@ -93,7 +117,8 @@ class ResumeLineMutationTest {
     for (String l : new String(original, StandardCharsets.UTF_8).split("\n")) {
       identities.add(JSON.readTree(l).get("identity"));
     }
-    int[] outcomes = new int[3];
+    int[] outcomes = new int[4];
+    JsonNode setLineNode = JSON.readTree(setLine());
     qt().withFixedSeed(0x5CA7L).withExamples(3000).forAll(longs().all()).checkAssert(seed -> {
       byte[] m = mutate(original, new Random(seed));
       try {
@@ -108,19 +133,26 @@ class ResumeLineMutationTest {
           return;
         }
         List<JsonNode> whole = wholeLines(m, index.validLength());
+        ResumeIndex.Kept keptSet = index.keep(SET);
+        if (keptSet != null) {
+          outcomes[3]++;
+          JsonNode last = lastOf(whole, SET.path().toString());
+          assertThat(last).as("a line of the set backs the kept one").isNotNull();
+          assertThat(last.get("kind").asString()).isEqualTo("set");
+          assertThat(last.get("identity")).isEqualTo(setLineNode.get("identity"));
+          assertThat(last.get("member_identities"))
+              .isEqualTo(setLineNode.get("member_identities"));
+          assertThat(last.get("status").asString()).isEqualTo(keptSet.status().wire());
+          assertThat(keptSet.limitations())
+              .isEqualTo(last.get("summary").get("limitation_count").asLong() != 0);
+        }
         for (int u = 0; u < PATHS.size(); u++) {
           ResumeIndex.Kept kept = index.keep(PATHS.get(u), IDS.get(u));
           if (kept == null) {
             continue;
           }
           outcomes[2]++;
-          JsonNode last = null;
-          for (JsonNode l : whole) {
-            if (l != null && l.path("path").isString()
-                && l.get("path").asString().equals(PATHS.get(u))) {
-              last = l;
-            }
-          }
+          JsonNode last = lastOf(whole, PATHS.get(u));
           assertThat(last).as("a line of %s backs the kept one", PATHS.get(u)).isNotNull();
           assertThat(last.get("identity")).isEqualTo(identities.get(u));
           assertThat(last.get("status").asString()).isEqualTo(kept.status().wire())
@@ -139,7 +171,19 @@ class ResumeLineMutationTest {
     // Both refusals and loaded mutants with kept lines were seen.
     assertThat(outcomes[0]).as("refused").isPositive();
     assertThat(outcomes[1]).as("loaded").isPositive();
-    assertThat(outcomes[2]).as("lines kept").isPositive();
+    assertThat(outcomes[2]).as("file lines kept").isPositive();
+    assertThat(outcomes[3]).as("set lines kept").isPositive();
+  }
+
+  /** @return the last of {@code lines} whose path is {@code path}, or null */
+  private static JsonNode lastOf(List<JsonNode> lines, String path) {
+    JsonNode last = null;
+    for (JsonNode l : lines) {
+      if (l != null && l.path("path").isString() && l.get("path").asString().equals(path)) {
+        last = l;
+      }
+    }
+    return last;
   }
 
   /** @return the mutant's whole lines within {@code validLength}, null where not JSON */
