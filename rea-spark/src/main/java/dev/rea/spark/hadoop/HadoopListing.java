@@ -1,20 +1,19 @@
 package dev.rea.spark.hadoop;
 
+import dev.rea.core.HubCache;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileVisitResult;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Consumer;
-import dev.rea.core.HubCache;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -31,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * inspect, something skipped (a symbolic link, a device, a pipe) or a failure (a directory that
  * cannot be read is one entry, not the end of the listing).
  *
- * <p>The local file system is walked with {@code java.nio.file} without following links: Hadoop's
+ * <p>The local file system is walked with {@code java.nio.file} without following links below an
+ * input (an input that is itself a link is followed, as {@code rea scan} follows a PATH): Hadoop's
  * local file system reports a link as what it points to (symbolic links are disabled in Hadoop
  * by default), so it would descend into linked directories. A Hugging Face cache is read as
  * {@code rea scan} reads it ({@link HubCache}): a snapshot's link to its repository's blob is a
@@ -142,39 +142,48 @@ public final class HadoopListing {
             : "not a regular file or directory");
   }
 
-  /** One level of the local file system, links not followed. */
+  /**
+   * One level of the local file system, links below {@code p} not followed. {@code p} itself is
+   * followed when it is a link, as {@code rea scan} follows a PATH ({@code find -H}): an input
+   * such as {@code ~/models} linked to a data disk is scanned, its files named under the link.
+   * Only an input can be a link here: the directories below it that a walk lists are never links.
+   */
   private static void localLevel(Path p, List<Entry> out) throws IOException {
     java.nio.file.Path start = Paths.get(p.toUri());
     BasicFileAttributes attrs =
         Files.readAttributes(start, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (attrs.isSymbolicLink()) {
+      attrs = Files.readAttributes(start, BasicFileAttributes.class);
+      if (attrs.isRegularFile()) {
+        out.add(Entry.file(qualified(start)));
+        return;
+      }
+    }
     if (!attrs.isDirectory()) {
       out.add(localEntry(start, attrs));
       return;
     }
-    Files.walkFileTree(
-        start,
-        EnumSet.noneOf(java.nio.file.FileVisitOption.class),
-        1,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(java.nio.file.Path file, BasicFileAttributes a) {
-            if (a.isDirectory()) {
-              out.add(HubCache.isBlobs(file)
-                  ? new Entry(withoutFinalSlash(qualified(file)), Kind.SKIPPED,
-                      "not_regular_file", CACHE_BLOBS)
-                  : new Entry(qualified(file), Kind.DIRECTORY, null, null));
-            } else {
-              out.add(localEntry(file, a));
-            }
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFileFailed(java.nio.file.Path file, IOException e) {
-            out.add(failure(qualified(file), e));
-            return FileVisitResult.CONTINUE;
-          }
-        });
+    try (DirectoryStream<java.nio.file.Path> children = Files.newDirectoryStream(start)) {
+      for (java.nio.file.Path file : children) {
+        BasicFileAttributes a;
+        try {
+          a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+          out.add(failure(qualified(file), e));
+          continue;
+        }
+        if (a.isDirectory()) {
+          out.add(HubCache.isBlobs(file)
+              ? new Entry(withoutFinalSlash(qualified(file)), Kind.SKIPPED, "not_regular_file",
+                  CACHE_BLOBS)
+              : new Entry(qualified(file), Kind.DIRECTORY, null, null));
+        } else {
+          out.add(localEntry(file, a));
+        }
+      }
+    } catch (DirectoryIteratorException e) {
+      throw e.getCause();
+    }
   }
 
   private static Entry localEntry(java.nio.file.Path file, BasicFileAttributes a) {
