@@ -10,6 +10,7 @@ import dev.rea.core.internal.set.SetGrouping;
 import dev.rea.core.internal.set.SetUnit;
 import dev.rea.core.options.Limits;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -30,16 +31,18 @@ import java.util.function.Predicate;
 public final class ModelUnits {
   private ModelUnits() {}
 
-  /** Reads an index file's bytes. */
+  /** Opens an index file. */
   @FunctionalInterface
   public interface IndexReader {
     /**
      * @param name the index file's name in the directory
-     * @return its bytes (the caller refuses one over the header ceiling before reading it)
-     * @throws ReaException when it cannot be read: the index's unit then has no members, and
+     * @return a stream of its bytes from its start, closed by the grouping; it is read a chunk at
+     *     a time and refused past the header ceiling as bytes arrive (an index is never held
+     *     whole), and opened a second time only when two of its names may be one
+     * @throws ReaException when it cannot be opened: the index's unit then has no members, and
      *     {@code inspect-model-set} of it reports the failure
      */
-    byte[] read(String name) throws ReaException;
+    InputStream open(String name) throws ReaException;
   }
 
   /**
@@ -187,7 +190,7 @@ public final class ModelUnits {
       listing.add(new SetGrouping.Listed(n, format));
     }
     List<Unit> out = new ArrayList<>();
-    for (SetUnit u : SetGrouping.group(listing, SetGrouping.fromBytes(indexes::read, limits))) {
+    for (SetUnit u : SetGrouping.group(listing, SetGrouping.fromStreams(indexes::open, limits))) {
       out.add(new Unit(u.kind().wire(), u.anchor(), u.members()));
     }
     return out;

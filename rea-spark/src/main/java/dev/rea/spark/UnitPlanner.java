@@ -155,19 +155,17 @@ final class UnitPlanner {
     }
   }
 
-  private static byte[] readIndex(FileSystem fs, Path p, Limits limits) throws ReaException {
-    long ceiling = limits.headerCeilingBytes();
+  private static InputStream readIndex(FileSystem fs, Path p, Limits limits)
+      throws ReaException {
     try {
       long len = fs.getFileStatus(p).getLen();
-      if (len > ceiling) {
+      if (len > limits.headerCeilingBytes()) {
         throw ReaException.builder(
                 Constraint.HEADER_CEILING, "the safetensors index is over the header ceiling")
             .path(p.toString())
             .build();
       }
-      try (InputStream in = fs.open(p)) {
-        return in.readNBytes((int) Math.min(ceiling + 1, len + 1));
-      }
+      return fs.open(p);
     } catch (IOException e) {
       throw ReaException.builder(Constraint.IO_ERROR, "reading the index failed: " + p)
           .path(p.toString())

@@ -31,9 +31,9 @@ import org.jspecify.annotations.Nullable;
  * safetensors index or GGUF split set and one {@link ScanUnit.Kind#FILE} unit per other file. A
  * member of a set is never a unit of its own.
  *
- * <p>Reads on the walking thread: each index whole (refused over the header ceiling before it
- * is read; an index that cannot be read becomes a set unit all the same, whose inspection
- * reports why), and the first 512 bytes of each file named like a split member (a split set is
+ * <p>Reads on the walking thread: each index, streamed (refused when it passes the header
+ * ceiling, never held whole; an index that cannot be read becomes a set unit all the same, whose
+ * inspection reports why), and the first 512 bytes of each file named like a split member (a split set is
  * GGUF by content). Other files are read only by the workers.
  *
  * <p><b>Memory.</b> A directory's files are held until its listing ends: a path and an identity
@@ -363,9 +363,8 @@ public final class DirectorySets implements UnitGrouping {
       }
     }
 
-    private byte[] readIndex(String name) throws ReaException {
+    private InputStream readIndex(String name) throws ReaException {
       Path p = directory.resolve(name);
-      long ceiling = limits.headerCeilingBytes();
       ReaException outside = outsideIndexes.get(name);
       if (outside != null) {
         throw outside;
@@ -380,15 +379,8 @@ public final class DirectorySets implements UnitGrouping {
       }
       LinkOption[] follow =
           leadsToFile != null ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
-      try (InputStream in = Files.newInputStream(p, follow)) {
-        byte[] b = in.readNBytes((int) Math.min(ceiling + 1, Integer.MAX_VALUE - 8));
-        if (b.length > ceiling) {
-          throw ReaException.builder(
-                  Constraint.HEADER_CEILING, "the safetensors index is over the header ceiling")
-              .path(p.toString())
-              .build();
-        }
-        return b;
+      try {
+        return Files.newInputStream(p, follow);
       } catch (IOException e) {
         throw ReaException.builder(Constraint.IO_ERROR, "reading the index failed: " + p)
             .path(p.toString())

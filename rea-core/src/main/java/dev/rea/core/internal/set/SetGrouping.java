@@ -4,6 +4,8 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.internal.evidence.Derivations;
 import dev.rea.core.options.Limits;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -64,23 +66,52 @@ public final class SetGrouping {
   }
 
   /**
-   * @param bytes reads an index file's bytes (bounded by the header ceiling)
-   * @param limits the reader's limits
-   * @return indexes parsed from those bytes
+   * @param streams opens an index file's bytes; each call a new stream from its start
+   * @param limits the reader's limits (the header ceiling is checked as bytes arrive)
+   * @return indexes read from those streams, one chunk at a time: no index is held whole
    */
-  public static Indexes fromBytes(IndexBytes bytes, Limits limits) {
-    return name -> SafetensorsIndexReader.read(bytes.read(name), limits);
+  public static Indexes fromStreams(IndexStreams streams, Limits limits) {
+    return name -> {
+      InputStream first = streams.open(name);
+      boolean[] opened = {false};
+      SafetensorsIndexReader.IndexSource source = () -> {
+        if (!opened[0]) {
+          opened[0] = true;
+          return first;
+        }
+        try {
+          return streams.open(name);
+        } catch (ReaException e) {
+          throw new IOException(e.getMessage(), e);
+        }
+      };
+      try {
+        return SafetensorsIndexReader.read(source, limits, false);
+      } catch (IOException e) {
+        throw ReaException.builder(Constraint.IO_ERROR, "reading the index failed: " + name)
+            .cause(e)
+            .build();
+      } finally {
+        if (!opened[0]) {
+          try {
+            first.close();
+          } catch (IOException ignored) {
+            // Never read: nothing was learnt from it that a close failure could change.
+          }
+        }
+      }
+    };
   }
 
-  /** Reads an index file's bytes (bounded by the header ceiling). */
+  /** Opens an index file. */
   @FunctionalInterface
-  public interface IndexBytes {
+  public interface IndexStreams {
     /**
      * @param name the index file's name in the directory
-     * @return its bytes
-     * @throws ReaException when it cannot be read, or is over the header ceiling
+     * @return a stream of its bytes from its start (closed by the reader)
+     * @throws ReaException when it cannot be opened
      */
-    byte[] read(String name) throws ReaException;
+    InputStream open(String name) throws ReaException;
   }
 
   /**

@@ -16,12 +16,12 @@ class SetGroupingTest {
   private static final Limits LIMITS = Limits.defaults();
 
   private static SetGrouping.Indexes indexes(Map<String, String> texts) {
-    return SetGrouping.fromBytes(name -> {
+    return SetGrouping.fromStreams(name -> {
       String t = texts.get(name);
       if (t == null) {
         throw ReaException.builder(Constraint.NOT_FOUND, "no " + name).build();
       }
-      return t.getBytes(StandardCharsets.UTF_8);
+      return new java.io.ByteArrayInputStream(t.getBytes(StandardCharsets.UTF_8));
     }, LIMITS);
   }
 
