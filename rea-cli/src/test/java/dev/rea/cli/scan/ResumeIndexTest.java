@@ -25,7 +25,8 @@ class ResumeIndexTest {
 
   static final String EVIDENCE_ID = "sha256:" + "0123456789abcdef".repeat(4);
 
-  private static String line(String path, UnitStatus status, FileIdentity id, boolean warning) {
+  /** @return a file's scan line as REA writes it, with a summary when complete */
+  static String line(String path, UnitStatus status, FileIdentity id, boolean warning) {
     byte[] summary =
         ("{\"kind\":\"model-artifact-summary\",\"parent_evidence_id\":\"" + EVIDENCE_ID
                 + "\",\"status\":\"" + status.wire() + "\",\"artifact\":{\"path\":\"" + path

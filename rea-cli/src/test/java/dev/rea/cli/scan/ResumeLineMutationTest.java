@@ -64,7 +64,7 @@ class ResumeLineMutationTest {
           FileIdentity.observed(2049L, 100L + i, 10L * i, Instant.parse("2025-01-02T03:04:05.5Z"));
       PATHS.add(path);
       IDS.add(id);
-      out.append(lineOf(path, statuses[i], id, i == 0));
+      out.append(ResumeIndexTest.line(path, statuses[i], id, i == 0));
     }
     out.append(new String(setLine(), StandardCharsets.UTF_8));
     return out.toString().getBytes(StandardCharsets.UTF_8);
@@ -89,23 +89,6 @@ class ResumeLineMutationTest {
             .getBytes(StandardCharsets.UTF_8);
     return ScanLine.render(ScanUnit.Kind.SET, path, UnitStatus.COMPLETE, null, SET.identity(),
         SET.members(), Map.of(), ResumeIndexTest.EVIDENCE_ID, summary, null);
-  }
-
-  private static String lineOf(String path, UnitStatus status, FileIdentity id, boolean warning) {
-    String evidenceId = ResumeIndexTest.EVIDENCE_ID;
-    byte[] summary =
-        ("{\"kind\":\"model-artifact-summary\",\"parent_evidence_id\":\"" + evidenceId
-                + "\",\"status\":\"" + status.wire() + "\",\"artifact\":{\"path\":\"" + path
-                + "\",\"file_size\":\"" + id.size() + "\",\"sha256\":null},\"warnings\":"
-                + (warning ? "[{\"code\":\"removed_type\",\"message\":\"m\"}]" : "[]")
-                + ",\"limitation_count\":0}")
-            .getBytes(StandardCharsets.UTF_8);
-    boolean complete = status == UnitStatus.COMPLETE;
-    return new String(
-        ScanLine.render(ScanUnit.Kind.FILE, path, status, id, complete ? evidenceId : null,
-            complete ? summary : null,
-            complete ? null : ReaException.builder(Constraint.NOT_REGULAR_FILE, "no").build()),
-        StandardCharsets.UTF_8);
   }
 
   @Test
