@@ -110,4 +110,30 @@ class ScanHfCacheTest {
     CliRunner.Result outside = CliRunner.run("scan", plain.toString(), "--list-skipped");
     assertThat(lines(outside.out()).get(0).get("status").asString()).isEqualTo("skipped");
   }
+
+  /**
+   * A repository whose blobs/ is itself a link leads out of the tree: a hostile trial made
+   * blobs/ a link to a directory outside (and to /etc) and had the scan read a model there, with
+   * its SHA-256, and examine /etc/shadow. Such snapshot links are links, skipped.
+   */
+  @Test
+  void aRepositoryWhoseBlobsIsALinkIsNotReadThrough() throws Exception {
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Files.write(outside.resolve("secret.gguf"),
+        GgufBuilder.v3().kv("general.architecture", GgufBuilder.str("llama")).bytes());
+    Path repo = Files.createDirectories(dir.resolve("hf").resolve("models--evil--x"));
+    Files.createSymbolicLink(repo.resolve("blobs"), outside);
+    Path snapshot = Files.createDirectories(repo.resolve("snapshots").resolve("rev"));
+    Path link = Files.createSymbolicLink(snapshot.resolve("model.gguf"),
+        Path.of("../../blobs/secret.gguf"));
+
+    CliRunner.Result r = CliRunner.run("scan", dir.resolve("hf").toString(), "--list-skipped");
+    Map<String, JsonNode> lines = byPath(lines(r.out()));
+    assertThat(lines).as(r.out()).containsKey(link.toString());
+    JsonNode line = lines.get(link.toString());
+    assertThat(line.get("status").asString()).isEqualTo("skipped");
+    assertThat(line.get("evidence_id").isNull()).isTrue();
+    assertThat(line.get("error").get("message").asString()).contains("symbolic link");
+    assertThat(r.out()).doesNotContain("\"complete\"");
+  }
 }

@@ -51,8 +51,9 @@ public final class HubCache {
    *     listing it)
    * @return the blob's path, when the link lies under a repository's {@code snapshots/}, its
    *     target, taken lexically from the link's own text, is in that repository's {@code blobs/},
-   *     and that blob is a regular file ({@code lstat}: a blob that is itself a link could lead
-   *     out of the repository); else null, also when the link or the blob cannot be read (it
+   *     {@code blobs/} is a directory and that blob a regular file (each by {@code lstat}: a
+   *     {@code blobs/} or a blob that is itself a link could lead out of the repository); else
+   *     null, also when the link or the blob cannot be read (it
    *     changed meanwhile: the caller reports the link as the link it is)
    */
   public static @Nullable Path blobOf(Path link) {
@@ -70,10 +71,18 @@ public final class HubCache {
     } catch (IOException | UnsupportedOperationException | SecurityException unreadable) {
       return null;
     }
-    if (!repo.resolve("blobs").normalize().equals(target.getParent())) {
+    Path blobs = repo.resolve("blobs").normalize();
+    if (!blobs.equals(target.getParent())) {
       return null;
     }
     try {
+      // blobs/ itself a link (to /etc, say) would lead out of the repository as surely as a
+      // blob that is a link: both must be what they say, read without following links.
+      BasicFileAttributes dirAttrs =
+          Files.readAttributes(blobs, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!dirAttrs.isDirectory()) {
+        return null;
+      }
       BasicFileAttributes a =
           Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       return a.isRegularFile() ? target : null;
