@@ -91,7 +91,8 @@ public final class CheckCommand extends ReaCommand {
       paramLabel = "warnings|limitations",
       description =
           "limitations: also fail on limitations (what REA could not establish). warnings: the"
-              + " default, as in rea scan (every warning not --allow'ed fails a file).")
+              + " default here (every warning not --allow'ed fails a file); rea scan fails on"
+              + " warnings only when given --fail-on warnings.")
   @Nullable String failOn;
 
   @Option(
