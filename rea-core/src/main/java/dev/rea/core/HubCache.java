@@ -26,6 +26,15 @@ import org.jspecify.annotations.Nullable;
 public final class HubCache {
   private HubCache() {}
 
+  /**
+   * Why a walk skips a repository's {@code blobs/} ({@link #isBlobs}), in the words both front
+   * ends report it with ({@code not_regular_file}).
+   */
+  public static final String BLOBS_SKIPPED =
+      "a Hugging Face cache's blobs, read through the repository's snapshots/ links instead"
+          + " (each model once, under its file names); scan this directory itself to read the"
+          + " blobs";
+
   /** A repository directory of the cache. */
   private static final Pattern REPOSITORY = Pattern.compile("(?:models|datasets|spaces)--.+");
 

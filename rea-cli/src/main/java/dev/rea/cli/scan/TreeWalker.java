@@ -297,11 +297,7 @@ public final class TreeWalker {
   }
 
   private static ReaException cacheBlobs(Path blobs) {
-    return ReaException.builder(
-            Constraint.NOT_REGULAR_FILE,
-            "a Hugging Face cache's blobs, read through the repository's snapshots/ links"
-                + " instead (each model once, under its file names); scan this directory as"
-                + " PATH to read the blobs themselves")
+    return ReaException.builder(Constraint.NOT_REGULAR_FILE, HubCache.BLOBS_SKIPPED)
         .path(blobs.toString())
         .build();
   }

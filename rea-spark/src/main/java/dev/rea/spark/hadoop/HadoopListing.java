@@ -175,7 +175,7 @@ public final class HadoopListing {
         if (a.isDirectory()) {
           out.add(HubCache.isBlobs(file)
               ? new Entry(withoutFinalSlash(qualified(file)), Kind.SKIPPED, "not_regular_file",
-                  CACHE_BLOBS)
+                  HubCache.BLOBS_SKIPPED)
               : new Entry(qualified(file), Kind.DIRECTORY, null, null));
         } else {
           out.add(localEntry(file, a));
@@ -199,11 +199,6 @@ public final class HadoopListing {
             ? "a symbolic link: links are not followed"
             : "not a regular file or directory");
   }
-
-  private static final String CACHE_BLOBS =
-      "a Hugging Face cache's blobs, read through the repository's snapshots/ links instead"
-          + " (each model once, under its file names); give this directory as a path to read"
-          + " the blobs themselves";
 
   /**
    * @return a directory's path as a row names it, as {@code rea scan} names it: without the
