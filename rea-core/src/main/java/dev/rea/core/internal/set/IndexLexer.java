@@ -94,6 +94,11 @@ final class IndexLexer {
         cut + 1L, "a property name of more than " + cut + " bytes", null, offset);
   }
 
+  /** @return the longest property name read, in UTF-8 bytes (the retained budget) */
+  int nameLimit() {
+    return nameLimit;
+  }
+
   /** @return the limits this lexer reads under */
   Limits limits() {
     return limits;

@@ -376,12 +376,10 @@ public final class SafetensorsIndexReader {
     int lastFileLength = -1;
     int lastId = -1;
     boolean first = true;
-    long budget = x.limits().retainedBudgetBytes();
-    int nameLimit = (int) Math.min(budget, Integer.MAX_VALUE - 8);
-    IndexLexer.LongStringRefusal overBudget = (cut, offset) -> new RetainedBudget(budget)
-        .refusalOfAtLeast(cut + 1L, "a name of more than " + cut + " bytes in weight_map",
-            "weight_map", offset);
-    while (x.nextName(first, nameLimit, overBudget)) {
+    IndexLexer.LongStringRefusal overBudget = (cut, offset) ->
+        new RetainedBudget(x.limits().retainedBudgetBytes()).refusalOfAtLeast(
+            cut + 1L, "a name of more than " + cut + " bytes in weight_map", "weight_map", offset);
+    while (x.nextName(first, x.nameLimit(), overBudget)) {
       first = false;
       long nameAt = x.stringOffset;
       int nameLength = x.strLength;

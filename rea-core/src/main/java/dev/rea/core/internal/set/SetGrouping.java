@@ -72,35 +72,33 @@ public final class SetGrouping {
    */
   public static Indexes fromStreams(IndexStreams streams, Limits limits) {
     return name -> {
-      InputStream first = streams.open(name);
-      boolean[] opened = {false};
-      SafetensorsIndexReader.IndexSource source = () -> {
-        if (!opened[0]) {
-          opened[0] = true;
-          return first;
-        }
-        try {
-          return streams.open(name);
-        } catch (ReaException e) {
-          throw new IOException(e.getMessage(), e);
-        }
-      };
       try {
-        return SafetensorsIndexReader.read(source, limits, false);
+        return SafetensorsIndexReader.read(() -> {
+          try {
+            return streams.open(name);
+          } catch (ReaException e) {
+            throw new NotOpened(e);
+          }
+        }, limits, false);
+      } catch (NotOpened e) {
+        throw e.why;
       } catch (IOException e) {
         throw ReaException.builder(Constraint.IO_ERROR, "reading the index failed: " + name)
             .cause(e)
             .build();
-      } finally {
-        if (!opened[0]) {
-          try {
-            first.close();
-          } catch (IOException ignored) {
-            // Never read: nothing was learnt from it that a close failure could change.
-          }
-        }
       }
     };
+  }
+
+  /** Carries an opener's refusal through {@link SafetensorsIndexReader.IndexSource#open}. */
+  private static final class NotOpened extends IOException {
+    private static final long serialVersionUID = 1L;
+    final transient ReaException why;
+
+    NotOpened(ReaException why) {
+      super(why.getMessage(), why);
+      this.why = why;
+    }
   }
 
   /** Opens an index file. */
