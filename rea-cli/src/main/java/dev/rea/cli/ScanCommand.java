@@ -247,6 +247,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     for (String p : paths) {
       Path root = Arguments.resolve(p);
       SelectedPath.checkTrailingSlash("PATH", p, root);
+      root = ScanRoots.tidy(root);
       if (!Files.exists(root)) {
         throw bad("PATH", "PATH " + root + " does not exist (or a link on the way leads nowhere)");
       }

@@ -273,4 +273,42 @@ class ScanResumeTest {
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.err()).contains("--assume-layout");
   }
+
+  @Test
+  void aPathSpelledWithDotDotResumesTheLinesOfItsShorterSpelling() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 5, false);
+    Files.createDirectories(dir.resolve("sub"));
+    Path out = dir.resolve("out.jsonl");
+    assertThat(CliRunner.run("scan", tree.root().toString(), "--output", out.toString()).status())
+        .isZero();
+
+    // What `rea scan ../tree` from dir/sub resolves to.
+    String roundabout = dir.resolve("sub").resolve("..").resolve("tree").toString();
+    CliRunner.Result resumed =
+        CliRunner.run("scan", roundabout, "--output", out.toString(), "--resume");
+
+    assertThat(resumed.status()).as(resumed.err()).isZero();
+    assertThat(lastLine(resumed.err())).contains("5 kept from the earlier output");
+    for (JsonNode l : lines(Files.readString(out))) {
+      assertThat(l.get("path").asString()).startsWith(tree.root().toString() + "/").doesNotContain("..");
+    }
+  }
+
+  @Test
+  void dotDotBelowALinkIsNotShortenedToAnotherDirectory() throws Exception {
+    // dir/link -> dir/far/inner, so dir/link/.. is dir/far (the kernel's reading), not dir.
+    Path inner = Files.createDirectories(dir.resolve("far").resolve("inner"));
+    Files.write(dir.resolve("far").resolve("far.gguf"), ScanTrees.gguf(7));
+    Files.write(dir.resolve("near.gguf"), ScanTrees.gguf(8));
+    Files.createSymbolicLink(dir.resolve("link"), inner);
+
+    CliRunner.Result r = CliRunner.run("scan", dir.resolve("link").resolve("..").toString());
+
+    assertThat(r.status()).as(r.err()).isZero();
+    List<String> paths = new ArrayList<>();
+    for (JsonNode l : lines(r.out())) {
+      paths.add(l.get("path").asString());
+    }
+    assertThat(paths).anyMatch(p -> p.endsWith("far.gguf")).noneMatch(p -> p.endsWith("near.gguf"));
+  }
 }

@@ -25,6 +25,32 @@ public final class ScanRoots {
   private ScanRoots() {}
 
   /**
+   * A PATH's spelling without {@code .} and {@code ..} ({@link Path#normalize}), when that
+   * names the same file; otherwise the PATH as given. Each line of a scan names its unit by the
+   * absolute path the walk reached it by, and {@code --resume} finds a unit's earlier line by
+   * that name: a scan of {@code d} and a resumed scan of {@code ../d} from a subdirectory name the
+   * same files only when both are spelled without the {@code ..}. The removal is lexical, and
+   * below a symbolic link {@code link/..} is the link target's parent, not the directory holding
+   * the link, so the shorter spelling is used only when both lead to the same file ({@link
+   * Files#isSameFile}: device and inode); when either cannot be reached the PATH is kept as given
+   * (its walk reports why).
+   *
+   * @param root a PATH, absolute
+   * @return {@code root} normalized when that is the same file, else {@code root}
+   */
+  public static Path tidy(Path root) {
+    Path normalized = root.normalize();
+    if (normalized.equals(root)) {
+      return root;
+    }
+    try {
+      return Files.isSameFile(root, normalized) ? normalized : root;
+    } catch (IOException | SecurityException e) {
+      return root;
+    }
+  }
+
+  /**
    * @param roots the PATHs, absolute, as given
    * @param notice receives one sentence per PATH left out, naming the PATH that covers it
    * @return the PATHs to walk, in the order given, without those another covers
