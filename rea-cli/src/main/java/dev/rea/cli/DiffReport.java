@@ -90,7 +90,7 @@ final class DiffReport {
     types(d.get("types"));
     JsonNode totals = d.get("totals");
     if (!totals.get("a").equals(totals.get("b"))) {
-      line("  totals: " + counts(totals.get("a")) + " -> " + counts(totals.get("b")));
+      line("  ~ totals: " + counts(totals.get("a")) + " -> " + counts(totals.get("b")));
     }
     out.flush();
   }
@@ -173,7 +173,7 @@ final class DiffReport {
       // An index's metadata value is the index's text: quoted, as metadata strings are.
       boolean text = field.startsWith("index.");
       line(
-          "  format fact "
+          "  ~ format fact "
               + TerminalText.printable(field)
               + ": "
               + fact(f, "a", text)
@@ -185,18 +185,18 @@ final class DiffReport {
 
   private void metadata(JsonNode m) {
     for (JsonNode r : m.get("added")) {
-      line("  + metadata " + key(r) + " = " + value(r));
+      line("  + metadata " + key(r) + " = " + value(r, r));
     }
     omitted(m, "added", "added metadata keys");
     for (JsonNode r : m.get("removed")) {
-      line("  - metadata " + key(r) + " = " + value(r));
+      line("  - metadata " + key(r) + " = " + value(r, r));
     }
     omitted(m, "removed", "removed metadata keys");
     for (JsonNode c : m.get("changed")) {
       // The same spelling under another type (INT32 5, UINT64 5) is a change: name the types.
       boolean retyped = !c.get("a").get("type").equals(c.get("b").get("type"));
-      String a = value(c.get("a"));
-      String b = value(c.get("b"));
+      String a = value(c, c.get("a"));
+      String b = value(c, c.get("b"));
       if (a.equals(b) && !retyped && c.get("a").path("value").isString()) {
         // Cut at the same place, the two strings read alike: show them where they differ.
         String[] at = whereTheyDiffer(
@@ -313,8 +313,12 @@ final class DiffReport {
 
   private void types(JsonNode types) {
     for (JsonNode t : types) {
+      // A type only one side has is added or removed, as a metadata key is.
+      String mark = t.get("a").isNull() ? "+" : t.get("b").isNull() ? "-" : "~";
       line(
-          "  type "
+          "  "
+              + mark
+              + " type "
               + TerminalText.printable(t.get("type").asText())
               + ": "
               + (t.get("a").isNull() ? "(none)" : counts(t.get("a")))
@@ -376,17 +380,41 @@ final class DiffReport {
    * its {@code value_sha256} when it has one (arrays of the same type and count that differ past
    * their preview differ there).
    */
-  private static String value(JsonNode row) {
+  /**
+   * @param keyed the row or change that carries the {@code key}
+   * @param row the row whose value is shown
+   */
+  private static String value(JsonNode keyed, JsonNode row) {
     if (row.has("value")) {
       // A 64-bit integer or a non-finite float is a JSON string; only STRING values are text.
       JsonNode type = row.get("type");
       return type != null && !"STRING".equals(type.asText())
-          ? plain(row.get("value"))
+          ? plain(row.get("value")) + fileTypeName(keyed.path("key").asText(), row)
           : text(row.get("value"));
     }
     String shape = row.get("element_type").asText() + "[" + row.get("count").asText() + "]";
     JsonNode digest = row.get("value_sha256");
     return digest == null ? shape : shape + " sha256 " + digest.asText().substring(0, 12) + "...";
+  }
+
+  /**
+   * @return " (NAME)" after a GGUF {@code general.file_type} integer that llama.cpp's {@code
+   *     llama_ftype} names ({@link dev.rea.core.evidence.LlamaFtype}), as the readable report
+   *     shows it; else ""
+   */
+  private static String fileTypeName(String key, JsonNode row) {
+    JsonNode v = row.get("value");
+    if (!dev.rea.core.evidence.LlamaFtype.KEY.equals(key)
+        || !(v.isIntegralNumber() || v.isString())) {
+      return "";
+    }
+    try {
+      // 64-bit values come as strings; one past Long.MAX_VALUE (UINT64) has no name.
+      String name = dev.rea.core.evidence.LlamaFtype.name(Long.parseLong(v.asText()));
+      return name == null ? "" : " (" + name + ")";
+    } catch (NumberFormatException e) {
+      return "";
+    }
   }
 
   /**

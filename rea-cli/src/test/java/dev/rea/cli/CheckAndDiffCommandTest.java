@@ -661,7 +661,34 @@ class CheckAndDiffCommandTest {
     Path bigNoArray = write("be2.gguf", llama().tensor("w", F32, 8, 4).bigEndian());
     Path littleNoArray = write("le2.gguf", llama().tensor("w", F32, 8, 4));
     assertThat(CliRunner.run("diff", littleNoArray.toString(), bigNoArray.toString()).out())
-        .contains("  format fact byte_order: little -> big\n")
+        .contains("  ~ format fact byte_order: little -> big\n")
         .doesNotContain("note:");
+  }
+
+  @Test
+  void everyReadableDiffLineSaysWhetherItWasAddedRemovedOrChanged() throws Exception {
+    Path a = write("ft1.gguf", llama().kv("general.file_type", GgufBuilder.u32(1)).tensor("w", F32, 8, 4));
+    Path b =
+        write(
+            "ft15.gguf",
+            llama().kv("general.file_type", GgufBuilder.u32(15)).tensor("w", F32, 8, 8).tensor("q", Q4_K, 256, 4));
+
+    CliRunner.Result text = CliRunner.run("diff", a.toString(), b.toString());
+
+    assertThat(text.status()).as(text.err()).isEqualTo(1);
+    String out = text.out();
+    assertThat(out)
+        .contains("  ~ metadata general.file_type: 1 (MOSTLY_F16) -> 15 (MOSTLY_Q4_K_M)\n")
+        .contains("  ~ format fact tensor_data_offset: ")
+        .contains("  + type Q4_K: (none) -> 1 tensor")
+        .contains("  ~ type F32: 1 tensor")
+        .contains("  ~ totals: ");
+    String differences = out.substring(out.indexOf("The declarations differ:\n") + 25);
+    for (String line : differences.split("\n")) {
+      assertThat(line).as("a difference, marked").matches("  [-+~] .*");
+    }
+    // And the other way round, the type only A has is removed.
+    assertThat(CliRunner.run("diff", b.toString(), a.toString()).out())
+        .contains("  - type Q4_K: 1 tensor");
   }
 }

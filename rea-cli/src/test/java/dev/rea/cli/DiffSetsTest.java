@@ -128,7 +128,7 @@ class DiffSetsTest {
         .containsExactly("2:general.alignment");
 
     CliRunner.Result text = CliRunner.run("diff", a.get(0).toString(), b.get(0).toString());
-    assertThat(text.out()).contains("  format fact member[2].alignment: 32 -> 64\n");
+    assertThat(text.out()).contains("  ~ format fact member[2].alignment: 32 -> 64\n");
     // The same set on both sides is the same, its odd member included.
     assertThat(CliRunner.run("diff", b.get(0).toString(), b.get(1).toString()).status()).isZero();
   }
@@ -337,9 +337,9 @@ class DiffSetsTest {
     assertThat(fact.has("b")).isFalse();
 
     CliRunner.Result text = CliRunner.run("diff", a.index.toString(), b.index.toString());
-    assertThat(text.out()).contains("  format fact index.x: null -> absent\n");
+    assertThat(text.out()).contains("  ~ format fact index.x: null -> absent\n");
     CliRunner.Result back = CliRunner.run("diff", b.index.toString(), a.index.toString());
-    assertThat(back.out()).contains("  format fact index.x: absent -> null\n");
+    assertThat(back.out()).contains("  ~ format fact index.x: absent -> null\n");
   }
 
   /**
@@ -359,7 +359,7 @@ class DiffSetsTest {
     CliRunner.Result text = CliRunner.run("diff", a.index.toString(), b.index.toString());
     assertThat(text.out())
         .contains(
-            "  format fact index.total_size: \""
+            "  ~ format fact index.total_size: \""
                 + fact.get("a").asString()
                 + "\" -> \"999\"")
         .contains("header_sha256 none for a set")
@@ -395,6 +395,6 @@ class DiffSetsTest {
         .contains("  ~ metadata general.name: \"4096\" -> \"8192\"")
         // Another type with the same spelling is a change, and says so.
         .contains("  ~ metadata llama.block_count: UINT32 2 -> UINT64 2")
-        .contains("  totals: 1 tensor, 16 parameters, 64 bytes -> 1 tensor, 32 parameters, 128 bytes");
+        .contains("  ~ totals: 1 tensor, 16 parameters, 64 bytes -> 1 tensor, 32 parameters, 128 bytes");
   }
 }
