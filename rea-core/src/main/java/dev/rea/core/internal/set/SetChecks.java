@@ -9,6 +9,7 @@ import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.TensorRow;
 import dev.rea.core.evidence.ValueType;
 import dev.rea.core.evidence.Warning;
+import dev.rea.core.internal.io.FieldPath;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -283,7 +284,7 @@ public final class SetChecks {
       } else {
         other = true;
         if (k > 0 && keysOutsideFirst.size() < 4) {
-          keysOutsideFirst.add(ReaException.truncateForMessage(m.key()));
+          keysOutsideFirst.add(FieldPath.quote(m.key()));
         }
       }
     }

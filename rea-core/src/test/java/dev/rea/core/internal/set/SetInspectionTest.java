@@ -496,7 +496,7 @@ class SetInspectionTest {
     SetInspection.Complete r = complete(m.get(0));
     assertThat(r.set().warnings()).extracting(Warning::code)
         .containsExactly("split_metadata_outside_first");
-    assertThat(r.set().warnings().get(0).message()).contains("members 2 (general.name)");
+    assertThat(r.set().warnings().get(0).message()).contains("members 2 (\"general.name\")");
   }
 
   @Test
