@@ -382,7 +382,14 @@ public final class CheckCommand extends ReaCommand {
       }
       layout |= LAYOUT_CODES.contains(r.code());
       String earlier = firstOfCode.putIfAbsent(r.code(), message);
-      reasons.add(r.code() + ": " + TerminalText.printable(asAbove(message, earlier)));
+      // Warnings and limitations quote file text as the Evidence does; other reasons may not.
+      String shown = asAbove(message, earlier);
+      reasons.add(
+          r.code()
+              + ": "
+              + (r.kind() == Verdict.Kind.WARNING || r.kind() == Verdict.Kind.LIMITATION
+                  ? TerminalText.message(shown)
+                  : TerminalText.printable(shown)));
     }
     return "FAIL "
         + TerminalText.printable(v.path())

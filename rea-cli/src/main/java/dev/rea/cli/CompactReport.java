@@ -121,7 +121,7 @@ final class CompactReport {
           "  - ["
               + w.get("code").asString()
               + "] "
-              + TerminalText.printable(w.get("message").asString()),
+              + TerminalText.message(w.get("message").asString()),
           4);
     }
     if (omitted > 0) {
@@ -375,7 +375,7 @@ final class CompactReport {
           "  warning ["
               + w.get("code").asString()
               + "] "
-              + TerminalText.printable(w.get("message").asString()),
+              + TerminalText.message(w.get("message").asString()),
           4);
     }
     if (p.get("warnings_omitted").asInt() > 0) {

@@ -234,7 +234,7 @@ final class HumanReport {
     java.util.Map<String, String> shownTails = new java.util.HashMap<>();
     for (Limitation l : limitations) {
       screen.println(
-          out, "  - [" + l.code() + "] " + TerminalText.printable(shortened(l, shownTails)), 4);
+          out, "  - [" + l.code() + "] " + TerminalText.message(shortened(l, shownTails)), 4);
       if (l.candidates() != null && !l.candidates().isEmpty()) {
         screen.println(
             out, "    candidates: " + TerminalText.printable(String.join(", ", l.candidates())), 6);
@@ -281,7 +281,7 @@ final class HumanReport {
       out.println("  none");
     }
     for (Warning w : r.warnings()) {
-      screen.println(out, "  - [" + w.code() + "] " + TerminalText.printable(w.message()), 4);
+      screen.println(out, "  - [" + w.code() + "] " + TerminalText.message(w.message()), 4);
     }
     out.println();
     screen.println(

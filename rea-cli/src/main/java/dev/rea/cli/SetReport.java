@@ -262,7 +262,7 @@ final class SetReport {
     for (Warning w : s.warnings()) {
       // As the file report prints a warning: "[code] message".
       screen.println(out, "  - [" + TerminalText.printable(w.code()) + "] "
-          + TerminalText.printable(w.message()), 4);
+          + TerminalText.message(w.message()), 4);
     }
   }
 

@@ -90,7 +90,21 @@ final class TerminalText {
     if (s == null) {
       return null;
     }
-    return escaped(s, true);
+    return escaped(s, true, true);
+  }
+
+  /**
+   * A message REA wrote (a limitation, a warning, a check reason) for one line of the report:
+   * as {@link #printable}, except that a backslash before {@code u} is kept. Such a message
+   * quotes file text JSON-style ({@code FieldPath.quote}: a backslash of the file is already
+   * {@code \\}, a control character already {@code \}{@code uXXXX}), so its backslash-u is an
+   * escape it wrote, and escaping that backslash again would misstate the name it quotes.
+   *
+   * @param s the message
+   * @return the message, safe for one line
+   */
+  static String message(String s) {
+    return escaped(s, true, false);
   }
 
   /**
@@ -140,7 +154,7 @@ final class TerminalText {
     return sb.toString();
   }
 
-  private static String escaped(String s, boolean value) {
+  private static String escaped(String s, boolean value, boolean backslashU) {
     boolean marks = value && !Normalizer.isNormalized(s, Normalizer.Form.NFC);
     StringBuilder sb = null;
     for (int i = 0; i < s.length(); ) {
@@ -150,7 +164,7 @@ final class TerminalText {
       // report starts an escape: a name holding the six characters backslash, u, 2, 0, 0, b
       // never reads as one holding U+200B. (The wrapped writer sees the escapes: not there.)
       boolean escapeLike =
-          value && cp == '\\' && i + 1 < s.length() && s.charAt(i + 1) == 'u';
+          value && backslashU && cp == '\\' && i + 1 < s.length() && s.charAt(i + 1) == 'u';
       if ((value && (cp == '\n' || cp == '\t'))
           || unsafeCodePoint(cp)
           || escapeLike
@@ -228,12 +242,12 @@ final class TerminalText {
 
     @Override
     public void write(char[] buf, int off, int len) throws IOException {
-      out.write(escaped(new String(buf, off, len), false));
+      out.write(escaped(new String(buf, off, len), false, false));
     }
 
     @Override
     public void write(String s, int off, int len) throws IOException {
-      out.write(escaped(s.substring(off, off + len), false));
+      out.write(escaped(s.substring(off, off + len), false, false));
     }
   }
 

@@ -387,6 +387,36 @@ class OutputSafetyTest {
     assertThat(r.out().split("F\\\\u000a32\\\\u0009X", -1)).hasSizeGreaterThanOrEqualTo(3);
   }
 
+  /**
+   * A limitation quotes the dtype as the Evidence does (ESC as a JSON escape): the report shows
+   * that escape once, as the tables show the name, not with its backslash escaped again; a
+   * backslash of the file's own stays told apart (the quote doubles it).
+   */
+  @Test
+  void aLimitationShowsAQuotedNameAsTheTablesDo() throws Exception {
+    Path p = dir.resolve("esc.safetensors");
+    byte[] header =
+        "{\"w\":{\"dtype\":\"F\\u001b[31mX\",\"shape\":[1],\"data_offsets\":[0,4]},"
+            .concat("\"v\":{\"dtype\":\"B\\\\u200b\",\"shape\":[1],\"data_offsets\":[4,8]}}")
+            .getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer st =
+        java.nio.ByteBuffer.allocate(8 + header.length + 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    st.putLong(header.length).put(header);
+    Files.write(p, st.array());
+
+    CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString());
+
+    assertThat(r.status()).as(r.err()).isEqualTo(0);
+    assertPrintable(r.out());
+    // The table cell and the limitation name the ESC dtype alike.
+    assertThat(r.out()).contains("F\\u001b[31mX  ").contains("dtype \"F\\u001b[31mX\" is not a dtype");
+    // The dtype B, backslash, u200b (six characters, no U+200B): the quote doubles the backslash.
+    assertThat(r.out()).contains("dtype \"B\\\\u200b\" is not a dtype");
+    CliRunner.Result check = CliRunner.run("check", p.toString(), "--fail-on", "limitations");
+    assertThat(check.status()).isEqualTo(1);
+    assertThat(check.out()).contains("dtype \"F\\u001b[31mX\" ").doesNotContain("u005c");
+  }
+
   private static String jsonEscaped(String s) {
     return s.replace("\n", "\\n").replace("\t", "\\t");
   }
