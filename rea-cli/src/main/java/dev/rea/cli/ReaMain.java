@@ -28,7 +28,8 @@ public final class ReaMain implements java.util.concurrent.Callable<Integer> {
   /** Usage-message footer of {@code rea}. */
   static final String[] FOOTER = {
     "",
-    "Exit status: 0 complete Evidence, 2 invalid input, 3 target unavailable,",
+    "Exit status: 0 complete Evidence, 1 an answer of no (diff: the declarations",
+    "differ; check, scan: some model failed), 2 invalid input, 3 target unavailable,",
     "4 execution failure, 5 resource exhausted, 130 cancelled (SIGINT),",
     "143 terminated (SIGTERM), 141 stdout's reader went away (| head).",
     "Run 'rea help <command>' for a command's options."

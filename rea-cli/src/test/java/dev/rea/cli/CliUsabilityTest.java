@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rea.core.internal.format.gguf.GgufTesting;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -177,6 +178,11 @@ class CliUsabilityTest {
         .contains("Report what a GGUF or safetensors file declares, from")
         .contains("its header alone.")
         .contains("Serve REA to agents over MCP (stdio).");
+    // Every status a command can end with, 1 (diff, check, scan) included.
+    String statuses = r.out().substring(r.out().indexOf("Exit status:")).replaceAll("\\s+", " ");
+    for (String s : List.of(" 0 ", " 1 ", " 2 ", " 3 ", " 4 ", " 5 ", " 130 ", " 141 ", " 143 ")) {
+      assertThat(statuses).contains(s);
+    }
     // Examples are short enough not to be wrapped inside a file name or JSON string.
     CliRunner.Result h = CliRunner.run("help", "inspect-model-artifact");
     assertThat(h.out()).contains("      --evidence_output ev.json --json").contains("\"names\":[\"token_embd.weight\"]}'");
