@@ -497,6 +497,10 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
         return 130;
       }
       default -> {
+        String none = noneKept(plan, tally);
+        if (none != null) {
+          err.println(none);
+        }
         String warned = failOnReason(plan, tally);
         if (warned != null) {
           err.println(warned);
@@ -506,6 +510,27 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
         return tally.anyTrouble() || warned != null ? 1 : 0;
       }
     }
+  }
+
+  /**
+   * @return for a {@code --resume} that kept none of the earlier output's lines, a sentence
+   *     saying why that can be (a user who resumed by another spelling of the same directory
+   *     otherwise sees only "0 kept" after a scan as long as the first); else null
+   */
+  private static @Nullable String noneKept(Plan plan, Tally tally) {
+    ResumeIndex resume = plan.resume();
+    if (resume == null || resume.lines() == 0 || tally.kept() > 0) {
+      return null;
+    }
+    int n = resume.lines();
+    return "rea scan: --resume kept none of the "
+        + n
+        + (n == 1 ? " line" : " lines")
+        + " of "
+        + TerminalText.printable(String.valueOf(plan.output()))
+        + ": each names a file that changed since, a failed or partial model (inspected again),"
+        + " or a path not under the PATHs given now (a line names its model by absolute path;"
+        + " a directory reached through another symbolic link is another path)";
   }
 
   /**

@@ -311,4 +311,27 @@ class ScanResumeTest {
     }
     assertThat(paths).anyMatch(p -> p.endsWith("far.gguf")).noneMatch(p -> p.endsWith("near.gguf"));
   }
+
+  @Test
+  void aResumeThatKeepsNothingSaysWhyThatCanBe() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 3, false);
+    Files.createSymbolicLink(dir.resolve("alias"), tree.root());
+    Path out = dir.resolve("out.jsonl");
+    assertThat(CliRunner.run("scan", tree.root().toString(), "--output", out.toString()).status())
+        .isZero();
+
+    CliRunner.Result viaLink =
+        CliRunner.run("scan", dir.resolve("alias").toString(), "--output", out.toString(), "--resume");
+
+    assertThat(viaLink.status()).as(viaLink.err()).isZero();
+    assertThat(lastLine(viaLink.err())).contains("0 kept from the earlier output");
+    assertThat(viaLink.err())
+        .contains("--resume kept none of the 3 lines of " + out)
+        .contains("another symbolic link is another path");
+    // A resume that keeps lines says nothing of the kind.
+    CliRunner.Result again =
+        CliRunner.run("scan", dir.resolve("alias").toString(), "--output", out.toString(), "--resume");
+    assertThat(lastLine(again.err())).contains("3 kept from the earlier output");
+    assertThat(again.err()).doesNotContain("kept none");
+  }
 }
