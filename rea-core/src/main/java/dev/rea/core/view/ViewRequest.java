@@ -131,6 +131,12 @@ public record ViewRequest(
   }
 
   /**
+   * The field of a set's tensor rows naming the member each row is from (CONTRACT section 9).
+   * Every such row carries it, whatever {@code fields} lists; {@code fields} may name it.
+   */
+  public static final String SET_MEMBER_FIELD = "member";
+
+  /**
    * Checks the view as built in code (the parser calls it too).
    *
    * @return this view
@@ -157,7 +163,10 @@ public record ViewRequest(
       Set<String> seen = new HashSet<>();
       for (int i = 0; i < fields.size(); i++) {
         String f = fields.get(i);
-        if (!collection.fields().contains(f)) {
+        // A set's tensor rows always carry "member" (CONTRACT section 9): naming it is allowed,
+        // and refused for a single file's rows where they are answered.
+        if (!collection.fields().contains(f) && !(collection == ViewCollection.TENSORS
+            && f.equals(SET_MEMBER_FIELD))) {
           throw bad(
               "fields[" + i + "]",
               "\""
@@ -166,6 +175,7 @@ public record ViewRequest(
                   + collection.wire()
                   + " rows (fields: "
                   + String.join(", ", collection.fields())
+                  + (collection == ViewCollection.TENSORS ? "; a set's rows also member" : "")
                   + ")");
         }
         if (!seen.add(f)) {

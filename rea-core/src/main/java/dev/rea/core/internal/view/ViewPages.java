@@ -101,6 +101,15 @@ public final class ViewPages {
           .field("collection")
           .build();
     }
+    List<String> fields = view.fields();
+    if (fields != null && fields.contains(ViewRequest.SET_MEMBER_FIELD)) {
+      throw ReaException.builder(
+              dev.rea.core.error.Constraint.BAD_VIEW,
+              "\"member\" is a field of a model set's tensor rows only (inspect_model_set); a"
+                  + " single file's rows have none")
+          .field("fields[" + fields.indexOf(ViewRequest.SET_MEMBER_FIELD) + "]")
+          .build();
+    }
     EvidenceRecord r = ev.record();
     Artifact a = r.artifact();
     Selection sel = Selection.of(ev, view);

@@ -144,4 +144,32 @@ class SetViewsTest {
     JsonNode types = page(s, "{\"collection\":\"types\"}");
     assertThat(types.get("rows").get(0).get("tensor_count").asInt()).isEqualTo(2);
   }
+
+  @Test
+  void fieldsMayNameMemberOnASetsTensorRowsOnly() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 3, 2);
+    SetEvidence s = set(c.index);
+
+    JsonNode p = page(s, "{\"collection\":\"tensors\",\"fields\":[\"name\",\"member\"],\"limit\":4}");
+
+    JsonNode row = p.get("rows").get(0);
+    assertThat(row.has("member")).isTrue();
+    assertThat(row.has("name")).isTrue();
+    assertThat(row.has("type")).isFalse();
+    // The same row without naming it: member is there all the same.
+    JsonNode without = page(s, "{\"collection\":\"tensors\",\"fields\":[\"name\"],\"limit\":4}");
+    assertThat(without.get("rows")).isEqualTo(p.get("rows"));
+
+    // A single file's rows have no member: refused where it is answered, naming the field.
+    var member = s.members().get(0);
+    ViewRequest v = ViewRequest.parse("{\"collection\":\"tensors\",\"fields\":[\"name\",\"member\"]}", ViewRequest.Mode.INLINE);
+    assertThatThrownBy(() -> rea.view(rea.evidence(member.record()), v, SourceKind.INLINE))
+        .isInstanceOfSatisfying(ReaException.class, e -> {
+          assertThat(e.constraint()).isEqualTo(Constraint.BAD_VIEW);
+          assertThat(e.field()).isEqualTo("fields[1]");
+        });
+    // Another collection's rows never take it.
+    assertThatThrownBy(() -> ViewRequest.parse("{\"collection\":\"types\",\"fields\":[\"member\"]}", ViewRequest.Mode.INLINE))
+        .isInstanceOf(ReaException.class);
+  }
 }
