@@ -1,5 +1,6 @@
 package dev.rea.core;
 
+import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.evidence.Inspection;
@@ -859,8 +860,37 @@ public final class Rea {
         null,
         List.of(
             new Verdict.Reason(
-                Verdict.Kind.REJECTION, e.constraint().wireName(), e.getMessage(), e.offset(),
-                e.field(), file)));
+                Verdict.Kind.REJECTION, e.constraint().wireName(), rejectionMessage(e),
+                e.offset(), e.field(), file)));
+  }
+
+  /**
+   * A rejection's message; for a set rejected for several contradictions, followed by the others
+   * its diagnostics list (CONTRACT section 9: up to 32), so that a verdict saying "5
+   * contradictions" names all five and not only the first its message names.
+   */
+  private static String rejectionMessage(ReaException e) {
+    Object listed = e.diagnostics().get("contradictions");
+    if (e.constraint() != Constraint.SET_REJECTED
+        || !(listed instanceof List<?> items)
+        || items.size() < 2) {
+      return e.getMessage();
+    }
+    StringBuilder b = new StringBuilder(e.getMessage()).append("; the others: ");
+    for (int i = 1; i < items.size(); i++) {
+      if (!(items.get(i) instanceof Map<?, ?> m)) {
+        return e.getMessage();
+      }
+      b.append(i > 1 ? "; " : "")
+          .append("member ").append(m.get("member")).append(" (").append(m.get("path")).append(')')
+          .append(m.get("tensor") == null ? "" : ", tensor \"" + m.get("tensor") + "\"")
+          .append(", ").append(m.get("field")).append(": ").append(m.get("message"));
+    }
+    Object counted = e.diagnostics().get("contradiction_count");
+    if (counted instanceof Number n && n.longValue() > items.size()) {
+      b.append("; and ").append(n.longValue() - items.size()).append(" more");
+    }
+    return b.toString();
   }
 
   /** Adds {@code sha256_mismatch} when a digest is expected and the file's is not it. */

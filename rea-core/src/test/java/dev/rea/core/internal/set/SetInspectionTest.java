@@ -510,6 +510,27 @@ class SetInspectionTest {
     assertThat((List<?>) f.error().diagnostics().get("contradictions")).hasSize(32);
     assertThat(f.error().diagnostics().get("contradiction_count")).isEqualTo(40);
     assertThat(f.partial().members()).hasSize(2);
+
+    // A check's verdict names every listed contradiction, and counts the rest.
+    dev.rea.core.Verdict v =
+        Rea.verdict(c.index.toString(), f, new dev.rea.core.CheckPolicy(null, java.util.Set.of(), false));
+    assertThat(v.reasons()).hasSize(1);
+    String message = v.reasons().get(0).message();
+    assertThat(message).startsWith(f.error().getMessage() + "; the others: ").endsWith("; and 8 more");
+    for (Object item : (List<?>) f.error().diagnostics().get("contradictions")) {
+      assertThat(message).contains(", " + ((java.util.Map<?, ?>) item).get("field") + ": ");
+    }
+  }
+
+  @Test
+  void aSetWithOneContradictionKeepsItsMessageAsTheVerdict() {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 1, (s, b) -> {}, map -> {
+      map.put("ghost", "model-00001-of-00002.safetensors");
+    });
+    SetInspection.Failed f = (SetInspection.Failed) rea.inspectSet(c.index, InspectOptions.defaults());
+    dev.rea.core.Verdict v =
+        Rea.verdict(c.index.toString(), f, new dev.rea.core.CheckPolicy(null, java.util.Set.of(), false));
+    assertThat(v.reasons().get(0).message()).isEqualTo(f.error().getMessage());
   }
 
   @Test
