@@ -98,7 +98,8 @@ public final class DiffCommand extends ReaCommand {
       Output.printJson(out, c.json());
     } else {
       DiffReport.print(
-          TerminalText.wrap(out), c.json(), Screen.forStdout(env, wide), a.savedFile(), b.savedFile());
+          TerminalText.wrap(out), c.json(), Screen.forStdout(env, wide), a.savedFile(), b.savedFile(),
+          a::describe, b::describe);
     }
     return c.sameDeclarations() ? 0 : 1;
   }
@@ -108,7 +109,26 @@ public final class DiffCommand extends ReaCommand {
    * file it was read from (null for a fresh inspection).
    */
   private record Side(
-      @Nullable EvidenceRecord file, @Nullable SetEvidence set, @Nullable String savedFile) {}
+      @Nullable EvidenceRecord file, @Nullable SetEvidence set, @Nullable String savedFile) {
+    /**
+     * @param names tensor names this side declares (the diff's added or removed ones, at most
+     *     256)
+     * @return each name's type and shape as the report shows them ({@code F32 [4, 8]}), by name
+     */
+    java.util.Map<String, String> describe(java.util.Set<String> names) {
+      java.util.Map<String, String> out = new java.util.HashMap<>();
+      java.util.List<EvidenceRecord> records =
+          file != null ? java.util.List.of(file) : java.util.Objects.requireNonNull(set).memberRecords();
+      for (EvidenceRecord r : records) {
+        for (dev.rea.core.evidence.TensorRow t : r.tensors()) {
+          if (names.contains(t.name())) {
+            out.putIfAbsent(t.name(), t.type() + " " + t.shape());
+          }
+        }
+      }
+      return out;
+    }
+  }
 
   /**
    * Two files compare as files; when either side is a set, the other is taken as a set of one

@@ -29,12 +29,22 @@ final class DiffReport {
   /** The same for side B. */
   private final @Nullable String savedB;
 
+  private final TensorRows rowsA;
+  private final TensorRows rowsB;
+
   private DiffReport(
-      PrintWriter out, Screen screen, @Nullable String savedA, @Nullable String savedB) {
+      PrintWriter out,
+      Screen screen,
+      @Nullable String savedA,
+      @Nullable String savedB,
+      TensorRows rowsA,
+      TensorRows rowsB) {
     this.out = out;
     this.screen = screen;
     this.savedA = savedA;
     this.savedB = savedB;
+    this.rowsA = rowsA;
+    this.rowsB = rowsB;
   }
 
   /**
@@ -42,8 +52,20 @@ final class DiffReport {
    * indented four columns past its own indent.
    */
   static void print(PrintWriter out, byte[] json, Screen screen) {
-    print(out, json, screen, null, null);
+    print(out, json, screen, null, null, NO_ROWS, NO_ROWS);
   }
+
+  /** Looks up tensor rows of one side: names in, {@code "TYPE [shape]"} by name out. */
+  interface TensorRows {
+    /**
+     * @param names tensor names the side declares
+     * @return the type and shape of each name found
+     */
+    Map<String, String> describe(java.util.Set<String> names);
+  }
+
+  /** No rows to show: added and removed tensors are named alone, as {@code --json} names them. */
+  static final TensorRows NO_ROWS = names -> Map.of();
 
   /**
    * As {@link #print(PrintWriter, byte[], Screen)}, saying under a side that was read from saved
@@ -51,10 +73,18 @@ final class DiffReport {
    *
    * @param savedA the saved Evidence file side A was read from, or null
    * @param savedB the same for side B
+   * @param rowsA side A's tensor rows, to show a removed tensor's type and shape
+   * @param rowsB side B's, for an added tensor
    */
   static void print(
-      PrintWriter out, byte[] json, Screen screen, @Nullable String savedA, @Nullable String savedB) {
-    new DiffReport(out, screen, savedA, savedB).print(JSON.readTree(json));
+      PrintWriter out,
+      byte[] json,
+      Screen screen,
+      @Nullable String savedA,
+      @Nullable String savedB,
+      TensorRows rowsA,
+      TensorRows rowsB) {
+    new DiffReport(out, screen, savedA, savedB, rowsA, rowsB).print(JSON.readTree(json));
   }
 
   private void print(JsonNode d) {
@@ -226,28 +256,69 @@ final class DiffReport {
   }
 
   private void tensors(JsonNode t) {
+    Map<String, String> added = rowsB.describe(names(t.get("added")));
     for (JsonNode n : t.get("added")) {
-      line("  + tensor " + TerminalText.printable(n.asText()));
+      line("  + tensor " + TerminalText.printable(n.asText()) + described(added, n.asText()));
     }
     omitted(t, "added", "added tensors");
+    Map<String, String> removed = rowsA.describe(names(t.get("removed")));
     for (JsonNode n : t.get("removed")) {
-      line("  - tensor " + TerminalText.printable(n.asText()));
+      line("  - tensor " + TerminalText.printable(n.asText()) + described(removed, n.asText()));
     }
     omitted(t, "removed", "removed tensors");
     lookalikes(t);
+    // A tensor whose only change is where it lies follows from other changes (one grew, one was
+    // added): such tensors are counted on one line after those changed otherwise, which would
+    // else be lost among them.
+    List<String> moved = new ArrayList<>();
     for (JsonNode c : t.get("changed")) {
       List<String> parts = new ArrayList<>();
+      boolean placeOnly = true;
       for (Map.Entry<String, JsonNode> f : c.get("fields").properties()) {
+        placeOnly &= PLACE_FIELDS.contains(f.getKey());
         parts.add(
             f.getKey() + " " + plain(f.getValue().get(0)) + " -> " + plain(f.getValue().get(1)));
       }
+      if (placeOnly && !parts.isEmpty()) {
+        moved.add(TerminalText.printable(c.get("name").asText()));
+        continue;
+      }
       line(
           "  ~ tensor " + TerminalText.printable(c.get("name").asText()) + ": " + String.join("; ", parts));
+    }
+    if (!moved.isEmpty()) {
+      int shown = Math.min(moved.size(), MOVED_NAMES);
+      line(
+          "  ~ "
+              + (moved.size() == 1 ? "1 tensor lies" : moved.size() + " tensors lie")
+              + " elsewhere, unchanged otherwise (offset, file_offset): "
+              + String.join(", ", moved.subList(0, shown))
+              + (moved.size() > shown ? ", ... (--json lists each)" : ""));
     }
     omitted(t, "changed", "changed tensors");
     if (t.get("order_changed").asBoolean()) {
       line("  the tensors both declare come in another order");
     }
+  }
+
+  /** Fields of a tensor that say where its data lies, not what it is. */
+  private static final java.util.Set<String> PLACE_FIELDS = java.util.Set.of("offset", "file_offset");
+
+  /** Names of tensors that only moved, shown on their line before "...". */
+  private static final int MOVED_NAMES = 8;
+
+  private static java.util.Set<String> names(JsonNode list) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    for (JsonNode n : list) {
+      out.add(n.asText());
+    }
+    return out;
+  }
+
+  /** @return {@code ": F32 [4, 8]"} when the side's row of {@code name} was found, else "" */
+  private static String described(Map<String, String> rows, String name) {
+    String d = rows.get(name);
+    return d == null ? "" : ": " + TerminalText.printable(d);
   }
 
   /**

@@ -516,7 +516,7 @@ class CheckAndDiffCommandTest {
     CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString());
     assertThat(r.status()).as(r.err()).isEqualTo(1);
     assertThat(r.out())
-        .contains("- tensor blk.0.cafe\\u0301.weight\n")
+        .contains("- tensor blk.0.cafe\\u0301.weight: F32 [8, 4]\n")
         .contains("~ tensor blk.0.caf\u00e9.weight: shape [8, 4] -> [8, 2]");
     // The readable inspection shows the two rows apart the same way.
     CliRunner.Result inspect = CliRunner.run("inspect-model-artifact", a.toString());
@@ -682,13 +682,39 @@ class CheckAndDiffCommandTest {
         .contains("  ~ format fact tensor_data_offset: ")
         .contains("  + type Q4_K: (none) -> 1 tensor")
         .contains("  ~ type F32: 1 tensor")
-        .contains("  ~ totals: ");
+        .contains("  ~ totals: ")
+        .contains("  + tensor q: Q4_K [256, 4]\n");
     String differences = out.substring(out.indexOf("The declarations differ:\n") + 25);
     for (String line : differences.split("\n")) {
       assertThat(line).as("a difference, marked").matches("  [-+~] .*");
     }
     // And the other way round, the type only A has is removed.
     assertThat(CliRunner.run("diff", b.toString(), a.toString()).out())
-        .contains("  - type Q4_K: 1 tensor");
+        .contains("  - type Q4_K: 1 tensor")
+        .contains("  - tensor q: Q4_K [256, 4]\n");
+  }
+
+  @Test
+  void tensorsThatOnlyMovedAreCountedAfterTheRealChanges() throws Exception {
+    GgufBuilder before = llama().tensor("first", F32, 8, 4);
+    GgufBuilder after = llama().tensor("first", F32, 8, 8);
+    for (int i = 0; i < 12; i++) {
+      before.tensor("t" + i, F32, 4);
+      after.tensor("t" + i, F32, 4);
+    }
+    Path a = write("m1.gguf", before);
+    Path b = write("m2.gguf", after);
+
+    String out = CliRunner.run("diff", a.toString(), b.toString()).out();
+
+    assertThat(out)
+        .contains("  ~ tensor first: shape [8, 4] -> [8, 8]")
+        .contains("  ~ 12 tensors lie elsewhere, unchanged otherwise (offset, file_offset): t0, t1,")
+        .contains("t7, ... (--json lists each)")
+        .doesNotContain("~ tensor t0");
+    // --json keeps one entry per tensor.
+    JsonNode changed = CliRunner.run("diff", a.toString(), b.toString(), "--json").json()
+        .get("tensors").get("changed");
+    assertThat(changed).hasSize(13);
   }
 }
