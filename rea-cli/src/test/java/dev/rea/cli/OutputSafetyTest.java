@@ -368,17 +368,23 @@ class OutputSafetyTest {
     assertThat(refused.err()).contains("k" + escaped).doesNotContain("\nFAKE").doesNotContain("\t");
   }
 
+  /** @return a safetensors file in the test's directory: the header, then {@code dataBytes} zeros */
+  private Path safetensors(String name, String header, int dataBytes) throws IOException {
+    byte[] h = header.getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer st =
+        java.nio.ByteBuffer.allocate(8 + h.length + dataBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    st.putLong(h.length).put(h);
+    return Files.write(dir.resolve(name), st.array());
+  }
+
   /** An unknown safetensors dtype is a value from the file too: escaped in both tables. */
   @Test
   void anUnknownDtypeWithALineFeedStaysInItsCell() throws Exception {
-    Path p = dir.resolve("dtype.safetensors");
-    byte[] header =
-        "{\"w\":{\"dtype\":\"F\\n32\\tX\",\"shape\":[1],\"data_offsets\":[0,4]}}"
-            .getBytes(StandardCharsets.UTF_8);
-    java.nio.ByteBuffer st =
-        java.nio.ByteBuffer.allocate(8 + header.length + 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    st.putLong(header.length).put(header);
-    Files.write(p, st.array());
+    Path p =
+        safetensors(
+            "dtype.safetensors",
+            "{\"w\":{\"dtype\":\"F\\n32\\tX\",\"shape\":[1],\"data_offsets\":[0,4]}}",
+            4);
     CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString());
     assertThat(r.status()).as(r.err()).isEqualTo(0);
     assertPrintable(r.out());
@@ -394,15 +400,12 @@ class OutputSafetyTest {
    */
   @Test
   void aLimitationShowsAQuotedNameAsTheTablesDo() throws Exception {
-    Path p = dir.resolve("esc.safetensors");
-    byte[] header =
-        "{\"w\":{\"dtype\":\"F\\u001b[31mX\",\"shape\":[1],\"data_offsets\":[0,4]},"
-            .concat("\"v\":{\"dtype\":\"B\\\\u200b\",\"shape\":[1],\"data_offsets\":[4,8]}}")
-            .getBytes(StandardCharsets.UTF_8);
-    java.nio.ByteBuffer st =
-        java.nio.ByteBuffer.allocate(8 + header.length + 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    st.putLong(header.length).put(header);
-    Files.write(p, st.array());
+    Path p =
+        safetensors(
+            "esc.safetensors",
+            "{\"w\":{\"dtype\":\"F\\u001b[31mX\",\"shape\":[1],\"data_offsets\":[0,4]},"
+                + "\"v\":{\"dtype\":\"B\\\\u200b\",\"shape\":[1],\"data_offsets\":[4,8]}}",
+            8);
 
     CliRunner.Result r = CliRunner.run("inspect-model-artifact", p.toString());
 
