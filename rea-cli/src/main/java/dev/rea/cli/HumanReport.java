@@ -348,6 +348,9 @@ final class HumanReport {
   /** Least width of the key column on a limited screen, in columns. */
   private static final int LEAST_KEY_COLUMNS = 16;
 
+  /** Columns a metadata type keeps however narrow the screen ({@code INT32} and most names). */
+  private static final int LEAST_TYPE_COLUMNS = 6;
+
   /**
    * Prints the metadata table within the screen's width: key and type in columns (keys cut only
    * when key and type alone would not leave 8 columns), and a value that does not fit after them
@@ -366,7 +369,9 @@ final class HumanReport {
       typeWidth = Math.max(typeWidth, TextTable.columns(r[1]));
     }
     // An array of arrays has a label as long as its nesting: cut, it leaves room for the key.
-    typeWidth = Math.min(typeWidth, screen.columns() - 6 - LEAST_KEY_COLUMNS - 8);
+    // Below about 30 columns nothing fits beside a key: the type keeps a few columns and the
+    // line runs over (the README accepts widths from 20).
+    typeWidth = Math.min(typeWidth, Math.max(LEAST_TYPE_COLUMNS, screen.columns() - 6 - LEAST_KEY_COLUMNS - 8));
     keyWidth = Math.min(keyWidth, Math.max(LEAST_KEY_COLUMNS, screen.columns() - 6 - typeWidth - 8));
     int room = screen.columns() - 6 - keyWidth - typeWidth;
     boolean cut = false;
@@ -378,9 +383,9 @@ final class HumanReport {
       String head =
           "  "
               + key
-              + " ".repeat(keyWidth - TextTable.columns(key) + 2)
+              + " ".repeat(Math.max(0, keyWidth - TextTable.columns(key)) + 2)
               + type
-              + " ".repeat(typeWidth - TextTable.columns(type) + 2);
+              + " ".repeat(Math.max(0, typeWidth - TextTable.columns(type)) + 2);
       String value = table.get(i)[2];
       if (TextTable.columns(value) <= room) {
         out.println((head + value).stripTrailing());

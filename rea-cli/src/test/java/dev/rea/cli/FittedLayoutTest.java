@@ -260,9 +260,8 @@ class FittedLayoutTest {
         .isEqualTo("hashing [######      ]  50.0% 512.0 MiB / 1.0 GiB");
   }
 
-  /** Every file of the test resources, reported at 80 columns: no line is longer. */
-  @Test
-  void reportsOfEveryTestFileFitEightyColumns() throws IOException, ReaException {
+  /** The records of every accepted file of the test resources, and of the shipped sample. */
+  private List<EvidenceRecord> testFileRecords() throws IOException {
     List<Path> files = new ArrayList<>();
     Path root = GgufTesting.repositoryRoot().resolve("rea-core/src/test/resources");
     try (Stream<Path> s = Files.walk(root)) {
@@ -273,40 +272,67 @@ class FittedLayoutTest {
           .forEach(files::add);
     }
     files.add(GgufTesting.repositoryRoot().resolve("samples/sample-mixed.gguf"));
-    int reported = 0;
+    List<EvidenceRecord> records = new ArrayList<>();
     for (Path f : files) {
       Path file = f.toString().endsWith(".gz")
           ? GgufTesting.resourceFile(dir, root.relativize(f).toString().substring("gguf/".length()))
           : f;
-      EvidenceRecord r;
       try {
-        r = GgufTesting.inspect(file);
+        records.add(GgufTesting.inspect(file));
       } catch (ReaException rejected) {
-        continue;
+        // Only accepted files have a report to lay out.
       }
-      Screen s80 = Screen.of(80);
-      String report = render(out -> new HumanReport(out, 100).screen(s80).print(r));
-      IndexedEvidence ev = IndexedEvidence.of(r);
-      String summary = render(out -> CompactReport.printSummary(out,
-          ModelArtifactSummary.render(ev, null), null, s80));
-      StringBuilder pages = new StringBuilder();
-      for (String collection : List.of("tensors", "metadata", "types")) {
-        byte[] page = ViewPages.answer(ev, ViewRequest.parse(
-            "{\"kind\":\"model-artifact\",\"collection\":\"" + collection + "\"}",
-            ViewRequest.Mode.ANALYSIS), SourceKind.EVIDENCE_FILE).json();
-        pages.append(render(out -> CompactReport.printPage(out, page, s80)));
-      }
-      for (String text : List.of(report, summary, pages.toString())) {
+    }
+    return records;
+  }
+
+  /** The report, the summary and a page of each collection of {@code r}, at {@code screen}. */
+  private static List<String> renderedAt(EvidenceRecord r, Screen screen) throws ReaException {
+    String report = render(out -> new HumanReport(out, 100).screen(screen).print(r));
+    IndexedEvidence ev = IndexedEvidence.of(r);
+    String summary = render(out -> CompactReport.printSummary(out,
+        ModelArtifactSummary.render(ev, null), null, screen));
+    StringBuilder pages = new StringBuilder();
+    for (String collection : List.of("tensors", "metadata", "types")) {
+      byte[] page = ViewPages.answer(ev, ViewRequest.parse(
+          "{\"kind\":\"model-artifact\",\"collection\":\"" + collection + "\"}",
+          ViewRequest.Mode.ANALYSIS), SourceKind.EVIDENCE_FILE).json();
+      pages.append(render(out -> CompactReport.printPage(out, page, screen)));
+    }
+    return List.of(report, summary, pages.toString());
+  }
+
+  /** Every file of the test resources, reported at 80 columns: no line is longer. */
+  @Test
+  void reportsOfEveryTestFileFitEightyColumns() throws IOException, ReaException {
+    List<EvidenceRecord> records = testFileRecords();
+    for (EvidenceRecord r : records) {
+      for (String text : renderedAt(r, Screen.of(80))) {
         for (String line : text.split("\n")) {
           if (line.length() > 80) {
             // Only a word that cannot be broken (a path, a digest, a quoted name) may be longer.
-            assertThat(line.strip()).as("%s: %s", f.getFileName(), line).doesNotContain(" ");
+            assertThat(line.strip()).as("%s: %s", r.artifact().path(), line).doesNotContain(" ");
           }
         }
       }
-      reported++;
     }
-    assertThat(reported).isGreaterThan(20);
+    assertThat(records.size()).isGreaterThan(20);
+  }
+
+  /**
+   * The narrowest widths the README accepts (20 columns and up) lay out every report without
+   * failing: at 20 to 30 columns the metadata table once asked for a negative padding.
+   */
+  @Test
+  void everyReportLaysOutAtTheNarrowestWidths() throws IOException, ReaException {
+    List<EvidenceRecord> records = testFileRecords();
+    for (int columns = 20; columns <= 40; columns++) {
+      for (EvidenceRecord r : records) {
+        List<String> texts = renderedAt(r, Screen.of(columns));
+        assertThat(texts.get(0)).as("%s at %d columns", r.artifact().path(), columns)
+            .contains("Tensors (");
+      }
+    }
   }
 
   /** A metadata key cut to fit the screen is said to be cut, as a cut tensor name is. */
