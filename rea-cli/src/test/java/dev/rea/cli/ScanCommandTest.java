@@ -454,4 +454,49 @@ class ScanCommandTest {
         .contains("PATH " + inside + " is inside PATH " + tree.root())
         .contains("PATH " + link + " is the same as PATH " + tree.root());
   }
+
+  /**
+   * File names whose bytes are not valid in the locale's encoding read alike in Java (each bad
+   * byte is U+FFFD): each such file gets a failed line of its own, told apart by its URI, and is
+   * never hidden behind another file of the same written name. The names are made by sh, since
+   * Java cannot spell them.
+   */
+  @Test
+  void filesWhoseNamesCannotBeDecodedEachGetAFailedLine() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("names"));
+    Path sample = dev.rea.core.internal.format.gguf.GgufTesting.repositoryRoot()
+        .resolve("samples/sample-mixed.gguf");
+    Files.copy(sample, tree.resolve("ok.gguf"));
+    Process p =
+        new ProcessBuilder(
+                "sh", "-c",
+                "cd \"$1\" && head -c 100 ok.gguf > \"$(printf 'm\\350.gguf')\""
+                    + " && head -c 100 ok.gguf > \"$(printf 'm\\351.gguf')\""
+                    + " && cp ok.gguf \"$(printf 'm\\352.gguf')\"",
+                "sh", tree.toString())
+            .inheritIO()
+            .start();
+    assertThat(p.waitFor()).isZero();
+
+    CliRunner.Result r = CliRunner.run("scan", tree.toString());
+
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    List<JsonNode> lines = lines(r.out());
+    assertThat(lines).hasSize(4);
+    List<String> uris = new ArrayList<>();
+    for (JsonNode l : lines) {
+      if (l.get("path").asString().endsWith("/ok.gguf")) {
+        assertThat(l.get("status").asString()).isEqualTo("complete");
+        continue;
+      }
+      assertThat(l.get("status").asString()).isEqualTo("failed");
+      JsonNode error = l.get("error");
+      assertThat(error.get("constraint").asString()).isEqualTo("not_found");
+      assertThat(error.get("message").asString()).contains("not valid in the locale's encoding");
+      uris.add(error.get("details").get("diagnostics").get("uri").asString());
+    }
+    assertThat(uris).containsExactlyInAnyOrder(
+        tree.toUri() + "m%E8.gguf", tree.toUri() + "m%E9.gguf", tree.toUri() + "m%EA.gguf");
+    assertThat(lastLine(r.err())).contains("3 failed");
+  }
 }
