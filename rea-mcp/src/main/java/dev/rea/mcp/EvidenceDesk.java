@@ -71,14 +71,24 @@ final class EvidenceDesk {
 
   private volatile int mostLoadsAtOnce;
 
-  /** A load of Evidence under {@link #loading}. */
-  private interface Load {
-    LoadedEvidence run() throws ReaException;
+  /** Loads run under the lock so far, for tests. */
+  private final java.util.concurrent.atomic.AtomicInteger loadsRun =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** A load of Evidence, and what is done with it, under {@link #loading}. */
+  private interface Load<T> {
+    T run() throws ReaException;
   }
 
-  private LoadedEvidence loadOneAtATime(Load load) throws ReaException {
+  /**
+   * Runs {@code load} while no other load runs. An import keeps the lock until its records are
+   * retained or refused, so that no loaded input waits, held, for its turn to be retained while
+   * the next one loads (a hostile trial piped 30 imports of a 57 MB bundle and saw 2.4 GB).
+   */
+  private <T> T loadOneAtATime(Load<T> load) throws ReaException {
     loading.lock();
     try {
+      loadsRun.incrementAndGet();
       int now = loadsNow.incrementAndGet();
       mostLoadsAtOnce = Math.max(mostLoadsAtOnce, now);
       try {
@@ -99,6 +109,11 @@ final class EvidenceDesk {
   /** Same, from a file ({@link Rea#readEvidence(Path)}). */
   LoadedEvidence loadFile(Path path) throws ReaException {
     return loadOneAtATime(() -> rea.readEvidence(path));
+  }
+
+  /** @return how many loads ran one at a time so far (tests: every import and source is one) */
+  int loadsRun() {
+    return loadsRun.get();
   }
 
   /** @return the most loads that ran at once so far (tests: never more than one) */
@@ -232,18 +247,28 @@ final class EvidenceDesk {
    *     a bundle or any record fails; {@code resource_exhausted} / {@code retained_budget}
    */
   List<String> importBundle(byte[] json) throws ReaException {
-    if (Rea.isSetEvidence(json)) {
-      return retainSetBundle(rea.readSetEvidence(json));
-    }
-    return retainBundle(load(json), null);
+    return loadOneAtATime(
+        () ->
+            Rea.isSetEvidence(json)
+                ? retainSetBundle(rea.readSetEvidence(json))
+                : retainBundle(rea.readEvidence(json), null));
   }
 
   /** Same, from a bundle file; also {@code target_unavailable} when it cannot be read. */
   List<String> importBundleFile(Path path) throws ReaException {
-    if (Rea.isSetEvidence(path)) {
-      return retainSetBundle(rea.readSetEvidence(path));
-    }
-    return retainBundle(loadFile(path), path);
+    return loadOneAtATime(
+        () ->
+            Rea.isSetEvidence(path)
+                ? retainSetBundle(rea.readSetEvidence(path))
+                : retainBundle(rea.readEvidence(path), path));
+  }
+
+  /**
+   * Authenticates a saved set bundle ({@link Rea#readSetEvidence(Path)}) one input at a time, as
+   * {@link #loadFile} does a record or bundle.
+   */
+  dev.rea.core.SetEvidence loadSetFile(Path path) throws ReaException {
+    return loadOneAtATime(() -> rea.readSetEvidence(path));
   }
 
   /**

@@ -218,7 +218,7 @@ final class ReaTools {
                   "view.collection", "array views page one model file's Evidence, not a set's");
             }
             return results.success(
-                rea.view(rea.readSetEvidence(p), viewOf(selection), SourceKind.EVIDENCE_FILE)
+                rea.view(desk.loadSetFile(p), viewOf(selection), SourceKind.EVIDENCE_FILE)
                     .json());
           }
           ev = EvidenceDesk.singleRecord(desk.loadFile(p), p);
