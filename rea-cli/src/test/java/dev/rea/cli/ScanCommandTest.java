@@ -499,4 +499,40 @@ class ScanCommandTest {
         tree.toUri() + "m%E8.gguf", tree.toUri() + "m%E9.gguf", tree.toUri() + "m%EA.gguf");
     assertThat(lastLine(r.err())).contains("3 failed");
   }
+
+  /**
+   * A directory replaced by a link to another directory after the walk opened its listing (what
+   * a racing uploader does): the file under the link is not the one the listing holds, so it is
+   * a failed line, and nothing of the file outside is reported. The swap is made by a lister
+   * that opens the real directory, then renames it and puts the link in its place.
+   */
+  @Test
+  void aDirectorySwappedForALinkMidWalkIsNotReadThrough() throws Exception {
+    Path sample = dev.rea.core.internal.format.gguf.GgufTesting.repositoryRoot()
+        .resolve("samples/sample-mixed.gguf");
+    Path tree = Files.createDirectories(dir.resolve("tree").resolve("d"));
+    Files.write(tree.resolve("m.gguf"), Files.readAllBytes(sample));
+    Path outside = Files.createDirectories(dir.resolve("outside").resolve("d"));
+    Files.write(outside.resolve("m.gguf"), ScanTrees.gguf(3));
+    TreeWalker.Lister swapping = d -> {
+      java.nio.file.DirectoryStream<Path> listing = Files.newDirectoryStream(d);
+      if (d.equals(tree)) {
+        Files.move(tree, tree.resolveSibling("d.moved"));
+        Files.createSymbolicLink(tree, outside);
+      }
+      return listing;
+    };
+
+    CliRunner.Result r = run(c -> c.lister = swapping, "scan", dir.resolve("tree").toString());
+
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    List<JsonNode> lines = lines(r.out());
+    assertThat(lines).hasSize(1);
+    assertThat(lines.get(0).get("status").asString()).isEqualTo("failed");
+    assertThat(lines.get(0).get("error").get("constraint").asString()).isEqualTo("target_changed");
+    assertThat(lines.get(0).get("summary").isNull()).isTrue();
+    long outsideInode = (Long) Files.getAttribute(outside.resolve("m.gguf"), "unix:ino");
+    assertThat(lines.get(0).get("identity").get("inode").asString())
+        .isNotEqualTo(Long.toString(outsideInode));
+  }
 }

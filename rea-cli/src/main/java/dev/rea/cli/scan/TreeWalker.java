@@ -13,7 +13,10 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -214,7 +217,7 @@ public final class TreeWalker {
   private void walkTree(Path root, FileStat rootStat) throws InterruptedException {
     Deque<Frame> stack = new ArrayDeque<>();
     try {
-      @Nullable Frame first = open(root, rootStat);
+      @Nullable Frame first = open(root, rootStat, false);
       if (first != null) {
         stack.push(first);
       }
@@ -240,6 +243,11 @@ public final class TreeWalker {
           listener.failed(f.dir, f.stat.identity(), failure(f.dir, "examining the entries of", e));
           stack.pop().close();
           f.units.end(listener::unit);
+          continue;
+        }
+        FileIdentity held = replacedOnThePath(f, entry, stat);
+        if (held != null) {
+          listener.failed(entry, held, changedUnderTheWalk(entry));
           continue;
         }
         if (unnamable(entry, stat)) {
@@ -325,14 +333,20 @@ public final class TreeWalker {
         return;
       }
     }
-    Frame child = open(dir, stat);
+    Frame child = open(dir, stat, true);
     if (child != null) {
       stack.push(child);
     }
   }
 
-  /** @return the directory's listing, or null (reported, or vanished) */
-  private @Nullable Frame open(Path dir, FileStat stat) throws InterruptedException {
+  /**
+   * @param below whether {@code dir} was found by the walk (not a PATH, which may be a link
+   *     followed as {@code find -H} follows it): its listing must then be the directory the walk
+   *     examined
+   * @return the directory's listing, or null (reported, or vanished)
+   */
+  private @Nullable Frame open(Path dir, FileStat stat, boolean below)
+      throws InterruptedException {
     DirectoryStream<Path> stream;
     try {
       stream = lister.open(dir);
@@ -342,7 +356,100 @@ public final class TreeWalker {
       listener.failed(dir, stat.identity(), failure(dir, "listing", e));
       return null;
     }
+    if (below && stream instanceof SecureDirectoryStream<Path> secure) {
+      // The directory was examined by name without following a link, then opened by name: if a
+      // link was swapped in between, the listing is of the link's target, outside the PATHs.
+      // The open listing's own identity (fstat) tells.
+      Object opened;
+      try {
+        opened = secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+      } catch (IOException e) {
+        opened = null;
+      }
+      String examined = fileKey(stat.identity());
+      if (examined != null && opened != null && !examined.equals(opened.toString())) {
+        closeQuietly(stream);
+        listener.failed(dir, stat.identity(), changedUnderTheWalk(dir));
+        return null;
+      }
+    }
     return new Frame(dir, stat, stream, grouping.directory(dir));
+  }
+
+  /**
+   * For an entry of a listing that is an open {@link SecureDirectoryStream}: whether the entry as
+   * examined by its path ({@code stat}) is the entry the listing's directory holds under its name
+   * (examined relative to the open directory, so through no link). They differ when a directory
+   * on the path was replaced by a link since the listing was opened.
+   *
+   * @return null when they are the same file (or this cannot be told); else the identity of what
+   *     the directory holds under the name (nothing of the file the path now leads to is
+   *     reported), with device and inode null when it is gone
+   */
+  private static @Nullable FileIdentity replacedOnThePath(Frame f, Path entry, FileStat stat) {
+    if (!(f.stream instanceof SecureDirectoryStream<Path> secure)) {
+      return null;
+    }
+    String examined = fileKey(stat.identity());
+    Path name = entry.getFileName();
+    if (examined == null || name == null) {
+      return null;
+    }
+    java.nio.file.attribute.BasicFileAttributes held;
+    try {
+      held =
+          secure
+              .getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+              .readAttributes();
+    } catch (IOException e) {
+      return FileIdentity.observed(null, null, 0, java.time.Instant.EPOCH);
+    }
+    Object key = held.fileKey();
+    if (key == null || examined.equals(key.toString())) {
+      return null;
+    }
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\\(dev=([0-9a-f]+),ino=([0-9]+)\\)").matcher(key.toString());
+    boolean parsed = m.matches();
+    return FileIdentity.observed(
+        parsed ? Long.parseUnsignedLong(m.group(1), 16) : null,
+        parsed ? Long.parseUnsignedLong(m.group(2)) : null,
+        held.size(),
+        held.lastModifiedTime().toInstant());
+  }
+
+  /**
+   * @return the identity's device and inode as the JDK's Unix file key prints them ({@code
+   *     (dev=fe00,ino=2482187)}: device in hex), or null when either is unknown
+   */
+  static @Nullable String fileKey(FileIdentity identity) {
+    String device = identity.device();
+    String inode = identity.inode();
+    if (device == null || inode == null) {
+      return null;
+    }
+    try {
+      return "(dev=" + Long.toHexString(Long.parseUnsignedLong(device)) + ",ino=" + inode + ")";
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static ReaException changedUnderTheWalk(Path p) {
+    return ReaException.builder(
+            Constraint.TARGET_CHANGED,
+            "a directory on the path was replaced while the walk examined it (a symbolic link"
+                + " swapped in for a directory leads out of the PATHs): not read")
+        .path(p.toString())
+        .build();
+  }
+
+  private static void closeQuietly(DirectoryStream<Path> stream) {
+    try {
+      stream.close();
+    } catch (IOException ignored) {
+      // A listing opened for reading only: nothing was written that closing could lose.
+    }
   }
 
   /** @return the next entry, or null at the end of the listing (or after a reported failure) */

@@ -96,6 +96,20 @@ final class UnitWork {
       write(unit, UnitStatus.FAILED, unit.identity(), null, ReaException.heapExhausted(e));
       return;
     }
+    EvidenceRecord read =
+        result instanceof Inspection.Complete c0 ? c0.record() : ((Inspection.Failed) result).partial();
+    if (read != null && !sameFile(read.artifact().identity(), unit.identity())) {
+      // The file read is not the one the walk listed: a directory on its path was replaced (by a
+      // link leading out of the PATHs) between the two. Nothing of what was read is written.
+      write(unit, UnitStatus.FAILED, unit.identity(), null,
+          ReaException.builder(
+                  Constraint.TARGET_CHANGED,
+                  "the file read is not the one the walk listed (device and inode differ): the file"
+                      + " or a directory on its path was replaced meanwhile; not reported")
+              .path(path.toString())
+              .build());
+      return;
+    }
     if (result instanceof Inspection.Complete c) {
       EvidenceRecord r = c.record();
       // A file that is one member of a model by its own account is read again as inspect-model-set
@@ -121,6 +135,15 @@ final class UnitWork {
       tally.read(partial.artifact().bytesRead());
     }
     write(unit, status, identity, status == UnitStatus.PARTIAL ? partial : null, f.error());
+  }
+
+  /** @return whether both identities name one file (device and inode; true when either is unknown) */
+  private static boolean sameFile(FileIdentity read, FileIdentity listed) {
+    if (read.device() == null || read.inode() == null || listed.device() == null
+        || listed.inode() == null) {
+      return true;
+    }
+    return read.device().equals(listed.device()) && read.inode().equals(listed.inode());
   }
 
   /**
