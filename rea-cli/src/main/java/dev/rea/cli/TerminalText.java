@@ -50,6 +50,7 @@ final class TerminalText {
         || c == 0x17B4
         || c == 0x17B5
         || (c >= 0x180B && c <= 0x180F)
+        || c == 0x2800 // Braille pattern blank: a symbol (So) that draws nothing
         || c == 0x3164
         || (c >= 0xFE00 && c <= 0xFE0F)
         || c == 0xFFA0
@@ -126,9 +127,11 @@ final class TerminalText {
     }
     StringBuilder sb = new StringBuilder(limit + 2);
     sb.append('"');
+    int run = 0;
     for (int i = 0; i < limit; ) {
       int cp = s.codePointAt(i);
       int units = Math.min(Character.charCount(cp), limit - i);
+      run = isMark(cp) ? run + 1 : 0;
       switch (cp) {
         case '\n' -> sb.append("\\n");
         case '\r' -> sb.append("\\r");
@@ -136,7 +139,7 @@ final class TerminalText {
         case '"' -> sb.append("\\\"");
         case '\\' -> sb.append("\\\\");
         default -> {
-          if (unsafeCodePoint(cp) || (marks && isMark(cp))) {
+          if (unsafeCodePoint(cp) || (marks && isMark(cp)) || run > MOST_STACKED_MARKS) {
             appendEscaped(sb, s, i, units);
           } else {
             sb.append(s, i, i + units);
@@ -157,9 +160,11 @@ final class TerminalText {
   private static String escaped(String s, boolean value, boolean backslashU) {
     boolean marks = value && !Normalizer.isNormalized(s, Normalizer.Form.NFC);
     StringBuilder sb = null;
+    int run = 0;
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
       int units = Character.charCount(cp);
+      run = isMark(cp) ? run + 1 : 0;
       // In a value, a backslash before 'u' is escaped too, so that every backslash-u of the
       // report starts an escape: a name holding the six characters backslash, u, 2, 0, 0, b
       // never reads as one holding U+200B. (The wrapped writer sees the escapes: not there.)
@@ -168,7 +173,8 @@ final class TerminalText {
       if ((value && (cp == '\n' || cp == '\t'))
           || unsafeCodePoint(cp)
           || escapeLike
-          || (marks && isMark(cp))) {
+          || (marks && isMark(cp))
+          || (value && run > MOST_STACKED_MARKS)) {
         if (sb == null) {
           sb = new StringBuilder(s.length() + 16).append(s, 0, i);
         }
@@ -180,6 +186,13 @@ final class TerminalText {
     }
     return sb == null ? s : sb.toString();
   }
+
+  /**
+   * Combining marks drawn on one character before the rest of their run is escaped. Written
+   * languages stack two or three (Vietnamese, Devanagari, Hebrew points); dozens (so-called Zalgo
+   * text) draw over the lines above and below, even in text already in normalization form C.
+   */
+  static final int MOST_STACKED_MARKS = 3;
 
   /** @return true for a combining mark (Unicode categories Mn, Mc and Me) */
   private static boolean isMark(int cp) {

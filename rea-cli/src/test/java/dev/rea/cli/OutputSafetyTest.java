@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.Normalizer;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -481,6 +482,13 @@ class OutputSafetyTest {
     assertThat(TerminalText.printable("cafe\u0301")).isEqualTo("cafe\\u0301");
     assertThat(TerminalText.quoted("cafe\u0301", 100)).isEqualTo("\"cafe\\u0301\"");
     assertThat(TerminalText.printable("\u0915\u093f \u1ec7 caf\u00e9")).isEqualTo("\u0915\u093f \u1ec7 caf\u00e9");
+    // Marks stacked past three on one character (text in form C, so the rule above keeps them)
+    // are escaped from the fourth: they would draw over the lines around. U+2800 draws nothing.
+    String stacked = "x" + "\u0300".repeat(6) + "y";
+    assertThat(Normalizer.isNormalized(stacked, Normalizer.Form.NFC)).isTrue();
+    assertThat(TerminalText.printable(stacked)).isEqualTo("x\u0300\u0300\u0300" + "\\u0300".repeat(3) + "y");
+    assertThat(TerminalText.quoted(stacked, 100)).isEqualTo("\"x\u0300\u0300\u0300" + "\\u0300".repeat(3) + "y\"");
+    assertThat(TerminalText.printable("a\u2800b")).isEqualTo("a\\u2800b");
     assertThat(TerminalText.printable("\u1ec7\u0301\u0323")).isEqualTo("\u1ec7\\u0301\\u0323");
     StringWriter sink = new StringWriter();
     PrintWriter raw = new PrintWriter(sink);
