@@ -379,4 +379,36 @@ class SetCommandTest {
     assertThat(size).isGreaterThan(9_999);
     assertThat(r.out()).contains("  " + Sizes.grouped(size) + "  ");
   }
+
+  /**
+   * A directory holding a model file whose name cannot be decoded is refused, naming the file by
+   * its URI, instead of being read as if the file were not there; a stray undecodable name of
+   * another kind is left alone. The names are made by sh, since Java cannot spell them.
+   */
+  @Test
+  void aDirectoryWithAModelFileWhoseNameCannotBeDecodedIsRefused() throws Exception {
+    Path sample = dev.rea.core.internal.format.gguf.GgufTesting.repositoryRoot()
+        .resolve("samples/sample-mixed.gguf");
+    Path bad = Files.createDirectories(dir.resolve("bad"));
+    Path stray = Files.createDirectories(dir.resolve("stray"));
+    Files.copy(sample, stray.resolve("ok.gguf"));
+    Process p =
+        new ProcessBuilder(
+                "sh", "-c",
+                "cp \"$1\" \"$2/$(printf 'm\\350.gguf')\" && echo x > \"$3/$(printf 'notes\\351.txt')\"",
+                "sh", sample.toString(), bad.toString(), stray.toString())
+            .inheritIO()
+            .start();
+    assertThat(p.waitFor()).isZero();
+
+    CliRunner.Result refused = CliRunner.run("inspect-model-set", bad.toString());
+    CliRunner.Result check = CliRunner.run("check", bad.toString());
+    CliRunner.Result fine = CliRunner.run("inspect-model-set", stray.toString());
+
+    assertThat(refused.status()).isEqualTo(3);
+    assertThat(refused.err()).contains("not_found").contains(bad.toUri() + "m%E8.gguf");
+    assertThat(check.status()).isEqualTo(1);
+    assertThat(check.out()).contains("not valid in the locale's encoding");
+    assertThat(fine.status()).as(fine.err()).isZero();
+  }
 }

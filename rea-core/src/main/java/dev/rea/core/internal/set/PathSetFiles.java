@@ -53,6 +53,9 @@ final class PathSetFiles implements SetFiles {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String name = p.getFileName().toString();
+        if (mayBeMember(name) && undecodable(p)) {
+          throw undecodableName(p);
+        }
         // An index name that is not a regular file (a FIFO, a directory, a dangling link) is
         // listed all the same: reading it fails without opening it, and that failure is the
         // answer for a shard it would name (docs/sets.md), not the shard taken alone.
@@ -66,6 +69,44 @@ final class PathSetFiles implements SetFiles {
       throw failure(dir.toString(), e, "listing the directory failed");
     }
     return out;
+  }
+
+  private static boolean mayBeMember(String name) {
+    return name.endsWith(".gguf") || name.endsWith(".safetensors") || SafetensorsIndex.isIndexName(name);
+  }
+
+  /**
+   * @return whether the listed entry's name holds bytes the locale's encoding cannot decode
+   *     (shown as U+FFFD): its name as text leads to another file or none, so a member of that
+   *     name could not be read, and two such names can read alike
+   */
+  private static boolean undecodable(Path listed) {
+    String text = listed.toString();
+    if (text.indexOf('\uFFFD') < 0) {
+      return false;
+    }
+    try {
+      return !Files.isSameFile(Path.of(text), listed);
+    } catch (IOException | java.nio.file.InvalidPathException e) {
+      return true;
+    }
+  }
+
+  private static ReaException undecodableName(Path listed) {
+    String uri = listed.toUri().toString();
+    return ReaException.builder(
+            Constraint.NOT_FOUND,
+            "the directory holds a model file whose name has bytes that are not valid in the"
+                + " locale's encoding ("
+                + System.getProperty("sun.jnu.encoding", "unknown")
+                + "), shown as U+FFFD: REA cannot name it, so the directory's model cannot be told"
+                + " whole (its name's bytes: "
+                + uri
+                + "); rename it"
+                + dev.rea.core.SelectedPath.localeHint())
+        .path(listed.toString())
+        .diagnostic("uri", uri)
+        .build();
   }
 
   @Override
