@@ -398,8 +398,10 @@ final class HumanReport {
       // limit comes down by what the text still overflows until it fits.
       int max = budget;
       String text = valueText(m.type(), m.value(), max, true);
-      while (TextTable.columns(text) > budget && max > 5) {
-        max = Math.max(5, max - (TextTable.columns(text) - budget));
+      // Down to one character: at 30-odd columns a value whose characters are escapes
+      // (\u0301 takes six) fits only so.
+      while (TextTable.columns(text) > budget && max > 1) {
+        max = Math.max(1, max - (TextTable.columns(text) - budget));
         text = valueText(m.type(), m.value(), max, true);
       }
       out.println(head.stripTrailing());

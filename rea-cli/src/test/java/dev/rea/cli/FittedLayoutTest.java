@@ -352,4 +352,23 @@ class FittedLayoutTest {
     String wide = render(out -> new HumanReport(out, 100).print(r));
     assertThat(wide).contains(longKey).doesNotContain("keys are cut");
   }
+
+  /** A string of escapes cut to fit a narrow screen: the line fits it, to the last character. */
+  @Test
+  void aValueOfEscapesIsCutToFitANarrowScreen() throws Exception {
+    String marks = "e\u0301".repeat(63);
+    byte[] bytes =
+        dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+            .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str("llama"))
+            .kv("general.name", dev.rea.core.internal.format.gguf.GgufBuilder.str(marks))
+            .tensor("w", 0, 4)
+            .bytes();
+    EvidenceRecord r = GgufTesting.inspectBytes(dir, "marks.gguf", bytes);
+    for (int columns = 30; columns <= 40; columns++) {
+      int width = columns;
+      String report = render(out -> new HumanReport(out, 100).screen(Screen.of(width)).print(r));
+      String line = report.lines().filter(l -> l.contains("(126 characters)")).findFirst().orElseThrow();
+      assertThat(TextTable.columns(line)).as("%d columns: %s", columns, line).isLessThanOrEqualTo(columns);
+    }
+  }
 }
