@@ -206,7 +206,8 @@ final class CompactReport {
           + ", sha256 " + index.get("sha256").asString()});
     }
     facts.add(new String[] {"file size", bytes(a.get("file_size")) + " in all members"});
-    facts.add(new String[] {"counts", countsText(c) + " over all members"});
+    // The members' own headers: an index's metadata is no member's, and has a section of its own.
+    facts.add(new String[] {"counts", "over all members' headers: " + countsText(c)});
     return facts;
   }
 

@@ -135,8 +135,8 @@ class SetCommandTest {
     assertThat(text.out())
         .startsWith("Summary of the model set ")
         .contains("  kind           gguf_split, 3 members (gguf)\n")
-        .contains("  counts         " + counts.get("metadata").asLong() + " metadata keys, "
-            + counts.get("tensors").asLong() + " tensors, 1 type over all members\n")
+        .contains("  counts         over all members' headers: " + counts.get("metadata").asLong()
+            + " metadata keys, " + counts.get("tensors").asLong() + " tensors, 1 type\n")
         .contains("\nHeadline metadata (")
         .contains("general.architecture")
         // Each run's record has its own time, so its own ID: the line is there.
