@@ -102,8 +102,7 @@ final class PathSetFiles implements SetFiles {
                 + "), shown as U+FFFD: REA cannot name it, so the directory's model cannot be told"
                 + " whole (its name's bytes: "
                 + uri
-                + "); rename it"
-                + dev.rea.core.SelectedPath.localeHint())
+                + "); rename it")
         .path(listed.toString())
         .diagnostic("uri", uri)
         .build();
