@@ -334,4 +334,29 @@ class ScanResumeTest {
     assertThat(lastLine(again.err())).contains("3 kept from the earlier output");
     assertThat(again.err()).doesNotContain("kept none");
   }
+
+  @Test
+  void aResumedFullHashScanKeepsItsUnchangedSets() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("tree"));
+    dev.rea.core.testing.SetFixtures.checkpoint(Files.createDirectories(root.resolve("ck")), 3, 2);
+    dev.rea.core.testing.SetFixtures.ggufSplit(Files.createDirectories(root.resolve("split")), "s", 3, 1, 1);
+    Files.write(root.resolve("one.gguf"), ScanTrees.gguf(1));
+    Path out = dir.resolve("out.jsonl");
+    CliRunner.Result first =
+        CliRunner.run("scan", root.toString(), "--output", out.toString(), "--hash", "full");
+    List<JsonNode> before = lines(Files.readString(out));
+    long sets = before.stream().filter(l -> l.get("kind").asString().equals("set")
+        && l.get("status").asString().equals("complete")).count();
+    assertThat(sets).as(first.err()).isPositive();
+
+    CliRunner.Result resumed = CliRunner.run(
+        "scan", root.toString(), "--output", out.toString(), "--resume", "--hash", "full");
+
+    long complete = before.stream().filter(l -> l.get("status").asString().equals("complete")).count();
+    assertThat(lastLine(resumed.err())).contains(complete + " kept from the earlier output");
+    // And a header-only resume of those set lines inspects them again, as it does files.
+    CliRunner.Result headers =
+        CliRunner.run("scan", root.toString(), "--output", out.toString(), "--resume");
+    assertThat(lastLine(headers.err())).contains("0 kept from the earlier output");
+  }
 }

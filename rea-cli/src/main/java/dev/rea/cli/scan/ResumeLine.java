@@ -44,8 +44,9 @@ import tools.jackson.core.json.JsonFactory;
  * @param identityText {@link ResumeIndex#identityText} of the line's identity
  * @param warnings whether {@code summary.warnings} is a non-empty array
  * @param limitations whether {@code summary.limitation_count} is above 0
- * @param hashed whether {@code summary.artifact.sha256} is a digest (the line was made with
- *     {@code --hash full})
+ * @param hashed whether the line was made with {@code --hash full}: a file line's {@code
+ *     summary.artifact.sha256} is a digest; a set line's {@code member_identities} each carry a
+ *     {@code sha256}
  * @param assumeLayout the line's {@code assume_layout} (the layout assumption its unit was
  *     inspected under), or null when it has none
  */
@@ -75,6 +76,8 @@ record ResumeLine(
     /** The identity's size, decimal bytes. */
     @Nullable String size;
     @Nullable String members;
+    /** Whether every member identity carries a {@code sha256} (a set line made by --hash full). */
+    boolean membersHashed = true;
     boolean hasEvidenceId;
     @Nullable String evidenceId;
     boolean hasSummary;
@@ -139,10 +142,10 @@ record ResumeLine(
       case "assume_layout" -> f.assumeLayout = string(p, v, name);
       case "identity" -> {
         String[] size = new String[1];
-        f.identity = identity(p, v, "identity", false, size);
+        f.identity = identity(p, v, "identity", false, size, null);
         f.size = size[0];
       }
-      case "member_identities" -> f.members = members(p, v);
+      case "member_identities" -> f.members = members(p, v, f);
       case "evidence_id" -> {
         f.hasEvidenceId = true;
         f.evidenceId = v == JsonToken.VALUE_NULL ? null : string(p, v, name);
@@ -214,9 +217,11 @@ record ResumeLine(
           : "its error is not an object, as a " + st.wire() + " line has");
     }
     String members = f.members == null ? "" : f.members;
+    // A set has no digest of its own (its summary's sha256 is always null): a set line was made
+    // by --hash full when each of its files' identities carries one (an index's always does).
+    boolean hashed = set ? f.members != null && f.membersHashed : s != null && s.hashed;
     return new ResumeLine(path, st, identity + members,
-        s != null && s.warnings, s != null && s.limitations, s != null && s.hashed,
-        f.assumeLayout);
+        s != null && s.warnings, s != null && s.limitations, hashed, f.assumeLayout);
   }
 
   /** Checks that the summary is the one of the line's unit, made as the line says. */
@@ -269,7 +274,12 @@ record ResumeLine(
    *     ResumeIndex#memberText}
    */
   private static String identity(
-      JsonParser p, JsonToken start, String what, boolean member, @Nullable String @Nullable [] sizeOut) {
+      JsonParser p,
+      JsonToken start,
+      String what,
+      boolean member,
+      @Nullable String @Nullable [] sizeOut,
+      boolean @Nullable [] hashedOut) {
     if (start != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("its " + what + " is not an object");
     }
@@ -306,6 +316,9 @@ record ResumeLine(
     if (sizeOut != null) {
       sizeOut[0] = id[2];
     }
+    if (hashedOut != null) {
+      hashedOut[0] = seen[5];
+    }
     return text;
   }
 
@@ -333,14 +346,16 @@ record ResumeLine(
    * @return a set line's member identities as {@link ResumeIndex#identityText(ScanUnit)} appends
    *     them to the anchor's
    */
-  private static String members(JsonParser p, JsonToken start) {
+  private static String members(JsonParser p, JsonToken start, Fields f) {
     if (start != JsonToken.START_ARRAY) {
       throw new IllegalArgumentException("its member_identities is not an array");
     }
     StringBuilder out = new StringBuilder();
     JsonToken t;
+    boolean[] hashed = new boolean[1];
     while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-      out.append(identity(p, t, "member_identities entry", true, null));
+      out.append(identity(p, t, "member_identities entry", true, null, hashed));
+      f.membersHashed &= hashed[0];
     }
     return out.toString();
   }
