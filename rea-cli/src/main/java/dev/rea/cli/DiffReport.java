@@ -271,6 +271,7 @@ final class DiffReport {
     // added): such tensors are counted on one line after those changed otherwise, which would
     // else be lost among them.
     List<String> moved = new ArrayList<>();
+    Map<String, Integer> movedBy = new java.util.LinkedHashMap<>();
     for (JsonNode c : t.get("changed")) {
       List<String> parts = new ArrayList<>();
       boolean placeOnly = true;
@@ -281,17 +282,33 @@ final class DiffReport {
       }
       if (placeOnly && !parts.isEmpty()) {
         moved.add(TerminalText.printable(c.get("name").asText()));
+        for (Map.Entry<String, JsonNode> f : c.get("fields").properties()) {
+          movedBy.merge(f.getKey(), 1, Integer::sum);
+        }
         continue;
       }
       line(
           "  ~ tensor " + TerminalText.printable(c.get("name").asText()) + ": " + String.join("; ", parts));
     }
     if (!moved.isEmpty()) {
-      int shown = Math.min(moved.size(), MOVED_NAMES);
+      // Never "..." for one name: it takes no more room than the words.
+      int shown = moved.size() <= MOVED_NAMES + 1 ? moved.size() : MOVED_NAMES;
+      List<String> by = new ArrayList<>();
+      for (String field : List.of("member", "offset", "file_offset")) {
+        Integer n = movedBy.get(field);
+        if (n != null) {
+          by.add(field + " of " + n);
+        }
+      }
       line(
           "  ~ "
-              + (moved.size() == 1 ? "1 tensor lies" : moved.size() + " tensors lie")
-              + " elsewhere, unchanged otherwise (offset, file_offset): "
+              + (moved.size() == 1 ? "1 tensor" : moved.size() + " tensors")
+              + " changed only where the data lies ("
+              + String.join(", ", by)
+              + (movedBy.containsKey("offset") || movedBy.containsKey("member")
+                  ? ""
+                  : ": the tensor data starts elsewhere")
+              + "): "
               + String.join(", ", moved.subList(0, shown))
               + (moved.size() > shown ? ", ... (--json lists each)" : ""));
     }
@@ -302,7 +319,8 @@ final class DiffReport {
   }
 
   /** Fields of a tensor that say where its data lies, not what it is. */
-  private static final java.util.Set<String> PLACE_FIELDS = java.util.Set.of("offset", "file_offset");
+  private static final java.util.Set<String> PLACE_FIELDS =
+      java.util.Set.of("offset", "file_offset", "member");
 
   /** Names of tensors that only moved, shown on their line before "...". */
   private static final int MOVED_NAMES = 8;

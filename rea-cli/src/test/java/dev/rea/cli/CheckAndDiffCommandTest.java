@@ -709,12 +709,27 @@ class CheckAndDiffCommandTest {
 
     assertThat(out)
         .contains("  ~ tensor first: shape [8, 4] -> [8, 8]")
-        .contains("  ~ 12 tensors lie elsewhere, unchanged otherwise (offset, file_offset): t0, t1,")
+        .contains("  ~ 12 tensors changed only where the data lies (offset of 12, file_offset of 12):"
+            + " t0, t1,")
         .contains("t7, ... (--json lists each)")
         .doesNotContain("~ tensor t0");
     // --json keeps one entry per tensor.
     JsonNode changed = CliRunner.run("diff", a.toString(), b.toString(), "--json").json()
         .get("tensors").get("changed");
     assertThat(changed).hasSize(13);
+
+    // A longer header moves every tensor's data and nothing else: said so, and nine names are
+    // all shown (a "..." would hide one name in as much room).
+    GgufBuilder shorter = llama();
+    GgufBuilder longer = llama().kv("general.name", GgufBuilder.str("x".repeat(40)));
+    for (int i = 0; i < 9; i++) {
+      shorter.tensor("u" + i, F32, 4);
+      longer.tensor("u" + i, F32, 4);
+    }
+    String header = CliRunner.run(
+        "diff", write("h1.gguf", shorter).toString(), write("h2.gguf", longer).toString()).out();
+    assertThat(header)
+        .contains("  ~ 9 tensors changed only where the data lies (file_offset of 9: the tensor data"
+            + " starts elsewhere): u0, u1, u2, u3, u4, u5, u6, u7, u8\n");
   }
 }
