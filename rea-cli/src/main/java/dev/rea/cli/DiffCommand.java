@@ -100,8 +100,37 @@ public final class DiffCommand extends ReaCommand {
       DiffReport.print(
           TerminalText.wrap(out), c.json(), Screen.forStdout(env, wide), a.savedFile(), b.savedFile(),
           a::describe, b::describe);
+      shardNote(out, "A", first, a);
+      shardNote(out, "B", second, b);
     }
     return c.sameDeclarations() ? 0 : 1;
+  }
+
+  /**
+   * A note after the readable diff when a side is a safetensors file inspected alone that may be
+   * one shard of a checkpoint ({@link SetFiles#mayBeAShard}): its declarations are that file's
+   * (a set of one, CONTRACT section 9), not the model's, which a reader comparing versions may
+   * not expect.
+   */
+  private static void shardNote(PrintWriter out, String side, String text, Side s) {
+    if (s.file() == null || s.savedFile() != null) {
+      return;
+    }
+    Path path;
+    try {
+      path = Arguments.resolve(text, side);
+    } catch (ReaException e) {
+      return;
+    }
+    if (SetFiles.mayBeAShard(path)) {
+      PrintWriter w = TerminalText.wrap(out);
+      w.println(
+          "  note: "
+              + side
+              + " is one safetensors file, which may be one shard of a checkpoint: compared as"
+              + " that file alone; give the checkpoint's index or directory to compare the model");
+      w.flush();
+    }
   }
 
   /**

@@ -397,4 +397,21 @@ class DiffSetsTest {
         .contains("  ~ metadata llama.block_count: UINT32 2 -> UINT64 2")
         .contains("  ~ totals: 1 tensor, 16 parameters, 64 bytes -> 1 tensor, 32 parameters, 128 bytes");
   }
+
+  /** A shard given alone is compared as that file (a set of one), and the readable diff says so. */
+  @Test
+  void aShardGivenAloneIsComparedAsThatFileWithANote() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 2, 2);
+    Path shard = c.index.resolveSibling("model-00001-of-00002.safetensors");
+
+    CliRunner.Result r = CliRunner.run("diff", c.index.toString(), shard.toString());
+    CliRunner.Result json = CliRunner.run("diff", c.index.toString(), shard.toString(), "--json");
+    CliRunner.Result plain = CliRunner.run("diff", c.index.toString(), c.index.toString());
+
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).contains("  note: B is one safetensors file, which may be one shard of a"
+        + " checkpoint: compared as that file alone");
+    assertThat(json.out()).doesNotContain("note:");
+    assertThat(plain.out()).doesNotContain("note:");
+  }
 }
