@@ -391,12 +391,14 @@ class SetCommandTest {
         .resolve("samples/sample-mixed.gguf");
     Path bad = Files.createDirectories(dir.resolve("bad"));
     Path stray = Files.createDirectories(dir.resolve("stray"));
+    Path byContent = Files.createDirectories(dir.resolve("content"));
     Files.copy(sample, stray.resolve("ok.gguf"));
     Process p =
         new ProcessBuilder(
                 "sh", "-c",
-                "cp \"$1\" \"$2/$(printf 'm\\350.gguf')\" && echo x > \"$3/$(printf 'notes\\351.txt')\"",
-                "sh", sample.toString(), bad.toString(), stray.toString())
+                "cp \"$1\" \"$2/$(printf 'm\\350.gguf')\" && echo x > \"$3/$(printf 'notes\\351.txt')\""
+                    + " && cp \"$1\" \"$4/ok.gguf\" && cp \"$1\" \"$4/$(printf 'other\\377.bin')\"",
+                "sh", sample.toString(), bad.toString(), stray.toString(), byContent.toString())
             .inheritIO()
             .start();
     assertThat(p.waitFor()).isZero();
@@ -410,5 +412,9 @@ class SetCommandTest {
     assertThat(check.status()).isEqualTo(1);
     assertThat(check.out()).contains("not valid in the locale's encoding");
     assertThat(fine.status()).as(fine.err()).isZero();
+    // A model by content under a name with another ending is a model all the same.
+    CliRunner.Result second = CliRunner.run("check", byContent.toString());
+    assertThat(second.status()).isEqualTo(1);
+    assertThat(second.out()).contains(byContent.toUri() + "other%FF.bin");
   }
 }

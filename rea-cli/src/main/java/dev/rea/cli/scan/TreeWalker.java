@@ -5,6 +5,7 @@ import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
 import dev.rea.core.options.Cancellation;
+import dev.rea.core.text.FileNames;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryIteratorException;
@@ -250,8 +251,10 @@ public final class TreeWalker {
           listener.failed(entry, held, changedUnderTheWalk(entry));
           continue;
         }
-        if (unnamable(entry, stat)) {
-          listener.failed(entry, stat.identity(), unnamable(entry));
+        if (FileNames.undecodable(entry)) {
+          // A line of its own: a failed model is never hidden behind another that reads alike.
+          listener.failed(entry, stat.identity(), FileNames.undecodableName(
+              entry, "so no output can name this entry and others may read alike: not read"));
           continue;
         }
         switch (stat.type()) {
@@ -514,47 +517,6 @@ public final class TreeWalker {
                 + ": rea scan does not follow links (scan the target itself to include it)")
         .path(link.toString())
         .diagnostic("link_target", target)
-        .build();
-  }
-
-  /**
-   * @return whether the entry's name holds bytes the locale's encoding cannot decode: Java shows
-   *     each such byte as U+FFFD, so the name REA would write names another file or none, and
-   *     several entries can read alike (m\xe8.gguf and m\xe9.gguf are both "m\ufffd.gguf").
-   *     A name that really holds U+FFFD (valid UTF-8) names the entry itself and is kept.
-   */
-  static boolean unnamable(Path entry, FileStat stat) {
-    String text = entry.toString();
-    if (text.indexOf('\uFFFD') < 0) {
-      return false;
-    }
-    try {
-      FileStat byText = FileStat.of(Path.of(text), false);
-      return !java.util.Objects.equals(byText.identity().device(), stat.identity().device())
-          || !java.util.Objects.equals(byText.identity().inode(), stat.identity().inode());
-    } catch (IOException | java.nio.file.InvalidPathException e) {
-      return true;
-    }
-  }
-
-  /**
-   * The failure of an entry whose name cannot be written ({@link #unnamable}): a line of its own
-   * (a {@code failed} model is never hidden behind another of the same written name), naming it
-   * by its URI, where each byte of the name the encoding cannot decode is percent-encoded.
-   */
-  private static ReaException unnamable(Path entry) {
-    String uri = entry.toUri().toString();
-    return ReaException.builder(
-            Constraint.NOT_FOUND,
-            "the name holds bytes that are not valid in the locale's encoding ("
-                + System.getProperty("sun.jnu.encoding", "unknown")
-                + "), shown as U+FFFD, so no output can name this entry and other entries may"
-                + " read alike: not read (its name's bytes: "
-                + uri
-                + "); rename it"
-                + dev.rea.core.SelectedPath.localeHint())
-        .path(entry.toString())
-        .diagnostic("uri", uri)
         .build();
   }
 

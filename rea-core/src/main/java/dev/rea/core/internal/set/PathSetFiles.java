@@ -53,8 +53,10 @@ final class PathSetFiles implements SetFiles {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String name = p.getFileName().toString();
-        if (mayBeMember(name) && undecodable(p)) {
-          throw undecodableName(p);
+        if (dev.rea.core.text.FileNames.undecodable(p) && (mayBeMember(name) || isModel(p))) {
+          // A member of that name could not be read: the model would be judged without it.
+          throw dev.rea.core.text.FileNames.undecodableName(
+              p, "a model file REA cannot name, so the directory's model cannot be told whole");
         }
         // An index name that is not a regular file (a FIFO, a directory, a dangling link) is
         // listed all the same: reading it fails without opening it, and that failure is the
@@ -71,41 +73,20 @@ final class PathSetFiles implements SetFiles {
     return out;
   }
 
-  private static boolean mayBeMember(String name) {
-    return name.endsWith(".gguf") || name.endsWith(".safetensors") || SafetensorsIndex.isIndexName(name);
-  }
-
   /**
-   * @return whether the listed entry's name holds bytes the locale's encoding cannot decode
-   *     (shown as U+FFFD): its name as text leads to another file or none, so a member of that
-   *     name could not be read, and two such names can read alike
+   * @return whether the listed file is a model by its content (names do not decide: a GGUF file
+   *     named {@code other.bin} is one), read through the listed path, which keeps the name's bytes
    */
-  private static boolean undecodable(Path listed) {
-    String text = listed.toString();
-    if (text.indexOf('\uFFFD') < 0) {
+  private static boolean isModel(Path listed) {
+    try {
+      return Files.isRegularFile(listed) && FormatDetector.probe(listed).model() != null;
+    } catch (IOException e) {
       return false;
     }
-    try {
-      return !Files.isSameFile(Path.of(text), listed);
-    } catch (IOException | java.nio.file.InvalidPathException e) {
-      return true;
-    }
   }
 
-  private static ReaException undecodableName(Path listed) {
-    String uri = listed.toUri().toString();
-    return ReaException.builder(
-            Constraint.NOT_FOUND,
-            "the directory holds a model file whose name has bytes that are not valid in the"
-                + " locale's encoding ("
-                + System.getProperty("sun.jnu.encoding", "unknown")
-                + "), shown as U+FFFD: REA cannot name it, so the directory's model cannot be told"
-                + " whole (its name's bytes: "
-                + uri
-                + "); rename it")
-        .path(listed.toString())
-        .diagnostic("uri", uri)
-        .build();
+  private static boolean mayBeMember(String name) {
+    return name.endsWith(".gguf") || name.endsWith(".safetensors") || SafetensorsIndex.isIndexName(name);
   }
 
   @Override
