@@ -291,6 +291,9 @@ final class DiffReport {
           "  ~ tensor " + TerminalText.printable(c.get("name").asText()) + ": " + String.join("; ", parts));
     }
     if (!moved.isEmpty()) {
+      // The count is of the changed tensors --json lists (256 at most): past that, say so.
+      JsonNode unlisted = t.get("changed_omitted");
+      String of = unlisted == null ? "" : " of the " + t.get("changed").size() + " listed changes";
       // Never "..." for one name: it takes no more room than the words.
       int shown = moved.size() <= MOVED_NAMES + 1 ? moved.size() : MOVED_NAMES;
       List<String> by = new ArrayList<>();
@@ -303,6 +306,7 @@ final class DiffReport {
       line(
           "  ~ "
               + (moved.size() == 1 ? "1 tensor" : moved.size() + " tensors")
+              + of
               + " changed only where the data lies ("
               + String.join(", ", by)
               + (movedBy.containsKey("offset") || movedBy.containsKey("member")
@@ -310,7 +314,9 @@ final class DiffReport {
                   : ": the tensor data starts elsewhere")
               + "): "
               + String.join(", ", moved.subList(0, shown))
-              + (moved.size() > shown ? ", ... (--json lists each)" : ""));
+              + (moved.size() > shown
+                  ? ", ..." + (unlisted == null ? " (--json lists each)" : "")
+                  : ""));
     }
     omitted(t, "changed", "changed tensors");
     if (t.get("order_changed").asBoolean()) {

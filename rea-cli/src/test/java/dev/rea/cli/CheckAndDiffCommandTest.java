@@ -731,5 +731,19 @@ class CheckAndDiffCommandTest {
     assertThat(header)
         .contains("  ~ 9 tensors changed only where the data lies (file_offset of 9: the tensor data"
             + " starts elsewhere): u0, u1, u2, u3, u4, u5, u6, u7, u8\n");
+
+    // Past the 256 changes --json lists, the count says it is of those, and the rest are counted.
+    GgufBuilder few = llama();
+    GgufBuilder many = llama().kv("general.name", GgufBuilder.str("x".repeat(40)));
+    for (int i = 0; i < 300; i++) {
+      few.tensor("v" + i, F32, 4);
+      many.tensor("v" + i, F32, 4);
+    }
+    String capped = CliRunner.run(
+        "diff", write("c1.gguf", few).toString(), write("c2.gguf", many).toString()).out();
+    assertThat(capped)
+        .contains("  ~ 256 tensors of the 256 listed changes changed only where the data lies")
+        .contains("... and 44 more changed tensors")
+        .doesNotContain("(--json lists each)");
   }
 }
