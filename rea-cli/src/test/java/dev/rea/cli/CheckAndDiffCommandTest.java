@@ -720,30 +720,35 @@ class CheckAndDiffCommandTest {
 
     // A longer header moves every tensor's data and nothing else: said so, and nine names are
     // all shown (a "..." would hide one name in as much room).
-    GgufBuilder shorter = llama();
-    GgufBuilder longer = llama().kv("general.name", GgufBuilder.str("x".repeat(40)));
-    for (int i = 0; i < 9; i++) {
-      shorter.tensor("u" + i, F32, 4);
-      longer.tensor("u" + i, F32, 4);
-    }
-    String header = CliRunner.run(
-        "diff", write("h1.gguf", shorter).toString(), write("h2.gguf", longer).toString()).out();
+    String header = diffOfALongerHeader("u", 9);
     assertThat(header)
         .contains("  ~ 9 tensors changed only where the data lies (file_offset of 9: the tensor data"
             + " starts elsewhere): u0, u1, u2, u3, u4, u5, u6, u7, u8\n");
 
     // Past the 256 changes --json lists, the count says it is of those, and the rest are counted.
-    GgufBuilder few = llama();
-    GgufBuilder many = llama().kv("general.name", GgufBuilder.str("x".repeat(40)));
-    for (int i = 0; i < 300; i++) {
-      few.tensor("v" + i, F32, 4);
-      many.tensor("v" + i, F32, 4);
-    }
-    String capped = CliRunner.run(
-        "diff", write("c1.gguf", few).toString(), write("c2.gguf", many).toString()).out();
+    String capped = diffOfALongerHeader("v", 300);
     assertThat(capped)
         .contains("  ~ 256 tensors of the 256 listed changes changed only where the data lies")
         .contains("... and 44 more changed tensors")
         .doesNotContain("(--json lists each)");
+  }
+
+  /**
+   * @return the readable diff of two files of {@code n} F32 tensors named {@code prefix0...},
+   *     the second with a longer header (a 40-character general.name), so that only where each
+   *     tensor's data lies changes
+   */
+  private String diffOfALongerHeader(String prefix, int n) throws Exception {
+    GgufBuilder shorter = llama();
+    GgufBuilder longer = llama().kv("general.name", GgufBuilder.str("x".repeat(40)));
+    for (int i = 0; i < n; i++) {
+      shorter.tensor(prefix + i, F32, 4);
+      longer.tensor(prefix + i, F32, 4);
+    }
+    return CliRunner.run(
+            "diff",
+            write(prefix + "1.gguf", shorter).toString(),
+            write(prefix + "2.gguf", longer).toString())
+        .out();
   }
 }
