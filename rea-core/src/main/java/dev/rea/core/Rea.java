@@ -882,9 +882,9 @@ public final class Rea {
         return e.getMessage();
       }
       b.append(i > 1 ? "; " : "")
-          .append("member ").append(m.get("member")).append(" (").append(m.get("path")).append(')')
-          .append(m.get("tensor") == null ? "" : ", tensor \"" + m.get("tensor") + "\"")
-          .append(", ").append(m.get("field")).append(": ").append(m.get("message"));
+          .append(dev.rea.core.internal.set.SetChecks.finding(
+              String.valueOf(m.get("member")), String.valueOf(m.get("path")), m.get("tensor"),
+              String.valueOf(m.get("field")), String.valueOf(m.get("message"))));
     }
     Object counted = e.diagnostics().get("contradiction_count");
     if (counted instanceof Number n && n.longValue() > items.size()) {

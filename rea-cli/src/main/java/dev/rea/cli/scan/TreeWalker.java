@@ -411,8 +411,7 @@ public final class TreeWalker {
     if (key == null || examined.equals(key.toString())) {
       return null;
     }
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("\\(dev=([0-9a-f]+),ino=([0-9]+)\\)").matcher(key.toString());
+    java.util.regex.Matcher m = UNIX_FILE_KEY.matcher(key.toString());
     boolean parsed = m.matches();
     return FileIdentity.observed(
         parsed ? Long.parseUnsignedLong(m.group(1), 16) : null,
@@ -420,6 +419,10 @@ public final class TreeWalker {
         held.size(),
         held.lastModifiedTime().toInstant());
   }
+
+  /** The JDK's Unix file key as {@link #fileKey} spells it: device in hex, inode in decimal. */
+  private static final java.util.regex.Pattern UNIX_FILE_KEY =
+      java.util.regex.Pattern.compile("\\(dev=([0-9a-f]+),ino=([0-9]+)\\)");
 
   /**
    * @return the identity's device and inode as the JDK's Unix file key prints them ({@code

@@ -53,7 +53,10 @@ final class PathSetFiles implements SetFiles {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String name = p.getFileName().toString();
-        if (dev.rea.core.text.FileNames.undecodable(p) && (mayBeMember(name) || isModel(p))) {
+        // Names do not decide what a model is (a GGUF file named other.bin is one): the content
+        // is read through the listed path, which keeps the name's bytes.
+        if (dev.rea.core.text.FileNames.undecodable(p)
+            && (mayBeMember(name) || formatOf(p) != null)) {
           // A member of that name could not be read: the model would be judged without it.
           throw dev.rea.core.text.FileNames.undecodableName(
               p, "a model file REA cannot name, so the directory's model cannot be told whole");
@@ -73,25 +76,17 @@ final class PathSetFiles implements SetFiles {
     return out;
   }
 
-  /**
-   * @return whether the listed file is a model by its content (names do not decide: a GGUF file
-   *     named {@code other.bin} is one), read through the listed path, which keeps the name's bytes
-   */
-  private static boolean isModel(Path listed) {
-    try {
-      return Files.isRegularFile(listed) && FormatDetector.probe(listed).model() != null;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
   private static boolean mayBeMember(String name) {
     return name.endsWith(".gguf") || name.endsWith(".safetensors") || SafetensorsIndex.isIndexName(name);
   }
 
   @Override
   public @Nullable String modelFormat(String name) {
-    Path p = dir.resolve(name);
+    return formatOf(dir.resolve(name));
+  }
+
+  /** @return the model format of a regular file by its content, or null */
+  private static @Nullable String formatOf(Path p) {
     if (!Files.isRegularFile(p)) {
       // Opening a FIFO blocks until a writer comes: the inspection that follows refuses it
       // (not_regular_file) without opening it.

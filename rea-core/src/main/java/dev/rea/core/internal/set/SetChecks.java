@@ -441,6 +441,19 @@ public final class SetChecks {
     return out;
   }
 
+  /**
+   * One contradiction as a set rejection's message names it: {@code member K (PATH), tensor
+   * "NAME", FIELD: MESSAGE}, the tensor part only when there is one. The same words serve the
+   * entries of {@code details.diagnostics.contradictions} (their {@code member}, {@code path},
+   * {@code tensor}, {@code field} and {@code message}).
+   */
+  public static String finding(
+      Object member, Object path, @Nullable Object tensor, Object field, Object message) {
+    return "member " + member + " (" + path + ")"
+        + (tensor == null ? "" : ", tensor \"" + tensor + "\"")
+        + ", " + field + ": " + message;
+  }
+
   private ReaException rejection() {
     Contradiction c = listed.get(0);
     List<Object> list = new ArrayList<>();
@@ -455,9 +468,7 @@ public final class SetChecks {
       m.put("message", x.message());
       list.add(m);
     }
-    String where = "member " + c.member() + " (" + c.path() + ")"
-        + (c.tensor() == null ? "" : ", tensor \"" + c.tensor() + "\"")
-        + ", " + c.field() + ": " + c.message();
+    String where = finding(c.member(), c.path(), c.tensor(), c.field(), c.message());
     return ReaException.builder(
             Constraint.SET_REJECTED,
             "the model set is inconsistent ("
