@@ -380,8 +380,16 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
   /** Runs the scan and reports how it ended; @return the exit status (before signals) */
   private int scan(
       Plan plan, Tally tally, Cancellation cancellation, PrintWriter out, PrintWriter err) {
+    // Files below a directory PATH are read only through it, never by their paths, so that a
+    // directory swapped for a link mid-scan cannot lead a read outside (docs/scan.md).
     Rea rea =
-        frontDoor.apply(Rea.builder().environment(env).keyNotices(Keys.notices(err))).build();
+        frontDoor
+            .apply(
+                Rea.builder()
+                    .environment(env)
+                    .keyNotices(Keys.notices(err))
+                    .confinedTo(ScanRoots.confinement(plan.roots())))
+            .build();
     LineSink sink;
     Path file = plan.output();
     SarifCollector sarif = plan.sarif() ? new SarifCollector() : null;

@@ -40,8 +40,13 @@ public final class FileProbe {
    * @throws IOException when the file cannot be opened or read
    */
   public static FileProbe of(Path file) throws IOException {
+    return of(dev.rea.core.internal.io.FileAccess.system(), file);
+  }
+
+  /** As {@link #of(Path)}, through a front door's file access ({@link Rea#probe}). */
+  static FileProbe of(dev.rea.core.internal.io.FileAccess access, Path file) throws IOException {
     Path name = file.getFileName();
-    return new FileProbe(FormatDetector.probe(file), name == null ? null : name.toString());
+    return new FileProbe(FormatDetector.probe(access, file), name == null ? null : name.toString());
   }
 
   /**

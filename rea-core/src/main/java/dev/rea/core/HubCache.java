@@ -100,6 +100,17 @@ public final class HubCache {
     }
   }
 
+  /**
+   * @param dir a directory (a scan's PATH)
+   * @return the {@code blobs/} of the cache repository whose {@code snapshots/} holds {@code dir}
+   *     (or is it), where its snapshot links lead ({@link #blobOf}); null when {@code dir} lies in
+   *     no repository's snapshots
+   */
+  public static @Nullable Path blobsAbove(Path dir) {
+    Path repo = repositoryAbove(dir);
+    return repo == null ? null : repo.resolve("blobs");
+  }
+
   /** @return the repository whose {@code snapshots/} holds {@code dir}, or null */
   private static @Nullable Path repositoryAbove(Path dir) {
     for (Path p = dir; p != null; p = p.getParent()) {

@@ -92,10 +92,11 @@ public final class Rea {
   private Rea(Builder b) {
     this.limits = b.limits;
     this.clock = b.clock;
-    this.inspector =
+    ModelInspector chosen =
         b.inspector != null
             ? b.inspector
             : ModelInspector.withAccess(b.limits, FileAccess.system()).withClock(b.clock);
+    this.inspector = chosen.confinedTo(b.confined);
     this.home = b.home;
     this.notices = b.notices;
   }
@@ -127,6 +128,19 @@ public final class Rea {
   public Inspection inspect(Path path, InspectOptions options) {
     return inspectorFor(options)
         .run(path, options.hash(), listener(options), options.cancellation());
+  }
+
+  /**
+   * Reads a file's first bytes (at most 512) and its size, as {@link FileProbe#of(Path)} does,
+   * through this front door's file access: only through its directories when it was {@linkplain
+   * Builder#confinedTo confined}.
+   *
+   * @param file an absolute path
+   * @return what the bytes show
+   * @throws IOException when the file cannot be examined, opened or read, or is not a regular file
+   */
+  public FileProbe probe(Path file) throws java.io.IOException {
+    return FileProbe.of(inspector.access(), file);
   }
 
   /**
@@ -1108,6 +1122,7 @@ public final class Rea {
     private Supplier<Path> home = ReaHome::resolveFromSystem;
     private KeyNotices notices = KeyNotices.NONE;
     private @Nullable ModelInspector inspector;
+    private List<Path> confined = List.of();
 
     private Builder() {}
 
@@ -1158,6 +1173,25 @@ public final class Rea {
      */
     public Builder inspector(ModelInspector value) {
       this.inspector = Objects.requireNonNull(value, "inspector");
+      return this;
+    }
+
+    /**
+     * Confines reading to directory trees, for a caller that reads files it found below
+     * directories it was given and must never read anything outside them ({@code rea scan}): a
+     * file below one of the directories is then examined and opened only through the directories
+     * as they are when {@link #build()} runs, one name at a time without following a link, so a
+     * directory swapped for a symbolic link to elsewhere (even for an instant around the open)
+     * cannot lead a read out. A symbolic link below is followed only when its text, resolved by
+     * name, leads into one of the trees. Files below none of them are read as usual. An
+     * operation that blocks (a FIFO swapped in for a directory) fails after 60 s with {@code
+     * io_error}. Where the platform cannot open files relative to a directory, this does nothing.
+     *
+     * @param directories absolute paths; those that are not directories when the front door is
+     *     built are left out
+     */
+    public Builder confinedTo(java.util.Collection<Path> directories) {
+      this.confined = List.copyOf(directories);
       return this;
     }
 

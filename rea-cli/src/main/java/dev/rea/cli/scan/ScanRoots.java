@@ -1,5 +1,6 @@
 package dev.rea.cli.scan;
 
+import dev.rea.core.HubCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +49,32 @@ public final class ScanRoots {
     } catch (IOException | SecurityException e) {
       return root;
     }
+  }
+
+  /**
+   * The directories a scan reads files through ({@link dev.rea.core.Rea.Builder#confinedTo}): its
+   * PATHs, each also by its real path, and for a PATH inside a Hugging Face cache repository's {@code snapshots/} that
+   * repository's {@code blobs/}, where its snapshot links lead ({@link HubCache#blobsAbove}).
+   * PATHs that are not directories are left out when the front door is built.
+   *
+   * @param roots the PATHs, absolute
+   * @return the directories, in order, each once
+   */
+  public static List<Path> confinement(List<Path> roots) {
+    java.util.LinkedHashSet<Path> out = new java.util.LinkedHashSet<>(roots);
+    for (Path r : roots) {
+      try {
+        // A link inside may name its target by the real path (the walk's test, DirectorySets).
+        out.add(r.toRealPath());
+      } catch (IOException | SecurityException gone) {
+        // Its walk reports it.
+      }
+      Path blobs = HubCache.blobsAbove(r);
+      if (blobs != null) {
+        out.add(blobs);
+      }
+    }
+    return List.copyOf(out);
   }
 
   /**

@@ -74,7 +74,7 @@ final class UnitWork {
       return;
     }
     Path path = unit.path();
-    Optional<FileProbe> probe = probe(path);
+    Optional<FileProbe> probe = probe(rea, path);
     if (probe.isPresent()) {
       tally.read(probe.get().text().length());
       if (probe.get().candidateFormat().isEmpty()) {
@@ -162,9 +162,9 @@ final class UnitWork {
     listener.finished(path.toString(), status, List.of(), advised);
   }
 
-  private static Optional<FileProbe> probe(Path path) {
+  private static Optional<FileProbe> probe(Rea rea, Path path) {
     try {
-      return Optional.of(FileProbe.of(path));
+      return Optional.of(rea.probe(path));
     } catch (IOException | SecurityException e) {
       return Optional.empty();
     }

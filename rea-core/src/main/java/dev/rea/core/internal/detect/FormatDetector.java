@@ -5,9 +5,12 @@ import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.EvidenceRecord;
 import dev.rea.core.internal.evidence.EvidenceJson;
 import java.io.IOException;
-import java.io.InputStream;
+import dev.rea.core.internal.io.ChannelReads;
+import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.internal.io.FileSnapshot;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -89,13 +92,33 @@ public final class FormatDetector {
    *     a device, a directory): opening a FIFO blocks until a writer comes, so it is never opened
    */
   public static Probe probe(Path file) throws IOException {
-    if (!Files.isRegularFile(file)) {
+    return probe(FileAccess.system(), file);
+  }
+
+  /**
+   * As {@link #probe(Path)}, examining and opening the file through {@code access} (a scan's
+   * {@link dev.rea.core.internal.io.ConfinedFileAccess}).
+   *
+   * @throws IOException as {@link #probe(Path)}
+   */
+  public static Probe probe(FileAccess access, Path file) throws IOException {
+    FileSnapshot stat;
+    try {
+      stat = access.stat(file);
+    } catch (IOException e) {
+      throw new IOException("not a regular file: " + file, e);
+    }
+    if (!stat.regularFile()) {
       throw new IOException("not a regular file: " + file);
     }
     byte[] head = new byte[PROBE_BYTES];
-    try (InputStream in = Files.newInputStream(file)) {
-      int n = in.readNBytes(head, 0, head.length);
-      return new Probe(head, n, Files.size(file));
+    try (SeekableByteChannel ch = access.open(file)) {
+      ByteBuffer buf = ByteBuffer.wrap(head);
+      // Until full or the end of the file; a channel that keeps reading no bytes ends it too.
+      while (buf.hasRemaining() && ChannelReads.read(ch, buf) > 0) {
+        // read on
+      }
+      return new Probe(head, buf.position(), ch.size());
     }
   }
 

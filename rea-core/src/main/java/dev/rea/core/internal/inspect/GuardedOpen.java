@@ -2,6 +2,7 @@ package dev.rea.core.internal.inspect;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.internal.io.ConfinedFileAccess;
 import dev.rea.core.internal.io.FileAccess;
 import dev.rea.core.internal.io.FileSnapshot;
 import dev.rea.core.options.Cancellation;
@@ -36,7 +37,11 @@ final class GuardedOpen {
   private static final ExecutorService OPENERS =
       Executors.newCachedThreadPool(
           r -> {
-            Thread t = new Thread(r, "rea-open");
+            // An access that bounds its own blocking (ConfinedFileAccess) need not do it again.
+            Thread t = new Thread(() -> {
+              ConfinedFileAccess.markBounded();
+              r.run();
+            }, "rea-open");
             t.setDaemon(true);
             return t;
           });

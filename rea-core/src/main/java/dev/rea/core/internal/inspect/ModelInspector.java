@@ -19,6 +19,7 @@ import dev.rea.core.internal.format.ParsedHeader;
 import dev.rea.core.internal.format.ReadContext;
 import dev.rea.core.internal.format.gguf.GgufReader;
 import dev.rea.core.internal.format.safetensors.SafetensorsReader;
+import dev.rea.core.internal.io.ConfinedFileAccess;
 import dev.rea.core.internal.io.FileAccess;
 import dev.rea.core.internal.io.FileSnapshot;
 import dev.rea.core.internal.io.HeaderInput;
@@ -147,6 +148,32 @@ public final class ModelInspector {
     ModelInspector m = copy(limits, clock, hook);
     m.completion = Objects.requireNonNull(value, "value");
     return m;
+  }
+
+  /**
+   * @param directories absolute paths of directory trees: a file below one of them is then
+   *     examined and opened only through them ({@link ConfinedFileAccess}), never by its path
+   * @return this inspector confined to them; an inspector whose file access is a test's double
+   *     (not {@link FileAccess#system()}) is returned as it is
+   */
+  public ModelInspector confinedTo(java.util.Collection<Path> directories) {
+    if (access != FileAccess.system() || directories.isEmpty()) {
+      return this;
+    }
+    FileAccess confined = ConfinedFileAccess.of(directories);
+    if (confined == access) {
+      return this;
+    }
+    ModelInspector m = new ModelInspector(limits, confined, clock, readers, hook);
+    m.openTimeoutMillis = openTimeoutMillis;
+    m.layout = layout;
+    m.completion = completion;
+    return m;
+  }
+
+  /** @return how this inspector examines and opens files */
+  public FileAccess access() {
+    return access;
   }
 
   /** @return this inspector with another clock */

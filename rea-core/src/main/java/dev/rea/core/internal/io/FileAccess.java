@@ -2,7 +2,12 @@ package dev.rea.core.internal.io;
 
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The file-system seam: how REA looks at and opens the selected path. The default {@link
@@ -26,6 +31,27 @@ public interface FileAccess {
    * @throws IOException as {@link java.nio.file.Files#newByteChannel} does
    */
   SeekableByteChannel open(Path path) throws IOException;
+
+  /**
+   * Lists a directory.
+   *
+   * @param dir the directory
+   * @return each entry as {@code dir} joined with its name (the name's bytes kept), in the
+   *     directory's order
+   * @throws IOException as {@link java.nio.file.Files#newDirectoryStream(Path)} does, or its
+   *     iteration
+   */
+  default List<Path> list(Path dir) throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        out.add(p);
+      }
+    } catch (DirectoryIteratorException e) {
+      throw e.getCause();
+    }
+    return out;
+  }
 
   /** @return the access through {@code java.nio.file} */
   static FileAccess system() {

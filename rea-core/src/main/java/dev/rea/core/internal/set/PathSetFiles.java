@@ -6,6 +6,8 @@ import dev.rea.core.evidence.Inspection;
 import dev.rea.core.internal.detect.DetectedFormat;
 import dev.rea.core.internal.detect.FormatDetector;
 import dev.rea.core.internal.inspect.ModelInspector;
+import dev.rea.core.internal.io.FileAccess;
+import dev.rea.core.internal.io.FileSnapshot;
 import dev.rea.core.internal.io.MissingPaths;
 import dev.rea.core.options.Cancellation;
 import dev.rea.core.options.HashMode;
@@ -13,7 +15,6 @@ import dev.rea.core.options.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -50,13 +51,14 @@ final class PathSetFiles implements SetFiles {
   @Override
   public List<SetGrouping.Listed> listing() throws ReaException {
     List<SetGrouping.Listed> out = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
+    FileAccess access = inspector.access();
+    try {
+      for (Path p : access.list(dir)) {
         String name = p.getFileName().toString();
         // Names do not decide what a model is (a GGUF file named other.bin is one): the content
         // is read through the listed path, which keeps the name's bytes.
         if (dev.rea.core.text.FileNames.undecodable(p)
-            && (mayBeMember(name) || formatOf(p) != null)) {
+            && (mayBeMember(name) || formatOf(access, p) != null)) {
           // A member of that name could not be read: the model would be judged without it.
           throw dev.rea.core.text.FileNames.undecodableName(
               p, "a model file REA cannot name, so the directory's model cannot be told whole");
@@ -64,7 +66,7 @@ final class PathSetFiles implements SetFiles {
         // An index name that is not a regular file (a FIFO, a directory, a dangling link) is
         // listed all the same: reading it fails without opening it, and that failure is the
         // answer for a shard it would name (docs/sets.md), not the shard taken alone.
-        if (!Files.isRegularFile(p) && !SafetensorsIndex.isIndexName(name)) {
+        if (!isRegularFile(access, p) && !SafetensorsIndex.isIndexName(name)) {
           continue;
         }
         out.add(new SetGrouping.Listed(
@@ -82,18 +84,27 @@ final class PathSetFiles implements SetFiles {
 
   @Override
   public @Nullable String modelFormat(String name) {
-    return formatOf(dir.resolve(name));
+    return formatOf(inspector.access(), dir.resolve(name));
+  }
+
+  /** @return whether the path names a regular file (following a link), as {@link Files#isRegularFile} */
+  private static boolean isRegularFile(FileAccess access, Path p) {
+    try {
+      return access.stat(p).regularFile();
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** @return the model format of a regular file by its content, or null */
-  private static @Nullable String formatOf(Path p) {
-    if (!Files.isRegularFile(p)) {
+  private static @Nullable String formatOf(FileAccess access, Path p) {
+    if (!isRegularFile(access, p)) {
       // Opening a FIFO blocks until a writer comes: the inspection that follows refuses it
       // (not_regular_file) without opening it.
       return null;
     }
     try {
-      DetectedFormat f = FormatDetector.probe(p).model();
+      DetectedFormat f = FormatDetector.probe(access, p).model();
       return f == null ? null : f.wire();
     } catch (IOException e) {
       return null;
@@ -104,7 +115,7 @@ final class PathSetFiles implements SetFiles {
   public long size(String name) throws ReaException {
     Path p = dir.resolve(name);
     try {
-      return Files.size(p);
+      return inspector.access().stat(p).size();
     } catch (IOException e) {
       throw failure(p.toString(), e, "reading the file's size failed");
     }
@@ -113,11 +124,18 @@ final class PathSetFiles implements SetFiles {
   @Override
   public SafetensorsIndexReader.IndexSource indexSource(String name) throws ReaException {
     Path p = dir.resolve(name);
-    if (Files.exists(p) && !Files.isRegularFile(p)) {
+    FileAccess access = inspector.access();
+    FileSnapshot stat;
+    try {
+      stat = access.stat(p);
+    } catch (IOException absentOrUnreadable) {
+      stat = null; // reading its size below names the failure
+    }
+    if (stat != null && !stat.regularFile()) {
       // Never opened: a FIFO would block the read until a writer came.
       throw ReaException.builder(
               Constraint.NOT_REGULAR_FILE,
-              (Files.isDirectory(p) ? "the index is a directory" : "the index is not a regular file")
+              (stat.directory() ? "the index is a directory" : "the index is not a regular file")
                   + ": " + p)
           .path(p.toString())
           .build();
@@ -128,7 +146,7 @@ final class PathSetFiles implements SetFiles {
     } catch (ReaException e) {
       throw e.withPath(p.toString());
     }
-    if (size == 0 && yieldsBytes(p)) {
+    if (size == 0 && yieldsBytes(access, p)) {
       // /proc/self/status and its kind: refused as the file operation refuses them.
       throw ReaException.builder(
               Constraint.NOT_REGULAR_FILE,
@@ -139,12 +157,12 @@ final class PathSetFiles implements SetFiles {
           .build();
     }
     // The reader checks the ceiling again as bytes arrive, whatever the size was a moment ago.
-    return () -> Files.newInputStream(p);
+    return () -> java.nio.channels.Channels.newInputStream(access.open(p));
   }
 
   /** @return whether a file whose size reads as 0 has a byte to read all the same */
-  private static boolean yieldsBytes(Path p) {
-    try (java.io.InputStream in = Files.newInputStream(p)) {
+  private static boolean yieldsBytes(FileAccess access, Path p) {
+    try (java.io.InputStream in = java.nio.channels.Channels.newInputStream(access.open(p))) {
       return in.read() >= 0;
     } catch (IOException e) {
       return false; // the read proper reports it
@@ -183,7 +201,11 @@ final class PathSetFiles implements SetFiles {
       message = "no such file: " + path + " (" + fse.getReason() + ")";
     } else {
       c = Constraint.IO_ERROR;
-      message = what + ": " + path + " (" + e.getClass().getSimpleName() + ")";
+      String reason =
+          e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+              ? fse.getReason()
+              : e.getClass().getSimpleName();
+      message = what + ": " + path + " (" + reason + ")";
     }
     return ReaException.builder(c, message)
         .path(path)

@@ -13,7 +13,6 @@ import dev.rea.core.options.HashMode;
 import dev.rea.core.options.Limits;
 import dev.rea.core.options.ProgressListener;
 import dev.rea.core.source.SetSource;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
@@ -50,6 +49,15 @@ public final class SetInspector {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
+  /** @return whether the path is a directory (following links), as the inspector's access sees it */
+  private boolean isDirectory(Path path) {
+    try {
+      return inspector.access().stat(path).directory();
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
   /**
    * Inspects the set a local path names: an index, any split member, a directory holding one
    * model, or a single model file.
@@ -68,7 +76,7 @@ public final class SetInspector {
           null, List.of());
     }
     Limits limits = inspector.limits();
-    Path dir = Files.isDirectory(path) ? path : path.getParent();
+    Path dir = isDirectory(path) ? path : path.getParent();
     if (dir == null) {
       dir = path;
     }
