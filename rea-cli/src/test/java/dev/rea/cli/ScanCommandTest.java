@@ -498,6 +498,17 @@ class ScanCommandTest {
     assertThat(uris).containsExactlyInAnyOrder(
         tree.toUri() + "m%E8.gguf", tree.toUri() + "m%E9.gguf", tree.toUri() + "m%EA.gguf");
     assertThat(lastLine(r.err())).contains("3 failed");
+
+    // SARIF names each by its own bytes, never by the U+FFFD all three read as.
+    CliRunner.Result sarif = CliRunner.run("scan", tree.toString(), "--format", "sarif");
+    List<String> located = new ArrayList<>();
+    for (JsonNode result : CliRunner.JSON.readTree(sarif.out()).get("runs").get(0).get("results")) {
+      located.add(result.get("locations").get(0).get("physicalLocation")
+          .get("artifactLocation").get("uri").asString());
+    }
+    located.remove(tree.toUri() + "ok.gguf"); // its warnings
+    assertThat(located).containsExactlyInAnyOrder(
+        tree.toUri() + "m%E8.gguf", tree.toUri() + "m%E9.gguf", tree.toUri() + "m%EA.gguf");
   }
 
   /**

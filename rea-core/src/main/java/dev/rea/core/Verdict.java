@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Whether one unit passes a check (CONTRACT section 12), and why not.
  *
- * @param path the unit's path
+ * @param path the unit's path; or, for a file whose name is not valid text in the locale's
+ *     encoding, its {@code file:} URI with the name's bytes percent-encoded (as the error's {@code
+ *     details.diagnostics.uri} gives it), which {@link Rea#sarifLog} names it by
  * @param ok true when nothing in {@link #reasons} was found
  * @param evidenceId the Evidence the verdict rests on, or null when the inspection failed
  *     before any

@@ -42,7 +42,14 @@ public final class SarifCollector implements UnitListener {
     if (reasons.isEmpty()) {
       return;
     }
-    Verdict v = new Verdict(Path.of(path).toAbsolutePath().toString(), false, null, reasons);
+    // A name that cannot be decoded reads as U+FFFD, like its look-alikes: the error's file: URI
+    // keeps its bytes, so the result names that file and no other (Rea#sarifLog).
+    Object uri = error == null ? null : error.diagnostics().get("uri");
+    String named =
+        uri instanceof String u && path.indexOf('\uFFFD') >= 0 && u.startsWith("file:")
+            ? u
+            : Path.of(path).toAbsolutePath().toString();
+    Verdict v = new Verdict(named, false, null, reasons);
     synchronized (verdicts) {
       verdicts.add(v);
     }

@@ -280,8 +280,11 @@ public final class SarifLog {
   private static Location location(@Nullable URI base, String path) {
     URI file;
     try {
-      file = URI.create(Path.of(path).toAbsolutePath().normalize().toUri().toASCIIString());
-    } catch (InvalidPathException e) {
+      file =
+          path.startsWith("file:")
+              ? URI.create(path)
+              : URI.create(Path.of(path).toAbsolutePath().normalize().toUri().toASCIIString());
+    } catch (IllegalArgumentException e) { // InvalidPathException too
       try {
         // A path the platform cannot name (it came from elsewhere): quoted as a file: URI.
         file = new URI("file", null, path.startsWith("/") ? path : "/" + path, null);
