@@ -76,7 +76,7 @@ final class NameCuts {
     // Beginnings of middle, middle + 1, middle - 1, middle + 2, ... code points.
     for (int k = 0; k <= 2 * n + 1; k++) {
       int h = k % 2 == 0 ? middle - k / 2 : middle + (k + 1) / 2;
-      if (h < 0 || h > n || splitsNumber(cp, h)) {
+      if (h < 0 || h > n || splitsNumber(cp, h) || TextTable.splitsEscape(cp, h)) {
         continue;
       }
       int r = tail(cp, h, room);
@@ -122,7 +122,8 @@ final class NameCuts {
       used += TextTable.width(cp[cp.length - 1 - r]);
       r++;
     }
-    while (r > 0 && splitsNumber(cp, cp.length - r)) {
+    while (r > 0
+        && (splitsNumber(cp, cp.length - r) || TextTable.splitsEscape(cp, cp.length - r))) {
       r--;
     }
     return r;

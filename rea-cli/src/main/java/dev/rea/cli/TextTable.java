@@ -55,18 +55,47 @@ final class TextTable {
       return text;
     }
     int room = Math.max(0, max - 3);
+    int[] cp = text.codePoints().toArray();
     int used = 0;
     int end = 0;
-    while (end < text.length()) {
-      int cp = text.codePointAt(end);
-      int w = width(cp);
+    while (end < cp.length) {
+      int w = width(cp[end]);
       if (used + w > room) {
         break;
       }
       used += w;
-      end += Character.charCount(cp);
+      end++;
     }
-    return text.substring(0, end) + "...";
+    while (end > 0 && splitsEscape(cp, end)) {
+      end--; // an escape whole or not at all: its tail alone ("u001b") reads as text
+    }
+    return new String(cp, 0, end) + "...";
+  }
+
+  /**
+   * @return whether a cut before code point {@code at} falls inside an escape of {@link
+   *     TerminalText} (a backslash, {@code u} and four hex digits): after its backslash, before its
+   *     last digit
+   */
+  static boolean splitsEscape(int[] cp, int at) {
+    for (int start = Math.max(0, at - 5); start < at; start++) {
+      if (isEscapeAt(cp, start)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isEscapeAt(int[] cp, int i) {
+    if (i + 6 > cp.length || cp[i] != '\\' || cp[i + 1] != 'u') {
+      return false;
+    }
+    for (int k = i + 2; k < i + 6; k++) {
+      if (Character.digit(cp[k], 16) < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -62,4 +62,29 @@ class TextTableTest {
     assertThat(cut).isEqualTo("\ud83d\ude00...");
     assertThat(cut.chars().filter(c -> Character.isSurrogate((char) c)).count()).isEqualTo(2);
   }
+
+  /** A cut never keeps part of an escape: "...u001b[1m" would show text that is not there. */
+  @Test
+  void aCutKeepsAnEscapeWholeOrDropsIt() {
+    String esc = "\\u001b";
+    String name = "abc" + esc + "[1mtail";
+    for (int max = 4; max <= name.length(); max++) {
+      String cut = TextTable.cut(name, max);
+      assertThat(TextTable.columns(cut)).as("max %d", max).isLessThanOrEqualTo(max);
+      String shown = cut.endsWith("...") ? cut.substring(0, cut.length() - 3) : cut;
+      assertThat(name).startsWith(shown);
+      assertThat(shown.length() <= 3 || shown.length() >= 3 + esc.length()).as(cut).isTrue();
+    }
+    for (int max = 8; max <= 24; max++) {
+      for (String cut : NameCuts.cut(new String[] {esc + "x".repeat(20) + esc + "[1m", "other"}, max)) {
+        int back = cut.indexOf("...");
+        String tail = back < 0 ? cut : cut.substring(back + 3);
+        String head = back < 0 ? cut : cut.substring(0, back);
+        assertThat(tail.startsWith("u001b") || tail.startsWith("001b") || tail.startsWith("01b")
+            || tail.startsWith("1b") || tail.startsWith("b[")).as(cut).isFalse();
+        assertThat(head.endsWith("\\") || head.endsWith("\\u") || head.endsWith("\\u0")
+            || head.endsWith("\\u00") || head.endsWith("\\u001")).as(cut).isFalse();
+      }
+    }
+  }
 }
