@@ -163,7 +163,7 @@ final class FittedTable {
       }
       cells.add(out2);
     }
-    TextTable.print(out, withHeader ? headings : List.of(), cells);
+    TextTable.print(out, withHeader ? headings : List.of(), cells, screen.columns());
     List<String> dropped = new ArrayList<>();
     for (int c = 0; c < n; c++) {
       if (!kept[c]) {

@@ -26,6 +26,16 @@ final class TextTable {
    * @param rows rows with as many cells as the header (or as the first row)
    */
   static void print(PrintWriter out, List<String> header, List<String[]> rows) {
+    print(out, header, rows, Integer.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #print(PrintWriter, List, List)}, with one space between columns instead of two
+   * when two would make a line wider than {@code fit} terminal columns (a narrow terminal).
+   *
+   * @param fit the widest line wanted, in terminal columns
+   */
+  static void print(PrintWriter out, List<String> header, List<String[]> rows, int fit) {
     int cols = header.isEmpty() ? (rows.isEmpty() ? 0 : rows.get(0).length) : header.size();
     int[] width = new int[cols];
     for (int c = 0; c < cols; c++) {
@@ -37,11 +47,16 @@ final class TextTable {
         }
       }
     }
+    int total = 2 + 2 * Math.max(0, cols - 1);
+    for (int w : width) {
+      total += w;
+    }
+    String gap = total > fit ? " " : "  ";
     if (!header.isEmpty()) {
-      out.println("  " + line(header.toArray(new String[0]), width));
+      out.println("  " + line(header.toArray(new String[0]), width, gap));
     }
     for (String[] r : rows) {
-      out.println("  " + line(r, width));
+      out.println("  " + line(r, width, gap));
     }
   }
 
@@ -145,11 +160,11 @@ final class TextTable {
     return wide ? 2 : 1;
   }
 
-  private static String line(String[] cells, int[] width) {
+  private static String line(String[] cells, int[] width, String gap) {
     StringBuilder sb = new StringBuilder();
     for (int c = 0; c < cells.length; c++) {
       if (c > 0) {
-        sb.append("  ");
+        sb.append(gap);
       }
       sb.append(cells[c]);
       if (c < cells.length - 1) {

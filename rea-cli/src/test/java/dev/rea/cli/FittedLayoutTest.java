@@ -72,6 +72,33 @@ class FittedLayoutTest {
     assertThat(fitted).isEqualTo(plain);
   }
 
+  /** Columns that can be neither cut nor dropped close up to one space before they overflow. */
+  @Test
+  void fixedColumnsCloseUpOnANarrowScreen() {
+    List<FittedTable.Column> types =
+        List.of(
+            FittedTable.Column.text("TYPE", 12, 16),
+            FittedTable.Column.fixed("TENSORS"),
+            FittedTable.Column.fixed("PARAMETERS"),
+            FittedTable.Column.fixed("BYTES"));
+    List<String[]> rows = List.<String[]>of(
+        new String[] {"AMBIGUOUS_24", "1", "512", "unknown"},
+        new String[] {"Q8_0", "2", "12,288", "13,056"});
+    // Two spaces apart: 2 + 12 + 2 + 7 + 2 + 10 + 2 + 7 = 44 columns; one apart: 41.
+    for (int w = 41; w <= 44; w++) {
+      int width = w;
+      String text = render(out -> FittedTable.print(out, Screen.of(width), types, rows, true));
+      for (String line : text.split("\n")) {
+        assertThat(line.length()).as("width %d: %s", width, line).isLessThanOrEqualTo(width);
+      }
+      assertThat(text).contains("AMBIGUOUS_24");
+    }
+    assertThat(render(out -> FittedTable.print(out, Screen.of(44), types, rows, true)))
+        .startsWith("  TYPE          TENSORS  PARAMETERS  BYTES\n");
+    assertThat(render(out -> FittedTable.print(out, Screen.of(43), types, rows, true)))
+        .startsWith("  TYPE         TENSORS PARAMETERS BYTES\n");
+  }
+
   @Test
   void columnsAreDroppedMostExpendableFirstAndNumbersStayWhole() {
     for (int width = 40; width <= 120; width++) {
