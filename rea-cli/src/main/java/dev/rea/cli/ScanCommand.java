@@ -408,7 +408,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
             : null;
     // An index with its members and a GGUF split set are one unit each, every other file its
     // own (CONTRACT sections 9 and 10); a set's link is read through only inside the PATHs.
-    UnitGrouping grouping = new DirectorySets(Limits.defaults(), plan.roots());
+    UnitGrouping grouping = new DirectorySets(Limits.defaults(), plan.roots(), rea);
     ScanEngine engine =
         new ScanEngine(
             rea, plan.settings(), grouping, sink, plan.resume(), tally, cancellation, lister,

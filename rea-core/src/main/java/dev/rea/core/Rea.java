@@ -96,7 +96,16 @@ public final class Rea {
         b.inspector != null
             ? b.inspector
             : ModelInspector.withAccess(b.limits, FileAccess.system()).withClock(b.clock);
-    this.inspector = chosen.confinedTo(b.confined);
+    // A snapshot's links lead to its repository's blobs/, which is read as a tree of its own,
+    // never through a link swapped in for it.
+    java.util.Set<Path> blobs = new java.util.LinkedHashSet<>();
+    for (Path d : b.confined) {
+      Path above = HubCache.blobsAbove(d);
+      if (above != null && !b.confined.contains(above)) {
+        blobs.add(above);
+      }
+    }
+    this.inspector = chosen.confinedTo(b.confined, blobs);
     this.home = b.home;
     this.notices = b.notices;
   }
@@ -141,6 +150,19 @@ public final class Rea {
    */
   public FileProbe probe(Path file) throws java.io.IOException {
     return FileProbe.of(inspector.access(), file);
+  }
+
+  /**
+   * Opens a file for reading through this front door's file access: only through its
+   * directories, and bounded in time, when it was {@linkplain Builder#confinedTo confined} (a
+   * caller that reads an index's names itself, as {@code rea scan}'s grouping does).
+   *
+   * @param file an absolute path
+   * @return the file's bytes from its start; the caller closes the stream
+   * @throws java.io.IOException when it cannot be opened
+   */
+  public java.io.InputStream openForReading(Path file) throws java.io.IOException {
+    return java.nio.channels.Channels.newInputStream(inspector.access().open(file));
   }
 
   /**
@@ -1183,7 +1205,9 @@ public final class Rea {
      * as they are when {@link #build()} runs, one name at a time without following a link, so a
      * directory swapped for a symbolic link to elsewhere (even for an instant around the open)
      * cannot lead a read out. A symbolic link below is followed only when its text, resolved by
-     * name, leads into one of the trees. Files below none of them are read as usual. An
+     * name, leads into one of the trees, or, for a directory inside a Hugging Face cache
+     * repository's {@code snapshots/}, into that repository's {@code blobs/} (opened without
+     * following a link at its own name). Files below none of them are read as usual. An
      * operation that blocks (a FIFO swapped in for a directory) fails after 60 s with {@code
      * io_error}. Where the platform cannot open files relative to a directory, this does nothing.
      *

@@ -3,6 +3,7 @@ package dev.rea.cli.scan;
 import dev.rea.core.FileProbe;
 import dev.rea.core.HubCache;
 import dev.rea.core.ModelUnits;
+import dev.rea.core.Rea;
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
 import dev.rea.core.evidence.FileIdentity;
@@ -69,15 +70,32 @@ public final class DirectorySets implements UnitGrouping {
    *     lies under one of them (a directory PATH, or the directory of a file PATH)
    */
   public DirectorySets(Limits limits, List<Path> paths) {
-    this(limits, paths, HELD);
+    this(limits, paths, HELD, null);
+  }
+
+  /**
+   * As {@link #DirectorySets(Limits, List)}, reading indexes and first bytes through {@code
+   * rea} ({@link Rea#openForReading}, {@link Rea#probe}): a scan's front door, confined to its
+   * PATHs, so that these reads too are bounded in time and stay inside them.
+   */
+  public DirectorySets(Limits limits, List<Path> paths, Rea rea) {
+    this(limits, paths, HELD, rea);
   }
 
   /** Test seam: a smaller bound. */
   DirectorySets(Limits limits, List<Path> paths, int held) {
+    this(limits, paths, held, null);
+  }
+
+  private DirectorySets(Limits limits, List<Path> paths, int held, @Nullable Rea rea) {
     this.limits = limits;
     this.held = held;
     this.roots = realRoots(paths);
+    this.rea = rea;
   }
+
+  /** Reads indexes and first bytes, or null to read them by path. */
+  private final @Nullable Rea rea;
 
   private static List<Path> realRoots(List<Path> paths) {
     List<Path> out = new ArrayList<>();
@@ -357,7 +375,9 @@ public final class DirectorySets implements UnitGrouping {
 
     private boolean gguf(String name) {
       try {
-        return FileProbe.of(directory.resolve(name)).modelFormat().filter("gguf"::equals).isPresent();
+        Path p = directory.resolve(name);
+        FileProbe probe = rea != null ? rea.probe(p) : FileProbe.of(p);
+        return probe.modelFormat().filter("gguf"::equals).isPresent();
       } catch (IOException | SecurityException e) {
         return false;
       }
@@ -380,7 +400,8 @@ public final class DirectorySets implements UnitGrouping {
       LinkOption[] follow =
           leadsToFile != null ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
       try {
-        return Files.newInputStream(p, follow);
+        // Through the scan's front door, bounded: a FIFO swapped in would block the walk.
+        return rea != null ? rea.openForReading(p) : Files.newInputStream(p, follow);
       } catch (IOException e) {
         throw ReaException.builder(Constraint.IO_ERROR, "reading the index failed: " + p)
             .path(p.toString())

@@ -1,6 +1,5 @@
 package dev.rea.cli.scan;
 
-import dev.rea.core.HubCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,9 +51,9 @@ public final class ScanRoots {
   }
 
   /**
-   * The directories a scan reads files through ({@link dev.rea.core.Rea.Builder#confinedTo}): its
-   * PATHs, each also by its real path, and for a PATH inside a Hugging Face cache repository's {@code snapshots/} that
-   * repository's {@code blobs/}, where its snapshot links lead ({@link HubCache#blobsAbove}).
+   * The directories a scan reads files through ({@link dev.rea.core.Rea.Builder#confinedTo},
+   * which adds a Hugging Face snapshot's {@code blobs/} itself): its PATHs, each also by its real
+   * path.
    * PATHs that are not directories are left out when the front door is built.
    *
    * @param roots the PATHs, absolute
@@ -68,10 +67,6 @@ public final class ScanRoots {
         out.add(r.toRealPath());
       } catch (IOException | SecurityException gone) {
         // Its walk reports it.
-      }
-      Path blobs = HubCache.blobsAbove(r);
-      if (blobs != null) {
-        out.add(blobs);
       }
     }
     return List.copyOf(out);

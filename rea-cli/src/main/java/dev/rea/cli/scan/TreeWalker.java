@@ -303,9 +303,21 @@ public final class TreeWalker {
     if (blob == null) {
       return null;
     }
+    Path blobs = blob.getParent();
+    if (blobs == null) {
+      return null;
+    }
     try {
+      // blobs/ examined around the blob, through no link: a blobs/ swapped for a link to
+      // elsewhere must not lend the walk an outside file's identity.
+      FileStat before = FileStat.of(blobs, false);
       FileStat b = FileStat.of(blob, false);
-      return b.type() == FileStat.Type.REGULAR ? new ListedFile(entry, b.identity()) : null;
+      FileStat after = FileStat.of(blobs, false);
+      boolean same =
+          before.type() == FileStat.Type.DIRECTORY
+              && after.type() == FileStat.Type.DIRECTORY
+              && before.sameFile(after);
+      return same && b.type() == FileStat.Type.REGULAR ? new ListedFile(entry, b.identity()) : null;
     } catch (IOException | SecurityException changedMeanwhile) {
       return null;
     }

@@ -153,14 +153,17 @@ public final class ModelInspector {
   /**
    * @param directories absolute paths of directory trees: a file below one of them is then
    *     examined and opened only through them ({@link ConfinedFileAccess}), never by its path
+   * @param strict further trees whose own name is never followed as a link ({@link
+   *     ConfinedFileAccess#of(java.util.Collection, java.util.Collection)})
    * @return this inspector confined to them; an inspector whose file access is a test's double
    *     (not {@link FileAccess#system()}) is returned as it is
    */
-  public ModelInspector confinedTo(java.util.Collection<Path> directories) {
+  public ModelInspector confinedTo(
+      java.util.Collection<Path> directories, java.util.Collection<Path> strict) {
     if (access != FileAccess.system() || directories.isEmpty()) {
       return this;
     }
-    FileAccess confined = ConfinedFileAccess.of(directories);
+    FileAccess confined = ConfinedFileAccess.of(directories, strict);
     if (confined == access) {
       return this;
     }

@@ -99,8 +99,13 @@ public final class ConfinedFileAccess implements FileAccess {
     BOUNDED.set(Boolean.TRUE);
   }
 
-  /** A directory of the trees and its file key as observed when this access was made. */
-  private record Root(Path dir, String key) {}
+  /**
+   * A directory of the trees and its file key as observed when this access was made.
+   *
+   * @param strict whether the directory's own name is opened without following a link (its
+   *     parent by path): for a directory REA derived, not one the caller gave
+   */
+  private record Root(Path dir, String key, boolean strict) {}
 
   /** Closes the directories kept open once the access is unreachable. */
   private static final Cleaner CLEANER = Cleaner.create();
@@ -117,37 +122,86 @@ public final class ConfinedFileAccess implements FileAccess {
   }
 
   /**
-   * @param directories absolute paths; those that are not directories now (or whose identity
-   *     cannot be read) are left out, and a path below none of the rest goes to the system access
+   * @param directories absolute paths, each opened by its path (a symbolic link followed, as a
+   *     command line's PATH is); those that are not directories now (or whose identity cannot be
+   *     read) are left out, and a path below none of the trees goes to the system access
+   * @param strict absolute paths of directories opened without following a link at their own
+   *     name (their parent by path): a Hugging Face repository's {@code blobs/}, which a link
+   *     swapped in must not turn into another tree
    * @return an access confined to the directories as they are now, or {@link FileAccess#system()}
    *     when none is left or the platform cannot open files relative to a directory
    */
-  public static FileAccess of(Collection<Path> directories) {
-    return of(directories, TIMEOUT_MILLIS);
+  public static FileAccess of(Collection<Path> directories, Collection<Path> strict) {
+    return of(directories, strict, TIMEOUT_MILLIS);
   }
 
-  /** As {@link #of(Collection)}, with another longest wait (tests shorten it). */
-  static FileAccess of(Collection<Path> directories, long timeoutMillis) {
+  /** As {@link #of(Collection, Collection)}, with another longest wait (tests shorten it). */
+  static FileAccess of(Collection<Path> directories, Collection<Path> strict, long timeoutMillis) {
     List<Root> roots = new ArrayList<>();
+    List<Root> candidates = new ArrayList<>();
     for (Path d : directories) {
-      if (!d.isAbsolute()) {
-        throw new IllegalArgumentException("not an absolute path: " + d);
+      candidates.add(new Root(d, "", false));
+    }
+    for (Path d : strict) {
+      candidates.add(new Root(d, "", true));
+    }
+    for (Root c : candidates) {
+      if (!c.dir.isAbsolute()) {
+        throw new IllegalArgumentException("not an absolute path: " + c.dir);
       }
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(d)) {
-        if (!(ds instanceof SecureDirectoryStream<Path> secure)) {
-          return FileAccess.system();
-        }
+      java.util.Optional<SecureDirectoryStream<Path>> opened;
+      try {
+        opened = guarded(c.dir, timeoutMillis, () -> java.util.Optional.ofNullable(openUnchecked(c)),
+            late -> late.ifPresent(ConfinedFileAccess::closeQuietly));
+      } catch (IOException | SecurityException notADirectoryNow) {
+        continue; // not a tree to confine: a file PATH, one that is gone, a link in strict
+      }
+      if (opened.isEmpty()) {
+        return FileAccess.system();
+      }
+      SecureDirectoryStream<Path> secure = opened.get();
+      try (secure) {
         Object key = secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
         if (key != null && UNIX_FILE_KEY.matcher(key.toString()).matches()) {
-          roots.add(new Root(d, key.toString()));
+          roots.add(new Root(c.dir, key.toString(), c.strict));
         }
-      } catch (IOException | SecurityException notADirectoryNow) {
-        // Not a tree to confine: a file PATH, or one that is gone.
+      } catch (IOException | SecurityException unreadable) {
+        // Left out.
       }
     }
     return roots.isEmpty()
         ? FileAccess.system()
         : new ConfinedFileAccess(List.copyOf(roots), timeoutMillis);
+  }
+
+  /**
+   * Opens a tree's directory: by its path, or for a strict one its parent by path and its name
+   * without following a link. Unbounded: a FIFO at a strict name blocks (callers bound it).
+   *
+   * @return the open directory, or null when the platform gives no {@link SecureDirectoryStream}
+   */
+  private static @Nullable SecureDirectoryStream<Path> openUnchecked(Root root) throws IOException {
+    Path parent = root.dir.getParent();
+    Path name = root.dir.getFileName();
+    if (!root.strict || parent == null || name == null) {
+      DirectoryStream<Path> ds = Files.newDirectoryStream(root.dir);
+      if (ds instanceof SecureDirectoryStream<Path> secure) {
+        return secure;
+      }
+      ds.close();
+      return null;
+    }
+    BasicFileAttributes a =
+        Files.readAttributes(root.dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!a.isDirectory()) {
+      throw new NotDirectoryException(root.dir.toString()); // a link, or no directory: never opened
+    }
+    try (DirectoryStream<Path> up = Files.newDirectoryStream(parent)) {
+      if (!(up instanceof SecureDirectoryStream<Path> secure)) {
+        return null;
+      }
+      return secure.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+    }
   }
 
   @Override
@@ -424,14 +478,13 @@ public final class ConfinedFileAccess implements FileAccess {
 
   /** Opens a tree's directory and checks that it is the one recorded. */
   private static SecureDirectoryStream<Path> openRoot(Root root, Path path) throws IOException {
-    DirectoryStream<Path> ds;
+    SecureDirectoryStream<Path> secure;
     try {
-      ds = Files.newDirectoryStream(root.dir);
+      secure = openUnchecked(root);
     } catch (IOException e) {
       throw named(e, path);
     }
-    if (!(ds instanceof SecureDirectoryStream<Path> secure)) {
-      ds.close();
+    if (secure == null) {
       throw new FileSystemException(path.toString(), null, "the directory cannot be opened securely");
     }
     Object key;
@@ -507,8 +560,13 @@ public final class ConfinedFileAccess implements FileAccess {
     void release(T late);
   }
 
-  /** Runs an operation on a daemon thread, waiting at most {@link #timeoutMillis}. */
+  /** Runs an operation on a daemon thread, waiting at most {@code timeoutMillis}. */
   private <T> T guarded(Path path, Operation<T> op, Release<T> release) throws IOException {
+    return guarded(path, timeoutMillis, op, release);
+  }
+
+  private static <T> T guarded(Path path, long timeoutMillis, Operation<T> op, Release<T> release)
+      throws IOException {
     if (BOUNDED.get()) {
       return op.run(); // the caller already waits for this thread with a bound of its own
     }

@@ -53,7 +53,7 @@ class ConfinedFileAccessTest {
 
   @Test
   void readsAFileBelowItsDirectory() throws IOException {
-    FileAccess access = ConfinedFileAccess.of(List.of(root));
+    FileAccess access = ConfinedFileAccess.of(List.of(root), List.of());
     assertThat(access).isInstanceOf(ConfinedFileAccess.class);
     Path m = root.resolve("d/m.bin");
     assertThat(read(access, m)).isEqualTo("INSIDE");
@@ -67,7 +67,7 @@ class ConfinedFileAccessTest {
 
   @Test
   void aDirectorySwappedForALinkToOutsideIsNeverReadThrough() throws IOException {
-    FileAccess access = ConfinedFileAccess.of(List.of(root));
+    FileAccess access = ConfinedFileAccess.of(List.of(root), List.of());
     Path m = root.resolve("d/m.bin");
     Files.move(root.resolve("d"), root.resolve("d.real"));
     Files.createSymbolicLink(root.resolve("d"), outside.resolve("d"));
@@ -87,7 +87,7 @@ class ConfinedFileAccessTest {
 
   @Test
   void aDirectoryOpenedBeforeTheSwapIsReadAsItWas() throws IOException {
-    FileAccess access = ConfinedFileAccess.of(List.of(root));
+    FileAccess access = ConfinedFileAccess.of(List.of(root), List.of());
     Path m = root.resolve("d/m.bin");
     assertThat(read(access, m)).isEqualTo("INSIDE");
     Files.move(root.resolve("d"), root.resolve("d.real"));
@@ -104,7 +104,7 @@ class ConfinedFileAccessTest {
       Path d = Files.createDirectories(root.resolve("many/d" + i));
       Files.writeString(d.resolve("f"), "F" + i);
     }
-    ConfinedFileAccess access = (ConfinedFileAccess) ConfinedFileAccess.of(List.of(root));
+    ConfinedFileAccess access = (ConfinedFileAccess) ConfinedFileAccess.of(List.of(root), List.of());
     for (int round = 0; round < 2; round++) {
       for (int i = 0; i < n; i++) {
         assertThat(read(access, root.resolve("many/d" + i + "/f"))).isEqualTo("F" + i);
@@ -115,7 +115,7 @@ class ConfinedFileAccessTest {
 
   @Test
   void aReplacedDirectoryIsRefused() throws IOException {
-    FileAccess access = ConfinedFileAccess.of(List.of(root));
+    FileAccess access = ConfinedFileAccess.of(List.of(root), List.of());
     Files.move(root, tmp.resolve("root.old"));
     Files.createDirectories(root.resolve("d"));
     Files.writeString(root.resolve("d/m.bin"), "OTHERS");
@@ -136,7 +136,7 @@ class ConfinedFileAccessTest {
     Files.createSymbolicLink(root.resolve("d/out"), outside.resolve("d/m.bin"));
     Files.createSymbolicLink(root.resolve("d/nowhere"), tmp.resolve("missing"));
     Files.createSymbolicLink(root.resolve("d/dir"), outside.resolve("d"));
-    FileAccess access = ConfinedFileAccess.of(List.of(root, other));
+    FileAccess access = ConfinedFileAccess.of(List.of(root, other), List.of());
     assertThat(read(access, root.resolve("d/in"))).isEqualTo("INSIDE");
     assertThat(read(access, root.resolve("d/blob"))).isEqualTo("BLOB");
     assertThatThrownBy(() -> read(access, root.resolve("d/out")))
@@ -148,9 +148,39 @@ class ConfinedFileAccessTest {
         .isInstanceOf(NoSuchFileException.class);
   }
 
+  /**
+   * A Hugging Face repository's blobs/, read as a strict tree: a link swapped in for it, when
+   * the access is made or later, never makes the outside directory a tree.
+   */
+  @Test
+  void aStrictDirectoryIsNeverReachedThroughALink() throws IOException {
+    Path repo = Files.createDirectories(tmp.resolve("models--o--n"));
+    Path snap = Files.createDirectories(repo.resolve("snapshots/rev"));
+    Path blobs = Files.createDirectories(repo.resolve("blobs"));
+    Files.writeString(blobs.resolve("b1"), "INSIDE");
+    Files.writeString(outside.resolve("b1"), "SECRET");
+    Files.createSymbolicLink(snap.resolve("m.bin"), Path.of("../../blobs/b1"));
+    Path m = snap.resolve("m.bin");
+    assertThat(read(ConfinedFileAccess.of(List.of(snap), List.of(blobs)), m)).isEqualTo("INSIDE");
+
+    // Swapped before the access is made: blobs/ is no tree, and the link leads out.
+    Files.move(blobs, repo.resolve("blobs.real"));
+    Files.createSymbolicLink(blobs, outside);
+    FileAccess made = ConfinedFileAccess.of(List.of(snap), List.of(blobs));
+    assertThatThrownBy(() -> read(made, m)).hasMessageContaining("leads out");
+
+    // Swapped after: the blobs/ recorded is not the one the link now names.
+    Files.delete(blobs);
+    Files.move(repo.resolve("blobs.real"), blobs);
+    FileAccess before = ConfinedFileAccess.of(List.of(snap), List.of(blobs));
+    Files.move(blobs, repo.resolve("blobs.real"));
+    Files.createSymbolicLink(blobs, outside);
+    assertThatThrownBy(() -> read(before, m)).isInstanceOf(FileSystemException.class);
+  }
+
   @Test
   void failuresNameTheWholePath() throws IOException {
-    FileAccess access = ConfinedFileAccess.of(List.of(root));
+    FileAccess access = ConfinedFileAccess.of(List.of(root), List.of());
     Path missing = root.resolve("d/none.bin");
     assertThatThrownBy(() -> access.stat(missing))
         .isInstanceOf(NoSuchFileException.class)
@@ -167,10 +197,10 @@ class ConfinedFileAccessTest {
 
   @Test
   void aPathInNoTreeIsReadByPath() throws IOException {
-    FileAccess access = ConfinedFileAccess.of(List.of(root));
+    FileAccess access = ConfinedFileAccess.of(List.of(root), List.of());
     assertThat(read(access, outside.resolve("d/m.bin"))).isEqualTo("SECRET");
     // Nothing to confine to: the system access itself.
-    assertThat(ConfinedFileAccess.of(List.of(root.resolve("d/m.bin"))))
+    assertThat(ConfinedFileAccess.of(List.of(root.resolve("d/m.bin")), List.of()))
         .isSameAs(FileAccess.system());
   }
 
@@ -179,7 +209,7 @@ class ConfinedFileAccessTest {
     Path fifo = root.resolve("d/fifo");
     Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
     org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo");
-    FileAccess access = ConfinedFileAccess.of(List.of(root), 300);
+    FileAccess access = ConfinedFileAccess.of(List.of(root), List.of(), 300);
     assertThatThrownBy(() -> access.open(fifo))
         .isInstanceOf(FileSystemException.class)
         .hasMessageContaining("did not complete within 300 ms");
