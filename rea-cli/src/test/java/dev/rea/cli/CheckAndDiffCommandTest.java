@@ -136,6 +136,15 @@ class CheckAndDiffCommandTest {
 
     java.util.List<Path> members = SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("g")),
         "s", 3, 1, 1);
+    // A split member named by its own path is held to its own digest, as a shard is; another
+    // member's digest fails it.
+    assertThat(CliRunner.run("check", members.get(1).toString(), "--expect-sha256",
+            sha256(members.get(1))).status())
+        .isZero();
+    CliRunner.Result other = CliRunner.run("check", members.get(1).toString(), "--expect-sha256",
+        sha256(members.get(0)));
+    assertThat(other.status()).isEqualTo(1);
+    assertThat(other.out()).contains("sha256_mismatch: ").doesNotContain("no single SHA-256");
     Path renamed = Files.copy(members.get(1), dir.resolve("model.gguf"));
     CliRunner.Result member = CliRunner.run("check", renamed.toString());
     assertThat(member.status()).isEqualTo(1);

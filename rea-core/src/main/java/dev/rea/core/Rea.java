@@ -153,6 +153,28 @@ public final class Rea {
   }
 
   /**
+   * Observes a file's identity through this front door's file access (following a link; when
+   * {@linkplain Builder#confinedTo confined}, only a link that leads into its directories), as
+   * an inspection observes it before reading.
+   *
+   * @param file an absolute path
+   * @return its identity ({@code verified} false), or null when it is not a regular file
+   * @throws java.io.IOException when it cannot be examined
+   */
+  public dev.rea.core.evidence.@Nullable FileIdentity observeRegularFile(Path file) throws java.io.IOException {
+    dev.rea.core.internal.io.FileSnapshot s = inspector.access().stat(file);
+    if (!s.regularFile()) {
+      return null;
+    }
+    return new dev.rea.core.evidence.FileIdentity(
+        s.device() == null ? null : Long.toUnsignedString(s.device()),
+        s.inode() == null ? null : Long.toUnsignedString(s.inode()),
+        s.size(),
+        s.modifiedText(),
+        false);
+  }
+
+  /**
    * Opens a file for reading through this front door's file access: only through its
    * directories, and bounded in time, when it was {@linkplain Builder#confinedTo confined} (a
    * caller that reads an index's names itself, as {@code rea scan}'s grouping does).
@@ -820,8 +842,9 @@ public final class Rea {
    * The verdict of a check on one model set (CONTRACT sections 9 and 12): a failure of the set
    * (a member missing or rejected, members that contradict each other) is a reason; so is every
    * warning of the set and of its members that the policy does not allow (each member's naming
-   * it), and every limitation when the policy says so. An expected SHA-256 is one file's: a set
-   * of one member is held to it; a set of several always fails it, saying to check each member
+   * it), and every limitation when the policy says so. An expected SHA-256 is one file's: the
+   * member {@code path} names (a GGUF split member given by its own path) is held to it, as is a
+   * set of one member; otherwise a set of several always fails it, saying to check each member
    * (a set has no single digest). Messages name no option or command of a front end.
    *
    * @param path the set's path as the user named it
@@ -836,8 +859,12 @@ public final class Rea {
     ModelSetRecord s = ((SetInspection.Complete) result).set();
     List<Verdict.Reason> reasons = new java.util.ArrayList<>();
     String expected = policy.expectSha256();
+    ModelSetRecord.Member named = namedMember(path, s);
     if (expected != null) {
-      if (s.members().size() != 1) {
+      if (named != null) {
+        // The user named one file of the set (a split member): that file is held to it.
+        checkDigest(expected, named.sha256(), reasons);
+      } else if (s.members().size() != 1) {
         reasons.add(
             digestReason(
                 "a SHA-256 of "
@@ -865,6 +892,26 @@ public final class Rea {
               : new Verdict.Reason(r.kind(), r.code(), r.message(), r.offset(), r.field(), file));
     }
     return new Verdict(v.path(), v.ok(), v.evidenceId(), located);
+  }
+
+  /** @return the member whose file {@code path} names, or null (an index, a directory) */
+  private static ModelSetRecord.@Nullable Member namedMember(String path, ModelSetRecord s) {
+    Path named;
+    try {
+      named = Path.of(path).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      return null;
+    }
+    for (ModelSetRecord.Member m : s.members()) {
+      try {
+        if (m.path().equals(path) || Path.of(m.path()).toAbsolutePath().normalize().equals(named)) {
+          return m;
+        }
+      } catch (java.nio.file.InvalidPathException e) {
+        // A recorded path of another file system: not the one named.
+      }
+    }
+    return null;
   }
 
   /**
