@@ -328,9 +328,20 @@ public final class DirectorySets implements UnitGrouping {
       }
       try {
         FileStat s = FileStat.of(p, true);
-        return s.type() == FileStat.Type.REGULAR
-            ? new Examined(new ListedFile(p, s.identity()), null)
-            : Examined.ABSENT;
+        if (s.type() != FileStat.Type.REGULAR) {
+          return Examined.ABSENT;
+        }
+        if (rea != null) {
+          // Observed again through the scan's directories: a directory on the link's way
+          // swapped for a link to elsewhere must not lend the line an outside file's identity.
+          dev.rea.core.evidence.FileIdentity inside = rea.observeRegularFile(p);
+          if (inside == null
+              || !java.util.Objects.equals(inside.device(), s.identity().device())
+              || !java.util.Objects.equals(inside.inode(), s.identity().inode())) {
+            return Examined.UNKNOWN;
+          }
+        }
+        return new Examined(new ListedFile(p, s.identity()), null);
       } catch (NoSuchFileException | NotDirectoryException gone) {
         return Examined.ABSENT;
       } catch (IOException | SecurityException e) {

@@ -142,7 +142,26 @@ public final class ScanEngine {
             .cancellation(cancellation)
             .build();
     this.work = new UnitWork(rea, options, settings, sink, tally, listener);
+    this.rea = rea;
     this.queue = new ArrayBlockingQueue<>(QUEUE_PER_JOB * settings.jobs());
+  }
+
+  private final Rea rea;
+
+  /**
+   * A snapshot blob's identity as the scan's front door observes it (through its directories)
+   * and as the walk does by path: null unless both name the same file, so that a {@code blobs/}
+   * swapped for a link lends no outside identity.
+   */
+  private @Nullable FileIdentity observeBlob(Path link, Path blob) throws java.io.IOException {
+    FileIdentity confined = rea.observeRegularFile(link);
+    FileIdentity byPath = TreeWalker.BlobIdentity.BY_PATH.observe(link, blob);
+    if (confined == null || byPath == null
+        || !java.util.Objects.equals(confined.device(), byPath.device())
+        || !java.util.Objects.equals(confined.inode(), byPath.inode())) {
+      return null;
+    }
+    return byPath;
   }
 
   /** @return what made the scan fail ({@link Outcome#FAILED}), or null */
@@ -163,7 +182,8 @@ public final class ScanEngine {
       workers[i] = new Thread(this::workLoop, "rea-scan-" + (i + 1));
       workers[i].start();
     }
-    TreeWalker walker = new TreeWalker(grouping, new Walked(), cancellation, lister);
+    TreeWalker walker =
+        new TreeWalker(grouping, new Walked(), cancellation, lister, this::observeBlob);
     try {
       walker.walk(roots);
     } catch (RuntimeException | Error e) {

@@ -97,6 +97,25 @@ public final class TreeWalker {
   private final Listener listener;
   private final Cancellation cancellation;
   private final Lister lister;
+  private final BlobIdentity blobs;
+
+  /**
+   * How the walk observes the blob a Hugging Face snapshot link names ({@link
+   * dev.rea.core.Rea#observeRegularFile} through the scan's confined front door).
+   */
+  @FunctionalInterface
+  public interface BlobIdentity {
+    /** Observes by path, with {@code blobs/} checked around the blob's {@code lstat}. */
+    BlobIdentity BY_PATH = TreeWalker::blobByPath;
+
+    /**
+     * @param link the snapshot's link
+     * @param blob the blob it names ({@link HubCache#blobOf})
+     * @return the blob's identity, or null when it is not a regular file (or changed meanwhile)
+     * @throws IOException when it cannot be examined
+     */
+    @Nullable FileIdentity observe(Path link, Path blob) throws IOException;
+  }
 
   /**
    * @param grouping turns each directory's regular files into units
@@ -110,6 +129,24 @@ public final class TreeWalker {
     this.listener = listener;
     this.cancellation = cancellation;
     this.lister = lister;
+    this.blobs = BlobIdentity.BY_PATH;
+  }
+
+  /**
+   * As {@link #TreeWalker(UnitGrouping, Listener, Cancellation, Lister)}, observing snapshot
+   * blobs with {@code blobs}.
+   */
+  public TreeWalker(
+      UnitGrouping grouping,
+      Listener listener,
+      Cancellation cancellation,
+      Lister lister,
+      BlobIdentity blobs) {
+    this.grouping = grouping;
+    this.listener = listener;
+    this.cancellation = cancellation;
+    this.lister = lister;
+    this.blobs = blobs;
   }
 
   /** One directory being listed. */
@@ -298,11 +335,20 @@ public final class TreeWalker {
    * @return a Hugging Face cache's snapshot link to its repository's blob ({@link HubCache}) as a
    *     file named by the link, with the blob's identity; else null
    */
-  private static @Nullable ListedFile snapshotFile(Path entry, FileStat stat) {
+  private @Nullable ListedFile snapshotFile(Path entry, FileStat stat) {
     Path blob = stat.type() == FileStat.Type.SYMBOLIC_LINK ? HubCache.blobOf(entry) : null;
     if (blob == null) {
       return null;
     }
+    try {
+      FileIdentity id = blobs.observe(entry, blob);
+      return id == null ? null : new ListedFile(entry, id);
+    } catch (IOException | SecurityException changedMeanwhile) {
+      return null;
+    }
+  }
+
+  private static @Nullable FileIdentity blobByPath(Path entry, Path blob) throws IOException {
     Path blobs = blob.getParent();
     if (blobs == null) {
       return null;
@@ -317,8 +363,8 @@ public final class TreeWalker {
           before.type() == FileStat.Type.DIRECTORY
               && after.type() == FileStat.Type.DIRECTORY
               && before.sameFile(after);
-      return same && b.type() == FileStat.Type.REGULAR ? new ListedFile(entry, b.identity()) : null;
-    } catch (IOException | SecurityException changedMeanwhile) {
+      return same && b.type() == FileStat.Type.REGULAR ? b.identity() : null;
+    } catch (SecurityException changedMeanwhile) {
       return null;
     }
   }
