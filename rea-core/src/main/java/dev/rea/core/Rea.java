@@ -154,15 +154,20 @@ public final class Rea {
 
   /**
    * Observes a file's identity through this front door's file access (following a link; when
-   * {@linkplain Builder#confinedTo confined}, only a link that leads into its directories), as
-   * an inspection observes it before reading.
+   * {@linkplain Builder#confinedTo confined}, only a link that leads into its directories: one
+   * that leads out fails), as an inspection observes it before reading.
    *
    * @param file an absolute path
    * @return its identity ({@code verified} false), or null when it is not a regular file
    * @throws java.io.IOException when it cannot be examined
    */
   public dev.rea.core.evidence.@Nullable FileIdentity observeRegularFile(Path file) throws java.io.IOException {
-    dev.rea.core.internal.io.FileSnapshot s = inspector.access().stat(file);
+    dev.rea.core.internal.io.FileAccess access = inspector.access();
+    // Confined, a link that leads out fails here rather than lend an outside file's identity.
+    dev.rea.core.internal.io.FileSnapshot s =
+        access instanceof dev.rea.core.internal.io.ConfinedFileAccess confined
+            ? confined.statInsideOnly(file)
+            : access.stat(file);
     if (!s.regularFile()) {
       return null;
     }

@@ -218,6 +218,18 @@ public final class ConfinedFileAccess implements FileAccess {
     }
   }
 
+  /**
+   * As {@link #stat}, except that a path whose link leads out of the trees fails instead of being
+   * examined by path: for a caller that records what it observes, which must be nothing of a
+   * file outside.
+   *
+   * @throws IOException as {@link #stat}, and a {@link FileSystemException} for a link that leads
+   *     out
+   */
+  public FileSnapshot statInsideOnly(Path path) throws IOException {
+    return rootOf(path) == null ? FileAccess.system().stat(path) : statInside(path);
+  }
+
   /** A symbolic link on the path leads out of the trees. */
   private static final class LeadsOut extends FileSystemException {
     private static final long serialVersionUID = 1L;
