@@ -261,7 +261,7 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     ResumeIndex index = null;
     if (file != null && Files.exists(file)) {
       if (resume) {
-        index = loadIndex(file, mode, layout);
+        index = loadIndex(file, mode, layout, bundleDir);
       } else {
         replacesOnlyEarlierOutput(file, sarif);
       }
@@ -335,10 +335,12 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     }
   }
 
-  private ResumeIndex loadIndex(Path file, HashMode mode, LayoutAssumption layout)
+  private ResumeIndex loadIndex(
+      Path file, HashMode mode, LayoutAssumption layout, @Nullable Path bundleDir)
       throws ReaException {
     try {
-      return ResumeIndex.load(file, listSkipped, mode == HashMode.FULL, layout);
+      // With --bundles, a complete line whose bundle is not in that directory is read again.
+      return ResumeIndex.load(file, listSkipped, mode == HashMode.FULL, layout, bundleDir);
     } catch (IOException e) {
       throw bad("--output", "--resume: " + file + " cannot be read: " + e.getMessage());
     }

@@ -55,6 +55,34 @@ class ScanResumeTest {
     return Arrays.asList(text.split("\n"));
   }
 
+  /** After a resumed scan with --bundles DIR, every complete line's bundle is in DIR. */
+  @Test
+  void resumingWithBundlesReinspectsLinesWhoseBundleIsMissing() throws Exception {
+    ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 6, false);
+    Path out = dir.resolve("out.jsonl");
+    Path bundles = dir.resolve("bundles");
+    CliRunner.Result first = CliRunner.run("scan", tree.root().toString(), "--output", out.toString());
+    assertThat(first.status()).as(first.err()).isIn(0, 1);
+
+    CliRunner.Result resumed = CliRunner.run("scan", tree.root().toString(), "--output",
+        out.toString(), "--resume", "--bundles", bundles.toString());
+    assertThat(resumed.status()).as(resumed.err()).isIn(0, 1);
+    int complete = 0;
+    for (JsonNode l : lines(Files.readString(out, StandardCharsets.UTF_8))) {
+      if (l.get("status").asString().equals("complete")) {
+        complete++;
+        String hex = l.get("evidence_id").asString().substring("sha256:".length());
+        assertThat(bundles.resolve(hex + ".json")).as(l.get("path").asString()).isRegularFile();
+      }
+    }
+    assertThat(complete).isEqualTo(6);
+
+    // With the bundles there, the next resume keeps the complete lines.
+    CliRunner.Result again = CliRunner.run("scan", tree.root().toString(), "--output",
+        out.toString(), "--resume", "--bundles", bundles.toString());
+    assertThat(lastLine(again.err())).contains(complete + " kept from the earlier output");
+  }
+
   @Test
   void resumingWithHashFullReinspectsLinesMadeFromHeadersOnly() throws Exception {
     ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 6, false);

@@ -84,6 +84,8 @@ public final class ResumeIndex {
   private boolean fullHash;
   /** This scan's layout assumption's wire name, or null for none. */
   private @Nullable String layout;
+  /** This scan's {@code --bundles} directory, or null. */
+  private @Nullable Path bundles;
 
   private ResumeIndex(boolean listSkipped) {
     this.listSkipped = listSkipped;
@@ -121,9 +123,28 @@ public final class ResumeIndex {
   public static ResumeIndex load(
       Path file, boolean listSkipped, boolean fullHash, LayoutAssumption layout)
       throws IOException, ReaException {
+    return load(file, listSkipped, fullHash, layout, null);
+  }
+
+  /**
+   * As {@link #load(Path, boolean, boolean, LayoutAssumption)}, for a scan that writes bundles:
+   * a complete line is kept only when its bundle ({@code <evidence_id hex>.json}) is in {@code
+   * bundles}, so that after the scan every complete line's Evidence is there (a line whose bundle
+   * is missing, because the earlier scan wrote none or elsewhere, is inspected again).
+   *
+   * @param bundles this scan's {@code --bundles} directory, or null
+   */
+  public static ResumeIndex load(
+      Path file,
+      boolean listSkipped,
+      boolean fullHash,
+      LayoutAssumption layout,
+      @Nullable Path bundles)
+      throws IOException, ReaException {
     ResumeIndex index = new ResumeIndex(listSkipped);
     index.fullHash = fullHash;
     index.layout = layout.wire();
+    index.bundles = bundles;
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       index.read(in, file);
     }
@@ -200,6 +221,18 @@ public final class ResumeIndex {
         .build();
   }
 
+  /** @return whether a complete line's bundle is in this scan's bundles directory (or none is asked) */
+  private boolean bundleThere(ResumeLine l) {
+    String id = l.evidenceId();
+    if (bundles == null) {
+      return true;
+    }
+    if (id == null || !id.startsWith("sha256:")) {
+      return false;
+    }
+    return Files.isRegularFile(bundles.resolve(id.substring("sha256:".length()) + ".json"));
+  }
+
   private void add(ResumeLine l) {
     long key = key(l.path());
     int slot = slot(key);
@@ -209,7 +242,8 @@ public final class ResumeIndex {
     }
     boolean sameLayout = java.util.Objects.equals(l.assumeLayout(), layout);
     boolean keepable =
-        (l.status() == UnitStatus.COMPLETE && l.hashed() == fullHash && sameLayout)
+        (l.status() == UnitStatus.COMPLETE && l.hashed() == fullHash && sameLayout
+                && bundleThere(l))
             || (l.status() == UnitStatus.REJECTED && sameLayout)
             || (l.status() == UnitStatus.SKIPPED && listSkipped);
     checks[slot] = check(l.path(), l.identityText());

@@ -57,7 +57,8 @@ record ResumeLine(
     boolean warnings,
     boolean limitations,
     boolean hashed,
-    @Nullable String assumeLayout) {
+    @Nullable String assumeLayout,
+    @Nullable String evidenceId) {
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
@@ -221,7 +222,8 @@ record ResumeLine(
     // by --hash full when each of its files' identities carries one (an index's always does).
     boolean hashed = set ? f.members != null && f.membersHashed : s != null && s.hashed;
     return new ResumeLine(path, st, identity + members,
-        s != null && s.warnings, s != null && s.limitations, hashed, f.assumeLayout);
+        s != null && s.warnings, s != null && s.limitations, hashed, f.assumeLayout,
+        f.evidenceId);
   }
 
   /** Checks that the summary is the one of the line's unit, made as the line says. */
