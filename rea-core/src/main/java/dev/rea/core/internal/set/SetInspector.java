@@ -242,7 +242,10 @@ public final class SetInspector {
       String name = members.get(k);
       Inspection one = ahead.take(k, () -> files.inspect(name, hash, listener, cancellation));
       if (one instanceof Inspection.Failed f) {
-        return failed(memberFailure(k, members.size(), name, f.error()));
+        ReaException failure = memberFailure(k, members.size(), name, f.error());
+        return failed(f.error().constraint() == Constraint.NOT_FOUND
+            ? allMissing(members, k, failure)
+            : failure);
       }
       EvidenceRecord r = ((Inspection.Complete) one).record();
       try {
@@ -270,10 +273,50 @@ public final class SetInspector {
         try {
           out[k] = files.size(members.get(k));
         } catch (ReaException e) {
-          throw memberFailure(k, members.size(), members.get(k), e);
+          ReaException failure = memberFailure(k, members.size(), members.get(k), e);
+          throw e.constraint() == Constraint.NOT_FOUND ? allMissing(members, k, failure) : failure;
         }
       }
       return out;
+    }
+
+    /** Names shown of the members missing besides the first. */
+    private static final int MISSING_NAMED = 8;
+
+    /**
+     * @param first the index of the first member found missing
+     * @return its failure, saying how many members are missing in all and naming the first few,
+     *     when it is not the only one (a download that stopped early lacks many)
+     */
+    private ReaException allMissing(List<String> members, int first, ReaException failure) {
+      List<String> missing = new ArrayList<>();
+      missing.add(members.get(first));
+      for (int k = first + 1; k < members.size(); k++) {
+        try {
+          files.size(members.get(k));
+        } catch (ReaException e) {
+          if (e.constraint() == Constraint.NOT_FOUND) {
+            missing.add(members.get(k));
+          }
+        }
+      }
+      if (missing.size() == 1) {
+        return failure;
+      }
+      List<String> shown = missing.subList(0, Math.min(MISSING_NAMED, missing.size()));
+      return failure.toBuilder(
+              failure.getMessage()
+                  + "; "
+                  + missing.size()
+                  + " of the "
+                  + members.size()
+                  + " members are missing: "
+                  + String.join(", ", shown)
+                  + (missing.size() > shown.size()
+                      ? " and " + (missing.size() - shown.size()) + " more"
+                      : ""))
+          .diagnostic("missing_members", missing.size())
+          .build();
     }
 
     private ModelInspector.Listener listener(long base, long total) {

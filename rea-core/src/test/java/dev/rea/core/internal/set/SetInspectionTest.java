@@ -155,6 +155,30 @@ class SetInspectionTest {
     assertThat(((SetInspection.Failed) r).error().constraint()).isEqualTo(Constraint.NOT_FOUND);
   }
 
+  /** A download that stopped early lacks many shards: the failure counts them and names some. */
+  @Test
+  void everyMissingShardIsCounted() throws Exception {
+    SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir, 12, 1);
+    for (int k = 2; k < 12; k++) {
+      Files.delete(c.shards.get(k));
+    }
+    SetInspection r = rea.inspectSet(c.index, InspectOptions.defaults());
+    ReaException e = ((SetInspection.Failed) r).error();
+    assertThat(e.constraint()).isEqualTo(Constraint.NOT_FOUND);
+    assertThat(e.getMessage())
+        .startsWith("member 2 (model-00003-of-00012.safetensors, of 12 members): ")
+        .contains("; 10 of the 12 members are missing: model-00003-of-00012.safetensors, ")
+        .contains("model-00010-of-00012.safetensors and 2 more");
+    assertThat(e.diagnostics()).containsEntry("missing_members", 10);
+
+    // One missing: said as before, without a count.
+    SetFixtures.Checkpoint one = SetFixtures.checkpoint(dir.resolve("one"), 3, 1);
+    Files.delete(one.shards.get(1));
+    ReaException single =
+        ((SetInspection.Failed) rea.inspectSet(one.index, InspectOptions.defaults())).error();
+    assertThat(single.getMessage()).doesNotContain("members are missing");
+  }
+
   @Test
   void aShardNobodyMapsIsASetOfOne() throws Exception {
     SetFixtures.Checkpoint c = SetFixtures.checkpoint(dir.resolve("ckpt"), 2, 1);
