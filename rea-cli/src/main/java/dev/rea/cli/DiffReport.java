@@ -102,7 +102,8 @@ final class DiffReport {
       }
     }
     if (d.get("same_declarations").asBoolean()) {
-      line("The declarations are the same." + bytesNote(d.get("a"), d.get("b")));
+      line("The declarations are the same." + bytesNote(d.get("a"), d.get("b"))
+          + contentNote(d.get("a"), d.get("b")));
     } else if (partial.isEmpty()) {
       line("The declarations differ:");
     } else {
@@ -138,6 +139,20 @@ final class DiffReport {
     return " The headers' bytes differ (header_sha256 above) in what no declaration carries: the"
         + " order of metadata keys or JSON members, whitespace and padding, a float NaN's payload"
         + " bits.";
+  }
+
+  /**
+   * @return for two files hashed whole ({@code --hash full}) whose SHA-256s differ, a sentence
+   *     saying that their contents differ past what they declare (the tensor data); else empty
+   */
+  static String contentNote(JsonNode a, JsonNode b) {
+    JsonNode sa = a.get("sha256");
+    JsonNode sb = b.get("sha256");
+    if (sa == null || sb == null || !sa.isString() || !sb.isString() || sa.equals(sb)) {
+      return "";
+    }
+    return " The files' contents differ all the same (sha256 above): what differs is in bytes no"
+        + " declaration describes, such as the tensor data.";
   }
 
   /**

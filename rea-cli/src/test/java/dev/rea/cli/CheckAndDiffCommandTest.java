@@ -419,6 +419,18 @@ class CheckAndDiffCommandTest {
     assertThat(differ.out()).contains("+ metadata general.name = \"changed\"");
     CliRunner.Result asJson = CliRunner.run("diff", a.toString(), c.toString(), "--json");
     assertThat(asJson.json().get("same_declarations").asBoolean()).isFalse();
+
+    // Hashed whole, files whose tensor data differs: the same declarations, other contents.
+    Path d = dir.resolve("d.gguf");
+    byte[] bytes = Files.readAllBytes(b);
+    bytes[bytes.length - 1] ^= 1;
+    Files.write(d, bytes);
+    CliRunner.Result data = CliRunner.run("diff", a.toString(), d.toString(), "--hash", "full");
+    assertThat(data.status()).as(data.err()).isZero();
+    assertThat(data.out()).contains("The declarations are the same.")
+        .contains("The files' contents differ all the same (sha256 above)");
+    assertThat(CliRunner.run("diff", a.toString(), b.toString(), "--hash", "full").out())
+        .doesNotContain("contents differ");
   }
 
   @Test
