@@ -66,8 +66,12 @@ class ScanLoneMembersTest {
       assertThat(line.get("member_identities")).hasSize(1);
       assertThat(line.get("member_identities").get(0).get("path").asString()).isEqualTo(path);
     }
-    // Without --fail-on warnings the units are complete: exit 0.
-    assertThat(CliRunner.run("scan", d.toString()).status()).isZero();
+    // Without --fail-on warnings the units are complete: exit 0, and the closing line says
+    // that they carry warnings.
+    CliRunner.Result quiet = CliRunner.run("scan", d.toString());
+    assertThat(quiet.status()).isZero();
+    assertThat(lastLine(quiet.err()))
+        .endsWith("; 2 units carry warnings (--fail-on warnings fails on them)");
   }
 
   @Test

@@ -142,7 +142,8 @@ public final class Tally {
   /**
    * The closing line on stderr (CONTRACT section 10: units by status, bytes read and seconds),
    * e.g. {@code rea scan: 9000 complete, 0 partial, 500 rejected, 500 failed, 1000 skipped;
-   * 0 kept from the earlier output; 2203344 bytes read in 3.41 s}.
+   * 0 kept from the earlier output; 2203344 bytes read in 3.41 s}, then, when any unit carries a
+   * warning, {@code ; 12 units carry warnings (--fail-on warnings fails on them)}.
    */
   public String closing() {
     StringBuilder sb = new StringBuilder("rea scan: ");
@@ -153,6 +154,12 @@ public final class Tally {
     sb.append(kept()).append(" kept from the earlier output; ");
     sb.append(bytesRead()).append(" bytes read in ");
     sb.append(String.format(Locale.ROOT, "%.2f s", seconds()));
+    long w = withWarnings();
+    if (w > 0) {
+      // A warning does not fail a scan unless asked: said here, where a person looks.
+      sb.append("; ").append(w).append(w == 1 ? " unit carries" : " units carry")
+          .append(" warnings (--fail-on warnings fails on them)");
+    }
     return sb.toString();
   }
 
