@@ -131,9 +131,7 @@ final class DiffReport {
    *     saying so and what a declaration does not carry; else empty
    */
   static String bytesNote(JsonNode a, JsonNode b) {
-    JsonNode ha = a.get("header_sha256");
-    JsonNode hb = b.get("header_sha256");
-    if (ha == null || hb == null || !ha.isString() || !hb.isString() || ha.equals(hb)) {
+    if (!digestsDiffer(a, b, "header_sha256")) {
       return "";
     }
     return " The headers' bytes differ (header_sha256 above) in what no declaration carries: the"
@@ -141,14 +139,19 @@ final class DiffReport {
         + " bits.";
   }
 
+  /** @return whether both sides carry the digest {@code field} and the two differ */
+  private static boolean digestsDiffer(JsonNode a, JsonNode b, String field) {
+    JsonNode da = a.get(field);
+    JsonNode db = b.get(field);
+    return da != null && db != null && da.isString() && db.isString() && !da.equals(db);
+  }
+
   /**
    * @return for two files hashed whole ({@code --hash full}) whose SHA-256s differ, a sentence
    *     saying that their contents differ past what they declare (the tensor data); else empty
    */
   static String contentNote(JsonNode a, JsonNode b) {
-    JsonNode sa = a.get("sha256");
-    JsonNode sb = b.get("sha256");
-    if (sa == null || sb == null || !sa.isString() || !sb.isString() || sa.equals(sb)) {
+    if (!digestsDiffer(a, b, "sha256")) {
       return "";
     }
     return " The files' contents differ all the same (sha256 above): what differs is in bytes no"

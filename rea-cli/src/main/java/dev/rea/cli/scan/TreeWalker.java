@@ -125,11 +125,7 @@ public final class TreeWalker {
    */
   public TreeWalker(
       UnitGrouping grouping, Listener listener, Cancellation cancellation, Lister lister) {
-    this.grouping = grouping;
-    this.listener = listener;
-    this.cancellation = cancellation;
-    this.lister = lister;
-    this.blobs = BlobIdentity.BY_PATH;
+    this(grouping, listener, cancellation, lister, BlobIdentity.BY_PATH);
   }
 
   /**
