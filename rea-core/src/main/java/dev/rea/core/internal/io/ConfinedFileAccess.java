@@ -288,20 +288,10 @@ public final class ConfinedFileAccess implements FileAccess {
 
   private FileSnapshot statInside(Path path) throws IOException {
     try (Resolved r = resolve(path)) {
-      BasicFileAttributes a = r.attributes;
-      long[] devIno = devIno(a.fileKey());
+      long[] devIno = devIno(r.attributes.fileKey());
       Long dev = devIno == null ? null : devIno[0];
       Long ino = devIno == null ? null : devIno[1];
-      FileTime mtime = a.lastModifiedTime();
-      return new FileSnapshot(
-          a.isRegularFile(),
-          a.isDirectory(),
-          a.size(),
-          dev,
-          ino,
-          mtime.to(TimeUnit.NANOSECONDS),
-          SystemFileAccess.formatTime(mtime.toInstant()),
-          changeTime(path, dev, ino));
+      return SystemFileAccess.snapshot(r.attributes, dev, ino, changeTime(path, dev, ino));
     }
   }
 

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link FileAccess} through {@code java.nio.file}, with {@code unix:dev}, {@code unix:ino} and
@@ -39,6 +40,15 @@ final class SystemFileAccess implements FileAccess {
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
       // Not a Unix file system view: identity falls back to size and mtime.
     }
+    return snapshot(basic, dev, ino, ctime);
+  }
+
+  /**
+   * @return the snapshot of attributes read one way or another (by path, or relative to an open
+   *     directory: {@link ConfinedFileAccess}), with the Unix identity given beside them
+   */
+  static FileSnapshot snapshot(
+      BasicFileAttributes basic, @Nullable Long dev, @Nullable Long ino, @Nullable Long ctime) {
     FileTime mtime = basic.lastModifiedTime();
     return new FileSnapshot(
         basic.isRegularFile(),

@@ -98,11 +98,8 @@ final class PathSetFiles implements SetFiles {
 
   /** @return the model format of a regular file by its content, or null */
   private static @Nullable String formatOf(FileAccess access, Path p) {
-    if (!isRegularFile(access, p)) {
-      // Opening a FIFO blocks until a writer comes: the inspection that follows refuses it
-      // (not_regular_file) without opening it.
-      return null;
-    }
+    // The probe opens only a regular file (a FIFO blocks its open until a writer comes: the
+    // inspection that follows refuses it, not_regular_file, without opening it).
     try {
       DetectedFormat f = FormatDetector.probe(access, p).model();
       return f == null ? null : f.wire();
@@ -140,7 +137,7 @@ final class PathSetFiles implements SetFiles {
           .path(p.toString())
           .build();
     }
-    long size = size(name);
+    long size = stat != null ? stat.size() : size(name);
     try {
       SafetensorsIndexReader.checkSize(size, limits);
     } catch (ReaException e) {
