@@ -16,6 +16,7 @@ public final class Tally {
   private final LongAdder files = new LongAdder();
   private final LongAdder warnings = new LongAdder();
   private final LongAdder limitations = new LongAdder();
+  private final LongAdder lfsPointers = new LongAdder();
   private final long startNanos = System.nanoTime();
 
   /** A new tally; its clock starts now. */
@@ -65,6 +66,21 @@ public final class Tally {
   public void kept(UnitStatus status, boolean warning, boolean limitation) {
     kept.increment();
     count(status, warning, limitation);
+  }
+
+  /**
+   * Counts one skipped file that is a Git LFS pointer: a model whose content was never fetched,
+   * which the closing line names apart from the other files that are not models. Only pointers
+   * probed in this run are counted: a skipped line kept by {@code --resume --list-skipped} is
+   * counted as skipped alone.
+   */
+  public void lfsPointer() {
+    lfsPointers.increment();
+  }
+
+  /** @return skipped files that are Git LFS pointers */
+  public long lfsPointers() {
+    return lfsPointers.sum();
   }
 
   /** @param n bytes read from files (probes and inspections) */
@@ -143,7 +159,9 @@ public final class Tally {
    * The closing line on stderr (CONTRACT section 10: units by status, bytes read and seconds),
    * e.g. {@code rea scan: 9000 complete, 0 partial, 500 rejected, 500 failed, 1000 skipped;
    * 0 kept from the earlier output; 2203344 bytes read in 3.41 s}, then, when any unit carries a
-   * warning, {@code ; 12 units carry warnings (--fail-on warnings fails on them)}.
+   * warning, {@code ; 12 units carry warnings (--fail-on warnings fails on them)}, and when a
+   * skipped file is a Git LFS pointer, {@code ; 3 skipped files are Git LFS pointers, not models
+   * (fetch the content, for example with git lfs pull)}.
    */
   public String closing() {
     StringBuilder sb = new StringBuilder("rea scan: ");
@@ -159,6 +177,15 @@ public final class Tally {
       // A warning does not fail a scan unless asked: said here, where a person looks.
       sb.append("; ").append(w).append(w == 1 ? " unit carries" : " units carry")
           .append(" warnings (--fail-on warnings fails on them)");
+    }
+    long lfs = lfsPointers();
+    if (lfs > 0) {
+      // A repository cloned without its LFS content scans with every model skipped and exit 0:
+      // the one place a person reading the run can learn that nothing was inspected.
+      sb.append("; ").append(lfs)
+          .append(lfs == 1 ? " skipped file is a Git LFS pointer" : " skipped files are Git LFS pointers")
+          .append(", not ").append(lfs == 1 ? "a model" : "models")
+          .append(" (fetch the content, for example with git lfs pull)");
     }
     return sb.toString();
   }

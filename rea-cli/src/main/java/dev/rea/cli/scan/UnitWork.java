@@ -79,6 +79,9 @@ final class UnitWork {
       tally.read(probe.get().text().length());
       if (probe.get().candidateFormat().isEmpty()) {
         ReaException why = probe.get().refusal().orElseThrow().withPath(path.toString());
+        if ("git_lfs_pointer".equals(why.diagnostics().get("detected"))) {
+          tally.lfsPointer();
+        }
         if (settings.listSkipped()) {
           report(path, unit.identity(), UnitStatus.SKIPPED, why);
         } else {
