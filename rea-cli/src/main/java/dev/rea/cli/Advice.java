@@ -2,6 +2,10 @@ package dev.rea.cli;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,10 +36,42 @@ final class Advice {
         && e.getMessage().startsWith("the directory holds no GGUF file")) {
       todo = "models in the directories below it are found by scan DIR";
     }
+    if (todo == null
+        && e.constraint() == Constraint.AMBIGUOUS_SET
+        && e.getMessage().startsWith("the directory holds ")
+        && e.diagnostics().get("units") instanceof List<?> units) {
+      todo = severalModels(units);
+    }
     // A failure passed on is advised once: a second call finds the advice already said.
     return todo == null || e.getMessage().endsWith(": " + todo)
         ? e
         : e.toBuilder(e.getMessage() + ": " + todo).build();
+  }
+
+  /**
+   * For a directory of several models: the shell patterns that name each of them ({@code
+   * DIR/*.safetensors} covers indexes and their shards, which check reads once per checkpoint)
+   * and the scan. A plain {@code DIR/*} would also name {@code config.json} and the other files
+   * of a model repository, which fail as files that are not models.
+   */
+  private static String severalModels(List<?> anchors) {
+    Set<String> patterns = new LinkedHashSet<>();
+    boolean other = false;
+    for (Object a : anchors) {
+      String name = String.valueOf(a).toLowerCase(Locale.ROOT);
+      if (name.endsWith(".gguf")) {
+        patterns.add("DIR/*.gguf");
+      } else if (name.endsWith(".safetensors") || name.endsWith(".safetensors.index.json")) {
+        patterns.add("DIR/*.safetensors");
+      } else {
+        other = true;
+      }
+    }
+    String each =
+        patterns.isEmpty() || other
+            ? "check DIR/NAME... checks each model named"
+            : "check " + String.join(" ", patterns) + " checks each of them";
+    return each + " (not DIR/*, which names its other files too), scan DIR every model below it";
   }
 
   private static @Nullable String todo(Constraint constraint, @Nullable Object detected) {

@@ -63,6 +63,40 @@ class AdviceTest {
         .contains("models in the directories below it are found by scan DIR");
   }
 
+  /** A directory of two GGUF models and a config.json: check points at DIR/*.gguf and scan. */
+  @Test
+  void aDirectoryOfSeveralModelsPointsAtAPatternAndScan(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    for (String name : new String[] {"a.gguf", "b.gguf"}) {
+      java.nio.file.Files.write(
+          dir.resolve(name),
+          dev.rea.core.internal.format.gguf.GgufBuilder.v3()
+              .kv("general.architecture", dev.rea.core.internal.format.gguf.GgufBuilder.str(name))
+              .bytes());
+    }
+    java.nio.file.Files.writeString(dir.resolve("config.json"), "{}");
+    CliRunner.Result r = CliRunner.run("check", dir.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("ambiguous_set: the directory holds 2 models, not one: a.gguf, b.gguf")
+        .contains("check DIR/*.gguf checks each of them (not DIR/*, which names its other files"
+            + " too), scan DIR every model below it");
+    // The pattern the advice gives checks both models and nothing else.
+    CliRunner.Result each =
+        CliRunner.run("check", dir.resolve("a.gguf").toString(), dir.resolve("b.gguf").toString());
+    assertThat(each.status()).as(each.out()).isZero();
+  }
+
+  /** Units of no model extension (detected by content) are named, not matched by a pattern. */
+  @Test
+  void unitsWithoutAModelExtensionAreNamed() {
+    ReaException e =
+        ReaException.builder(Constraint.AMBIGUOUS_SET, "the directory holds 2 models, not one")
+            .diagnostic("units", java.util.List.of("a.gguf", "weights.bin"))
+            .build();
+    assertThat(Advice.advise(e).getMessage()).contains(": check DIR/NAME... checks each model named");
+  }
+
   @Test
   void otherFailuresAreLeftAsTheyAre() {
     ReaException plain = ReaException.builder(Constraint.NOT_FOUND, "no such file: /x").build();
