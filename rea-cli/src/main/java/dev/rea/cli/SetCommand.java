@@ -206,7 +206,7 @@ public final class SetCommand extends ReaCommand {
       } else {
         PrintWriter text = TerminalText.wrap(out);
         new SetReport(text, Screen.forStdout(env, wide))
-            .print(set, done.checksPassed(), output, matches);
+            .print(set, done.checksPassed(), output, matches, first[0]);
         text.flush();
       }
     }

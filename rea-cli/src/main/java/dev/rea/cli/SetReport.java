@@ -2,6 +2,9 @@ package dev.rea.cli;
 
 import dev.rea.core.error.Constraint;
 import dev.rea.core.error.ReaException;
+import dev.rea.core.evidence.EvidenceRecord;
+import dev.rea.core.evidence.MetadataRow;
+import dev.rea.core.evidence.MetadataValue;
 import dev.rea.core.evidence.ModelSetRecord;
 import dev.rea.core.evidence.TypeRow;
 import dev.rea.core.evidence.Warning;
@@ -27,6 +30,8 @@ final class SetReport {
 
   /** Contradictions listed in a rejected set's report; stderr and {@code --json} give more. */
   private static final int SHOWN_CONTRADICTIONS = 8;
+  /** The most characters of an architecture or a name the model line shows. */
+  private static final int MODEL_VALUE_CHARS = 64;
 
   private final PrintWriter out;
   private final Screen screen;
@@ -65,7 +70,24 @@ final class SetReport {
       List<String> checks,
       @Nullable Path output,
       @Nullable SetTensorMatches matches) {
-    print(s, checks, output, null, matches);
+    print(s, checks, output, null, matches, null);
+  }
+
+  /**
+   * As {@link #print(ModelSetRecord, List, Path, SetTensorMatches)}, naming the model as the first
+   * member declares it.
+   *
+   * @param first the first member's record, or null: its {@code general.architecture} and {@code
+   *     general.name} (a GGUF split set keeps the model's metadata in member 0) become the
+   *     {@code model} line
+   */
+  void print(
+      ModelSetRecord s,
+      List<String> checks,
+      @Nullable Path output,
+      @Nullable SetTensorMatches matches,
+      @Nullable EvidenceRecord first) {
+    print(s, checks, output, null, matches, first);
   }
 
   /**
@@ -76,7 +98,7 @@ final class SetReport {
    */
   void print(
       ModelSetRecord s, List<String> checks, @Nullable Path output, @Nullable ReaException failure) {
-    print(s, checks, output, failure, null);
+    print(s, checks, output, failure, null, null);
   }
 
   private void print(
@@ -84,7 +106,8 @@ final class SetReport {
       List<String> checks,
       @Nullable Path output,
       @Nullable ReaException failure,
-      @Nullable SetTensorMatches matches) {
+      @Nullable SetTensorMatches matches,
+      @Nullable EvidenceRecord first) {
     boolean partial = ModelSetRecord.STATUS_PARTIAL.equals(s.status());
     boolean rejected = failure != null && failure.constraint() == Constraint.SET_REJECTED;
     screen.println(out,
@@ -92,6 +115,10 @@ final class SetReport {
             + TerminalText.printable(s.set().path()), Screen.OWN_LINE_INDENT);
     List<String[]> facts = new ArrayList<>();
     facts.add(new String[] {"kind", kindText(s)});
+    String model = first == null ? null : modelText(first);
+    if (model != null) {
+      facts.add(new String[] {"model", model});
+    }
     if (s.set().index() != null) {
       facts.add(new String[] {"index", Sizes.bytes(s.set().index().fileSize()) + ", sha256 "
           + s.set().index().sha256()});
@@ -264,6 +291,40 @@ final class SetReport {
       screen.println(out, "  - [" + TerminalText.printable(w.code()) + "] "
           + TerminalText.message(w.message()), 4);
     }
+  }
+
+  /**
+   * @return {@code llama, "Llama 3 8B" (general.architecture and general.name of member 0)}, with
+   *     whichever of the two string keys the record declares, or null for neither
+   */
+  static @Nullable String modelText(EvidenceRecord first) {
+    String architecture = null;
+    String name = null;
+    for (MetadataRow row : first.metadata()) {
+      if (row.value() instanceof MetadataValue.StringValue v) {
+        if (row.key().equals("general.architecture") && architecture == null) {
+          architecture = v.value();
+        } else if (row.key().equals("general.name") && name == null) {
+          name = v.value();
+        }
+      }
+    }
+    if (architecture == null && name == null) {
+      return null;
+    }
+    List<String> keys = new ArrayList<>(2);
+    StringBuilder sb = new StringBuilder();
+    if (architecture != null) {
+      sb.append(TextTable.cut(TerminalText.printable(architecture), MODEL_VALUE_CHARS));
+      keys.add("general.architecture");
+    }
+    if (name != null) {
+      sb.append(sb.length() > 0 ? ", " : "")
+          .append('"').append(TextTable.cut(TerminalText.printable(name), MODEL_VALUE_CHARS))
+          .append('"');
+      keys.add("general.name");
+    }
+    return sb.append(" (").append(String.join(" and ", keys)).append(" of member 0)").toString();
   }
 
   private static String kindText(ModelSetRecord s) {

@@ -147,6 +147,25 @@ class SetCommandTest {
   }
 
   /**
+   * The complete readable report of a GGUF split set names the model as member 0 declares it; a
+   * safetensors checkpoint, whose shards declare no such keys, has no model line.
+   */
+  @Test
+  void aReadableSplitSetReportNamesTheModel() throws Exception {
+    List<Path> m = SetFixtures.ggufSplit(dir, "n", 3, 1, 2);
+    CliRunner.Result text = CliRunner.run("inspect-model-set", m.get(1).toString());
+    assertThat(text.status()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("\n  model     llama, \"tiny split\" (general.architecture and general.name of"
+            + " member 0)\n");
+    SetFixtures.Checkpoint c =
+        SetFixtures.checkpoint(java.nio.file.Files.createDirectories(dir.resolve("nm")), 2, 1);
+    CliRunner.Result st = CliRunner.run("inspect-model-set", c.index.toString());
+    assertThat(st.status()).as(st.err()).isZero();
+    assertThat(st.out()).contains("\n  kind ").doesNotContain("\n  model ");
+  }
+
+  /**
    * A safetensors index's metadata is kept as text (a number's digits), so the readable summary
    * claims no GGUF type for it: total_size, a JSON number, is not shown as a STRING.
    */
