@@ -52,7 +52,7 @@ final class CompactReport {
           amount(t.get("parameter_count"))
               + " parameters (declared), "
               + (t.get("byte_length").isNull()
-                  ? "byte total unknown"
+                  ? Sizes.unknownByteTotal(s.path("assume_layout").isString())
                   : amount(t.get("byte_length")) + " bytes of tensor data")
               // A set's headline comes from its first member; the totals are the whole set's.
               + (set ? "" : SplitMember.ofSummary(s))

@@ -114,7 +114,7 @@ final class HumanReport {
               + Sizes.grouped(r.totals().parameterCount())
               + " parameters (declared), "
               + (r.totals().byteLength() == null
-                  ? "byte total unknown"
+                  ? Sizes.unknownByteTotal(r.request().assumeLayout() != null)
                   : Sizes.grouped(r.totals().byteLength()) + " bytes of tensor data")
               + (Coverage.PARTIAL.equals(r.coverage().header())
                   ? "; of the entries read before the stop only (see Limitations)"

@@ -132,7 +132,8 @@ final class SetReport {
         + (partial ? " read" : "") + ", " + Sizes.grouped(size) + " bytes"});
     facts.add(new String[] {"totals", Sizes.count(s.totals().tensorCount(), "tensor") + ", "
         + Sizes.grouped(s.totals().parameterCount()) + " parameters (declared), "
-        + (s.totals().byteLength() == null ? "byte total unknown"
+        + (s.totals().byteLength() == null
+            ? Sizes.unknownByteTotal(s.request().assumeLayout() != null)
             : Sizes.grouped(s.totals().byteLength()) + " bytes of tensor data")
         + (partial ? "; of the " + Sizes.count(s.members().size(), "member") + " read" : "")});
     facts.add(new String[] {"types", typesText(s.types())});

@@ -33,6 +33,20 @@ final class Sizes {
     return grouped(new BigInteger(Long.toUnsignedString(unsigned)));
   }
 
+  /**
+   * The totals' words for a byte total that is not established: a tensor whose length rests on a
+   * layout or type ID the header leaves open, or on a type REA does not know. The limitations say
+   * which; the hint names the one statement that settles the layouts (CONTRACT section 12).
+   *
+   * @param layoutAssumed whether the inspection already ran under {@code --assume-layout}
+   */
+  static String unknownByteTotal(boolean layoutAssumed) {
+    return layoutAssumed
+        ? "byte total unknown (the limitations say why)"
+        : "byte total unknown (the limitations say why; --assume-layout ggml-modern settles the"
+            + " layouts a header leaves open)";
+  }
+
   /** @return {@code "1 tensor"}, {@code "12 tensors"}: the count grouped, the noun agreeing */
   static String count(long n, String singular) {
     return grouped(n) + " " + (n == 1 ? singular : singular + "s");
