@@ -318,7 +318,8 @@ final class DiffReport {
       for (String field : List.of("member", "offset", "file_offset")) {
         Integer n = movedBy.get(field);
         if (n != null) {
-          by.add(field + " of " + n);
+          // "offset differs in 12, file_offset in 12": how many of the tensors each field moved.
+          by.add(field + (by.isEmpty() ? " differs in " : " in ") + n);
         }
       }
       line(

@@ -159,7 +159,9 @@ final class SetReport {
     out.println();
     if (matches != null) {
       printMatches(s, matches);
-    } else {
+    } else if (failure == null) {
+      // A failed set writes no Evidence file to page (--evidence_output is not written for it),
+      // so that way to its rows is not offered.
       screen.println(out, "Tensor rows are not printed for a set: choose them with --tensors GLOB,"
           + " page them with --detail summary --evidence_output FILE --view"
           + " '{\"collection\":\"tensors\"}' (each row names its member), or inspect one member"

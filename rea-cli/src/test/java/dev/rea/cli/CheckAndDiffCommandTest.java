@@ -730,8 +730,8 @@ class CheckAndDiffCommandTest {
 
     assertThat(out)
         .contains("  ~ tensor first: shape [8, 4] -> [8, 8]")
-        .contains("  ~ 12 tensors changed only where the data lies (offset of 12, file_offset of 12):"
-            + " t0, t1,")
+        .contains("  ~ 12 tensors changed only where the data lies (offset differs in 12,"
+            + " file_offset in 12): t0, t1,")
         .contains("t7, ... (--json lists each)")
         .doesNotContain("~ tensor t0");
     // --json keeps one entry per tensor.
@@ -743,8 +743,8 @@ class CheckAndDiffCommandTest {
     // all shown (a "..." would hide one name in as much room).
     String header = diffOfALongerHeader("u", 9);
     assertThat(header)
-        .contains("  ~ 9 tensors changed only where the data lies (file_offset of 9: the tensor data"
-            + " starts elsewhere): u0, u1, u2, u3, u4, u5, u6, u7, u8\n");
+        .contains("  ~ 9 tensors changed only where the data lies (file_offset differs in 9: the"
+            + " tensor data starts elsewhere): u0, u1, u2, u3, u4, u5, u6, u7, u8\n");
 
     // Past the 256 changes --json lists, the count says it is of those, and the rest are counted.
     String capped = diffOfALongerHeader("v", 300);

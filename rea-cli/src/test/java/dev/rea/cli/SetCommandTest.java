@@ -324,7 +324,9 @@ class SetCommandTest {
         .doesNotContain("stopped")
         // Why, on stdout too: a reader who keeps only stdout sees the contradiction.
         .contains("\nContradictions (1)\n  - member 1 (")
-        .contains("), tensor \"ghost\", weight_map[\"ghost\"]: the index maps the tensor");
+        .contains("), tensor \"ghost\", weight_map[\"ghost\"]: the index maps the tensor")
+        // No Evidence file is written for a rejected set: paging its rows is not offered.
+        .doesNotContain("Tensor rows are not printed");
   }
 
   @Test
