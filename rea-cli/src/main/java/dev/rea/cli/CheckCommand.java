@@ -49,9 +49,10 @@ import tools.jackson.core.json.JsonFactory;
           + "expected one, or when it carries a warning (REA's warnings all say a file is "
           + "damaged, obsolete or inconsistent) that --allow does not name. A directory, a "
           + "*.safetensors.index.json, a safetensors shard (named NAME-0000k-of-0000n, or "
-          + "with an index beside it; not with --expect-sha256) or a member of a GGUF split "
-          + "set is checked as the whole model, as inspect-model-set reads it: it fails also "
-          + "when its files contradict each other or the index. A PATH that such a set, checked "
+          + "with an index beside it) or a member of a GGUF split set is checked as the whole "
+          + "model, as inspect-model-set reads it: it fails also when its files contradict "
+          + "each other or the index. With --expect-sha256, which is one file's digest, a "
+          + "shard or split member is checked as that one file. A PATH that such a set, checked "
           + "earlier in the same run, read as its index or member gets no verdict of its own "
           + "(rea check DIR/* reads a checkpoint once, as rea check DIR does)."},
     footer = {
@@ -214,9 +215,10 @@ public final class CheckCommand extends ReaCommand {
 
   /**
    * One unit's verdict: a directory, a safetensors index, a member of a GGUF split set, or a
-   * safetensors file that may be a shard ({@link SetFiles#mayBeAShard}; not with {@code
-   * --expect-sha256}, which names one file's digest) is checked as the whole set (as {@code
-   * inspect-model-set} reads it), anything else as one file; a file whose header declares {@code
+   * safetensors file that may be a shard ({@link SetFiles#mayBeAShard}) is checked as the whole
+   * set (as {@code inspect-model-set} reads it), anything else as one file; with {@code
+   * --expect-sha256}, which names one file's digest, a shard or member is that one file. A file
+   * whose header declares {@code
    * split.count} of two or more under another name is checked again as a set, so that it fails
    * with {@code split_member_alone} instead of passing as a whole model. A path the user mistyped
    * is that unit's failure, not the run's.
@@ -227,9 +229,11 @@ public final class CheckCommand extends ReaCommand {
     try {
       Path path = Arguments.resolve(text);
       SelectedPath.checkTrailingSlash("PATH", text, path);
-      // --expect-sha256 names one file's digest: a shard given with it is that file.
-      boolean shard = policy.expectSha256() == null && SetFiles.mayBeAShard(path);
-      if (SetFiles.namesASet(path) || shard) {
+      // --expect-sha256 names one file's digest: a shard or split member given with it is that
+      // file.
+      boolean oneFile = policy.expectSha256() != null;
+      boolean member = SetFiles.mayBeAShard(path) || SetFiles.namesASplitMember(path);
+      if (oneFile ? SetFiles.namesASet(path) && !member : SetFiles.namesASet(path) || member) {
         return setVerdict(rea, text, path, options, policy, covered);
       }
       result = rea.inspect(path, options);
@@ -256,15 +260,15 @@ public final class CheckCommand extends ReaCommand {
   /**
    * Whether a file inspected alone is one member of a model by its own account ({@link
    * ModelUnits#isLoneMember}, the rule {@code scan} and {@code inspect-model-set} warn by), so
-   * that its verdict is its set's. With {@code --expect-sha256} a shard stays the one file the
-   * digest names.
+   * that its verdict is its set's. With {@code --expect-sha256} a shard or split member stays
+   * the one file the digest names: a download checked file by file against the digests a model
+   * card lists passes while the other files are still on their way.
    */
   private static boolean loneMember(Path path, EvidenceRecord record, CheckPolicy policy) {
     Path name = path.getFileName();
-    if (name == null || !ModelUnits.isLoneMember(name.toString(), record)) {
-      return false;
-    }
-    return policy.expectSha256() == null || !"safetensors".equals(record.artifact().format());
+    return policy.expectSha256() == null
+        && name != null
+        && ModelUnits.isLoneMember(name.toString(), record);
   }
 
   private static Checked setVerdict(

@@ -28,7 +28,20 @@ final class SetFiles {
     if (n.endsWith(".safetensors.index.json")) {
       return true;
     }
-    java.util.regex.Matcher m = SPLIT_MEMBER.matcher(n);
+    return namesASplitMember(path);
+  }
+
+  /**
+   * @param path a path a user gave
+   * @return whether its file name is a member's of a GGUF split set of two or more ({@code
+   *     NAME-00002-of-00003.gguf}), whatever the file is
+   */
+  static boolean namesASplitMember(Path path) {
+    Path name = path.getFileName();
+    if (name == null) {
+      return false;
+    }
+    java.util.regex.Matcher m = SPLIT_MEMBER.matcher(name.toString());
     return m.matches() && Integer.parseInt(m.group(2)) >= 2;
   }
 

@@ -136,15 +136,18 @@ class CheckAndDiffCommandTest {
 
     java.util.List<Path> members = SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("g")),
         "s", 3, 1, 1);
-    // A split member named by its own path is held to its own digest, as a shard is; another
-    // member's digest fails it.
-    assertThat(CliRunner.run("check", members.get(1).toString(), "--expect-sha256",
-            sha256(members.get(1))).status())
-        .isZero();
+    // With --expect-sha256 a split member is the one file the digest names, as a shard is: its
+    // own digest passes it alone (no set scope on its line, and no other member is needed),
+    // another member's digest fails it.
+    Files.delete(members.get(2));
+    CliRunner.Result own = CliRunner.run("check", members.get(1).toString(), "--expect-sha256",
+        sha256(members.get(1)));
+    assertThat(own.status()).as(own.out()).isZero();
+    assertThat(own.out()).isEqualTo("OK " + members.get(1) + "\n");
     CliRunner.Result other = CliRunner.run("check", members.get(1).toString(), "--expect-sha256",
         sha256(members.get(0)));
     assertThat(other.status()).isEqualTo(1);
-    assertThat(other.out()).contains("sha256_mismatch: ").doesNotContain("no single SHA-256");
+    assertThat(other.out()).startsWith("FAIL " + members.get(1) + ": sha256_mismatch: ");
     Path renamed = Files.copy(members.get(1), dir.resolve("model.gguf"));
     CliRunner.Result member = CliRunner.run("check", renamed.toString());
     assertThat(member.status()).isEqualTo(1);

@@ -847,10 +847,9 @@ public final class Rea {
    * The verdict of a check on one model set (CONTRACT sections 9 and 12): a failure of the set
    * (a member missing or rejected, members that contradict each other) is a reason; so is every
    * warning of the set and of its members that the policy does not allow (each member's naming
-   * it), and every limitation when the policy says so. An expected SHA-256 is one file's: the
-   * member {@code path} names (a GGUF split member given by its own path) is held to it, as is a
-   * set of one member; otherwise a set of several always fails it, saying to check each member
-   * (a set has no single digest). Messages name no option or command of a front end.
+   * it), and every limitation when the policy says so. An expected SHA-256 is one file's: a set
+   * of one member is held to it; a set of several always fails it, saying to check each member
+   * (a set has no single digest; a front end checks a member named with a digest as one file). Messages name no option or command of a front end.
    *
    * @param path the set's path as the user named it
    * @param result the set's inspection (with a full hash when a digest is expected)
@@ -864,12 +863,8 @@ public final class Rea {
     ModelSetRecord s = ((SetInspection.Complete) result).set();
     List<Verdict.Reason> reasons = new java.util.ArrayList<>();
     String expected = policy.expectSha256();
-    ModelSetRecord.Member named = namedMember(path, s);
     if (expected != null) {
-      if (named != null) {
-        // The user named one file of the set (a split member): that file is held to it.
-        checkDigest(expected, named.sha256(), reasons);
-      } else if (s.members().size() != 1) {
+      if (s.members().size() != 1) {
         reasons.add(
             digestReason(
                 "a SHA-256 of "
@@ -897,26 +892,6 @@ public final class Rea {
               : new Verdict.Reason(r.kind(), r.code(), r.message(), r.offset(), r.field(), file));
     }
     return new Verdict(v.path(), v.ok(), v.evidenceId(), located);
-  }
-
-  /** @return the member whose file {@code path} names, or null (an index, a directory) */
-  private static ModelSetRecord.@Nullable Member namedMember(String path, ModelSetRecord s) {
-    Path named;
-    try {
-      named = Path.of(path).toAbsolutePath().normalize();
-    } catch (java.nio.file.InvalidPathException e) {
-      return null;
-    }
-    for (ModelSetRecord.Member m : s.members()) {
-      try {
-        if (m.path().equals(path) || Path.of(m.path()).toAbsolutePath().normalize().equals(named)) {
-          return m;
-        }
-      } catch (java.nio.file.InvalidPathException e) {
-        // A recorded path of another file system: not the one named.
-      }
-    }
-    return null;
   }
 
   /**
