@@ -268,10 +268,12 @@ public final class InspectCommand extends ReaCommand {
       }
     }
     if (result instanceof Inspection.Failed failed) {
+      // A standard format's stdout is its JSON document or nothing: a pipeline that redirects it
+      // into model.intoto.json must not get a readable report of partial Evidence (a cancel).
+      EvidenceRecord partial =
+          standard == StandardFormat.REA ? signPartial(rea, failed.partial()) : null;
       int status =
-          Failures.report(
-              failed.error(), signPartial(rea, failed.partial()), json, out, err, maxTensorRows,
-              false);
+          Failures.report(failed.error(), partial, json, out, err, maxTensorRows, false);
       return exitStatus(status);
     }
     EvidenceRecord record = result.orThrow();

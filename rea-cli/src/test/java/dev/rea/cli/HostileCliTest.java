@@ -112,6 +112,17 @@ class HostileCliTest {
           .contains("Input/output error")
           .contains("path:   " + p);
       assertThat(again.closed()).isEqualTo(1);
+
+      // A standard format's stdout is its document or nothing: the error alone, on stderr.
+      for (String format : new String[] {"cyclonedx", "in-toto"}) {
+        FaultyFileAccess std = new FaultyFileAccess(FileAccess.system(), at, FaultyFileAccess::eio);
+        CliRunner.Result bom =
+            runWith(ModelInspector.withAccess(Limits.defaults(), std),
+                "inspect-model-artifact", p.toString(), "--hash", "full", "--format", format);
+        assertThat(bom.status()).as(format).isEqualTo(4);
+        assertThat(bom.out()).as(format).isEmpty();
+        assertThat(bom.err()).as(format).contains("execution_failure (io_error)");
+      }
     }
   }
 
