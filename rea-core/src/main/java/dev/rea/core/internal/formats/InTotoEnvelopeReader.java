@@ -193,6 +193,9 @@ public final class InTotoEnvelopeReader {
   private String verifiedKey(Dsse.Envelope e) throws ReaException {
     byte[] pae = Dsse.pae(e.payloadType(), e.payload());
     List<String> named = new ArrayList<>();
+    // Signatures that name a trusted key and do not verify under it: the envelope was changed
+    // after signing, which trusting another key would not mend.
+    List<String> broken = new ArrayList<>();
     for (Dsse.Signature s : e.signatures()) {
       byte[] sig = Dsse.decodeBase64(s.sig());
       if (sig == null || sig.length != 64) {
@@ -204,6 +207,7 @@ public final class InTotoEnvelopeReader {
         if (KeyRing.verify(hinted, pae, sig)) {
           return s.keyId();
         }
+        broken.add(ReaException.truncateForMessage(s.keyId()));
         continue;
       }
       for (String id : ring.trustedKeyIds()) {
@@ -212,6 +216,14 @@ public final class InTotoEnvelopeReader {
           return id;
         }
       }
+    }
+    if (!broken.isEmpty()) {
+      throw reject(
+          "signatures",
+          "the signature by the trusted key "
+              + String.join(", ", broken)
+              + " does not verify: the payload or the signature was changed after signing (the"
+              + " envelope is not what that key signed)");
     }
     throw reject(
         "signatures",

@@ -80,7 +80,10 @@ class InTotoAttestationTest {
         assertThatThrownBy(() -> reader.read(envelopeJson(type, b, keyId, sig)))
             .as("payload byte %d", i)
             .isInstanceOf(ReaException.class)
-            .hasMessageContaining("no signature verifies");
+            // The signing key is trusted: the message says the envelope changed, not to trust
+            // another key.
+            .hasMessageContaining("the signature by the trusted key " + keyId + " does not verify:"
+                + " the payload or the signature was changed after signing");
       }
     }
     for (int i = 0; i < sig.length; i++) {
@@ -95,6 +98,15 @@ class InTotoAttestationTest {
         }
       }
     }
+    // A signature that names a key nobody trusts (and that no trusted key verifies): the
+    // message says which directory trusts a key.
+    byte[] other = sig.clone();
+    other[0] ^= 1;
+    assertThatThrownBy(
+            () -> reader.read(envelopeJson(type, body, "sha256:" + "0".repeat(64), other)))
+        .isInstanceOf(ReaException.class)
+        .hasMessageContaining("no signature verifies with a trusted key (signatures by sha256:000")
+        .hasMessageContaining(KeyRing.TRUSTED_DIR);
     // The same bytes, reassembled by the test, still verify: the refusals above are the flips'.
     assertThat(reader.read(envelopeJson(type, body, keyId, sig)).predicate())
         .isEqualTo(EvidenceJson.recordBytes(small, true));
