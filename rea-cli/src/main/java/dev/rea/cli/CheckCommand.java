@@ -15,6 +15,7 @@ import dev.rea.core.options.HashMode;
 import dev.rea.core.options.InspectOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -296,6 +297,14 @@ public final class CheckCommand extends ReaCommand {
                 + (n == 1 ? " file" : " files")
                 + (index == null ? "" : " and its index")
                 + ")";
+      } else if (n == 1 && java.nio.file.Files.isDirectory(path)) {
+        // "OK DIR" alone reads as "the tree is fine": say which file was judged, and that the
+        // directories below were not read.
+        scope =
+            " (its one model file, "
+                + TerminalText.printable(fileName(c.set().members().get(0).path()))
+                + (holdsDirectory(path) ? "; the directories in it are not read: scan DIR" : "")
+                + ")";
       }
     } else if (set instanceof SetInspection.Failed f) {
       // The members read before the failure: given again, they would fail the same way.
@@ -305,6 +314,21 @@ public final class CheckCommand extends ReaCommand {
       set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
     }
     return new Checked(Rea.verdict(text, set, policy), scope);
+  }
+
+  /** @return the last name of a recorded path, or the path itself */
+  private static String fileName(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 || slash == path.length() - 1 ? path : path.substring(slash + 1);
+  }
+
+  /** @return whether the directory has a directory in it (false when it cannot be listed) */
+  private static boolean holdsDirectory(Path dir) {
+    try (java.util.stream.Stream<Path> entries = java.nio.file.Files.list(dir)) {
+      return entries.anyMatch(e -> java.nio.file.Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS));
+    } catch (java.io.IOException | SecurityException e) {
+      return false;
+    }
   }
 
   /**

@@ -44,6 +44,24 @@ class CheckAndDiffCommandTest {
   }
 
   /**
+   * A directory of one model file passes as that file: the line names it, and says that the
+   * directories in it (where a broken model may sit) were not read.
+   */
+  @Test
+  void aDirectoryOfOneModelNamesTheFileItJudged() throws Exception {
+    Path d = Files.createDirectories(dir.resolve("one"));
+    Files.write(d.resolve("m1.gguf"), llama().tensor("w", F32, 8, 4).bytes());
+    CliRunner.Result flat = CliRunner.run("check", d.toString());
+    assertThat(flat.status()).as(flat.err()).isZero();
+    assertThat(flat.out()).isEqualTo("OK " + d + " (its one model file, m1.gguf)\n");
+    Files.write(Files.createDirectories(d.resolve("sub")).resolve("cut.gguf"), new byte[] {'G'});
+    CliRunner.Result deep = CliRunner.run("check", d.toString());
+    assertThat(deep.status()).as(deep.err()).isZero();
+    assertThat(deep.out()).isEqualTo("OK " + d + " (its one model file, m1.gguf; the directories"
+        + " in it are not read: scan DIR)\n");
+  }
+
+  /**
    * CONTRACT section 12 checks files or sets: a directory, an index or a split member is checked
    * as the whole model, failing on what inspect-model-set refuses and on the set's warnings.
    */
