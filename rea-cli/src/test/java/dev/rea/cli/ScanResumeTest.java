@@ -217,8 +217,23 @@ class ScanResumeTest {
     CliRunner.Result r =
         CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains("line 2 of " + out, "lacks a path, a known status or an identity");
+    assertThat(r.err()).contains("line 2 of " + out, "it lacks its status field");
     assertThat(Files.readString(out)).isEqualTo(text);
+    // Each missing field is named.
+    for (String[] c : new String[][] {
+        {"{\"schema\":\"rea.scan.v1\",\"status\":\"complete\"}", "it lacks its path field"},
+        {"{\"schema\":\"rea.scan.v1\",\"path\":\"/x\",\"status\":\"fine\"}",
+            "its status field is none a scan writes"},
+        {"{\"schema\":\"rea.scan.v1\",\"path\":\"/x\",\"status\":\"complete\"}",
+            "it lacks its identity field"}}) {
+      List<String> bad = new ArrayList<>(rawLines(out));
+      bad.set(1, c[0]);
+      Files.writeString(out, String.join("\n", bad) + "\n");
+      CliRunner.Result refused =
+          CliRunner.run("scan", tree.root().toString(), "--output", out.toString(), "--resume");
+      assertThat(refused.status()).as(c[0]).isEqualTo(2);
+      assertThat(refused.err()).as(c[0]).contains("line 2 of " + out, c[1]);
+    }
   }
 
   @Test

@@ -181,8 +181,15 @@ record ResumeLine(
     UnitStatus st = f.status == null ? null : UnitStatus.fromWire(f.status);
     String path = f.path;
     String identity = f.identity;
-    if (path == null || st == null || identity == null) {
-      throw new IllegalArgumentException("it lacks a path, a known status or an identity");
+    if (path == null) {
+      throw new IllegalArgumentException("it lacks its path field");
+    }
+    if (st == null) {
+      throw new IllegalArgumentException(
+          f.status == null ? "it lacks its status field" : "its status field is none a scan writes");
+    }
+    if (identity == null) {
+      throw new IllegalArgumentException("it lacks its identity field");
     }
     boolean set = "set".equals(f.kind);
     if (!set && !"file".equals(f.kind)) {
@@ -194,7 +201,9 @@ record ResumeLine(
               : "it is a file line with member_identities");
     }
     if (!f.hasEvidenceId || !f.hasSummary || !f.hasError) {
-      throw new IllegalArgumentException("it lacks an evidence_id, a summary or an error field");
+      throw new IllegalArgumentException(
+          "it lacks its " + (!f.hasEvidenceId ? "evidence_id" : !f.hasSummary ? "summary" : "error")
+              + " field");
     }
     Summary s = f.summary;
     boolean evidence = st == UnitStatus.COMPLETE || st == UnitStatus.PARTIAL;
