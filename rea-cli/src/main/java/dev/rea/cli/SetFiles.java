@@ -14,7 +14,9 @@ final class SetFiles {
   /**
    * @param path a path a user gave
    * @return whether it names a model set (CONTRACT section 9): a directory, a file named {@code
-   *     *.safetensors.index.json}, or a file named as a member of a GGUF split set of two or more
+   *     *.safetensors.index.json}, or a file named as a member of a GGUF split set, {@code
+   *     -00001-of-00001} included (section 9 names members by their names alone, and the set
+   *     reader checks a set of one's split keys as any set's)
    */
   static boolean namesASet(Path path) {
     if (Files.isDirectory(path)) {
@@ -33,8 +35,8 @@ final class SetFiles {
 
   /**
    * @param path a path a user gave
-   * @return whether its file name is a member's of a GGUF split set of two or more ({@code
-   *     NAME-00002-of-00003.gguf}), whatever the file is
+   * @return whether its file name is a member's of a GGUF split set ({@code
+   *     NAME-00002-of-00003.gguf}, or {@code NAME-00001-of-00001.gguf}), whatever the file is
    */
   static boolean namesASplitMember(Path path) {
     Path name = path.getFileName();
@@ -42,7 +44,7 @@ final class SetFiles {
       return false;
     }
     java.util.regex.Matcher m = SPLIT_MEMBER.matcher(name.toString());
-    return m.matches() && Integer.parseInt(m.group(2)) >= 2;
+    return m.matches() && Integer.parseInt(m.group(2)) >= 1;
   }
 
   /**

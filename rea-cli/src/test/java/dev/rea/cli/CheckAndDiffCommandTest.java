@@ -44,6 +44,31 @@ class CheckAndDiffCommandTest {
   }
 
   /**
+   * A gguf-split output of one file, {@code NAME-00001-of-00001.gguf}, is a split set by its name
+   * (CONTRACT section 9): check FILE, check DIR and diff judge its split keys alike, so a valid
+   * one passes and one whose split.no is 5 fails whichever way it is named on the command line.
+   */
+  @Test
+  void aSplitOfOneIsJudgedAsItsSetWhicheverWayItIsNamed() throws Exception {
+    List<Path> good = SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("g1")), "m", 1, 2,
+        0, (no, b) -> {});
+    CliRunner.Result ok = CliRunner.run("check", good.get(0).toString());
+    assertThat(ok.status()).as(ok.out()).isZero();
+    List<Path> bad = SetFixtures.ggufSplit(Files.createDirectories(dir.resolve("b1")), "m", 1, 2,
+        0, (no, kvs) -> kvs.put("split.no", GgufBuilder.u16(5)), (no, b) -> {});
+    for (Path p : List.of(bad.get(0), bad.get(0).getParent())) {
+      CliRunner.Result r = CliRunner.run("check", p.toString());
+      assertThat(r.status()).as(p.toString()).isEqualTo(1);
+      assertThat(r.out()).as(p.toString())
+          .startsWith("FAIL " + p + ": set_rejected: ")
+          .contains("split.no is 5; member 0 must have split.no 0");
+    }
+    CliRunner.Result diff = CliRunner.run("diff", bad.get(0).toString(), good.get(0).toString());
+    assertThat(diff.status()).isEqualTo(3);
+    assertThat(diff.err()).contains("set_rejected");
+  }
+
+  /**
    * A directory of one model file passes as that file: the line names it, and says that the
    * directories in it (where a broken model may sit) were not read.
    */
