@@ -21,17 +21,42 @@ final class Failures {
 
   /**
    * A message within the byte limit that goes past a JSON read limit the SDK's parser shares
-   * (nesting deeper than 500): {@code resource_exhausted} / {@code request_size}.
+   * (nesting deeper than 500, a number of more than 1,000 characters, a longer string or name
+   * than the parser takes): {@code resource_exhausted} / {@code request_size}, its diagnostic
+   * {@code limit} naming which ({@code inbound_json_nesting}, {@code inbound_json_number},
+   * {@code inbound_json_string}).
    *
-   * @param problem the parser's reason
+   * @param problem the parser's reason (Jackson's {@code StreamConstraintsException} message,
+   *     which names the limit it met)
    */
   static ReaException requestOverReadLimits(String problem) {
+    String limit =
+        problem.contains("Number value length")
+            ? "inbound_json_number"
+            : problem.contains("String value length") || problem.contains("Name length")
+                ? "inbound_json_string"
+                : "inbound_json_nesting";
     return ReaException.builder(
             Constraint.REQUEST_SIZE,
-            "the request is over the JSON read limits (nesting deeper than 500 objects and"
-                + " arrays): " + problem)
-        .diagnostic("limit", "inbound_json_nesting")
+            "the request is over a JSON read limit (" + readLimit(problem) + "): " + problem)
+        .diagnostic("limit", limit)
         .build();
+  }
+
+  /**
+   * @param problem the parser's reason
+   * @return which read limit it names, in words: {@code "nesting deeper than 500 objects and
+   *     arrays"}, {@code "a number longer than the parser takes"} or {@code "a string or
+   *     property name longer than the parser takes"}
+   */
+  static String readLimit(String problem) {
+    if (problem.contains("Number value length")) {
+      return "a number longer than the parser takes";
+    }
+    if (problem.contains("String value length") || problem.contains("Name length")) {
+      return "a string or property name longer than the parser takes";
+    }
+    return "nesting deeper than 500 objects and arrays";
   }
 
   /**

@@ -385,7 +385,10 @@ final class InboundFilter extends InputStream {
       refuse(
           s,
           kind,
-          "the message is over the JSON read limits (nesting deeper than 500): " + s.problem(),
+          "the message is over a JSON read limit ("
+              + Failures.readLimit(String.valueOf(s.problem()))
+              + "): "
+              + s.problem(),
           Failures.requestOverReadLimits(String.valueOf(s.problem())));
       return true;
     }

@@ -296,6 +296,18 @@ class InboundFilterTest {
     assertThat(e.path("details").path("diagnostics").path("limit").asString())
         .isEqualTo("inbound_json_nesting");
     assertThat(t.forwarded()).containsExactly(INIT, INITIALIZED, NEXT);
+    // A number too long for the parser is named as such, not as nesting.
+    String longNumber =
+        "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"release_evidence\",\"arguments\":{\"x\":" + "9".repeat(5000) + "}}}";
+    JsonNode n = afterHandshake(longNumber).answers().get(0)
+        .path("result").path("structuredContent").path("error");
+    assertThat(n.path("constraint").asString()).isEqualTo("request_size");
+    assertThat(n.path("details").path("diagnostics").path("limit").asString())
+        .isEqualTo("inbound_json_number");
+    assertThat(n.path("message").asString())
+        .contains("a number longer than the parser takes")
+        .doesNotContain("nesting");
 
     String ping = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{\"x\":" + deep + "}}";
     JsonNode a = assertRefused(afterHandshake(ping), -32600, 7L);
