@@ -197,7 +197,7 @@ final class CompactReport {
     JsonNode set = s.get("set");
     JsonNode c = s.get("counts");
     List<String[]> facts = new ArrayList<>();
-    facts.add(new String[] {"kind", TerminalText.printable(set.get("kind").asString()) + ", "
+    facts.add(new String[] {"kind", SetReport.kindText(set.get("kind").asString()) + ", "
         + Sizes.count(set.get("member_count").asLong(), "member") + " ("
         + TerminalText.printable(a.get("format").asString()) + ")"});
     JsonNode index = set.get("index");

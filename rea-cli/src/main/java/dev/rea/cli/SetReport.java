@@ -331,7 +331,15 @@ final class SetReport {
   }
 
   private static String kindText(ModelSetRecord s) {
-    switch (s.set().kind()) {
+    return kindText(s.set().kind());
+  }
+
+  /**
+   * @param kind a set's {@code set.kind} (CONTRACT section 9)
+   * @return it in words, as the readable reports say it (the summary's too)
+   */
+  static String kindText(String kind) {
+    switch (kind) {
       case "safetensors_index":
         return "safetensors checkpoint with an index";
       case "gguf_split":

@@ -134,7 +134,7 @@ class SetCommandTest {
     assertThat(text.status()).as(text.err()).isZero();
     assertThat(text.out())
         .startsWith("Summary of the model set ")
-        .contains("  kind           gguf_split, 3 members (gguf)\n")
+        .contains("  kind           GGUF split set (gguf-split), 3 members (gguf)\n")
         .contains("  counts         over all members' headers: " + counts.get("metadata").asLong()
             + " metadata keys, " + counts.get("tensors").asLong() + " tensors, 1 type\n")
         .contains("\nHeadline metadata (")
