@@ -380,7 +380,9 @@ public final class Rea {
    * @param file the target
    * @param set the signed set record
    * @param members the signed member records, in member order
-   * @throws ReaException {@code execution_failure} / {@code io_error} when it cannot be written
+   * @throws ReaException {@code invalid_input} / {@code bad_argument} when {@code file} is a GGUF
+   *     or safetensors file (Evidence is never written over a model); {@code execution_failure} /
+   *     {@code io_error} when it cannot be written
    */
   public void writeSetEvidence(Path file, ModelSetRecord set, List<EvidenceRecord> members)
       throws ReaException {
@@ -591,7 +593,9 @@ public final class Rea {
    *
    * @param file the target
    * @param records signed records, in order
-   * @throws ReaException {@code execution_failure} / {@code io_error} when it cannot be written
+   * @throws ReaException {@code invalid_input} / {@code bad_argument} when {@code file} is a GGUF
+   *     or safetensors file (Evidence is never written over a model); {@code execution_failure} /
+   *     {@code io_error} when it cannot be written
    */
   public void writeEvidence(Path file, List<EvidenceRecord> records) throws ReaException {
     EvidenceFiles.writeAtomically(file, bundleJson(records));

@@ -95,11 +95,14 @@ public final class SetSpool implements SetInspection.MemberSink, AutoCloseable {
 
   /**
    * Writes the bundle to {@code file} atomically (a temporary file in the same directory, synced,
-   * then renamed over it), streamed.
+   * then renamed over it), streamed; never over a model file.
    *
-   * @throws ReaException {@code execution_failure} / {@code io_error} when it cannot be written
+   * @throws ReaException {@code invalid_input} / {@code bad_argument} when {@code file} is a GGUF
+   *     or safetensors file; {@code execution_failure} / {@code io_error} when it cannot be
+   *     written
    */
   public void writeBundle(Path file, ModelSetRecord set) throws ReaException {
+    dev.rea.core.internal.evidence.EvidenceFiles.refuseModel(file);
     try {
       AtomicFiles.write(file, target -> copyBundle(target, set));
     } catch (IOException e) {

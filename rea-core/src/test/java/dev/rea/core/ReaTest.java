@@ -248,6 +248,30 @@ class ReaTest {
     assertThat(Files.exists(other)).isFalse();
   }
 
+  /**
+   * The library never writes Evidence over a model file (a caller that passes the model's path as
+   * the output): the model stays byte for byte, and an earlier Evidence file is still replaced.
+   */
+  @Test
+  void evidenceIsNeverWrittenOverAModel() throws Exception {
+    Rea rea = Rea.builder().home(dir.resolve("home")).build();
+    EvidenceRecord signed = rea.sign(rea.inspect(SAMPLE, InspectOptions.defaults()).orThrow());
+    Path model = Files.copy(SAMPLE, dir.resolve("victim.gguf"));
+    byte[] before = Files.readAllBytes(model);
+    dev.rea.core.error.ReaException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            dev.rea.core.error.ReaException.class,
+            () -> rea.writeEvidence(model, List.of(signed)));
+    assertThat(e.constraint()).isEqualTo(Constraint.BAD_ARGUMENT);
+    assertThat(e.getMessage()).contains("is a GGUF model file; Evidence is not written over a model");
+    assertThat(e.path()).isEqualTo(model.toString());
+    assertThat(Files.readAllBytes(model)).isEqualTo(before);
+    Path earlier = dir.resolve("ev.json");
+    rea.writeEvidence(earlier, List.of(signed));
+    rea.writeEvidence(earlier, List.of(signed));
+    assertThat(rea.readEvidence(earlier).bundle()).isTrue();
+  }
+
   @Test
   void inspectSignedGivesWhatInspectThenSignGives() throws Exception {
     Rea rea =

@@ -25,12 +25,14 @@ public final class EvidenceFiles {
   private EvidenceFiles() {}
 
   /**
-   * Writes {@code content} to {@code target} atomically.
+   * Writes {@code content} to {@code target} atomically; never over a model file.
    *
-   * @throws ReaException {@code execution_failure} / {@code io_error} naming the path and the
-   *     reason; the target is then unchanged
+   * @throws ReaException {@code invalid_input} / {@code bad_argument} when {@code target} is a
+   *     GGUF or safetensors file ({@link #refuseModel}); {@code execution_failure} / {@code
+   *     io_error} naming the path and the reason; the target is then unchanged
    */
   public static void writeAtomically(Path target, byte[] content) throws ReaException {
+    refuseModel(target);
     try {
       AtomicFiles.write(target, content);
     } catch (IOException e) {
@@ -42,6 +44,37 @@ public final class EvidenceFiles {
           .diagnostic("reason", reason)
           .diagnostic("exception", e.getClass().getName())
           .cause(e)
+          .build();
+    }
+  }
+
+  /**
+   * Refuses a target that is a model file: Evidence written over it would replace the model, a
+   * slip (the model's path given as the output) that a library caller makes as easily as a
+   * command-line user. Only the first bytes are read (the format probe); a target that is no
+   * regular file, or cannot be read, is left to the write.
+   *
+   * @param target where Evidence is about to be written
+   * @throws ReaException {@code invalid_input} / {@code bad_argument} naming the path and the
+   *     format
+   */
+  public static void refuseModel(Path target) throws ReaException {
+    if (!java.nio.file.Files.isRegularFile(target)) {
+      return;
+    }
+    dev.rea.core.internal.detect.DetectedFormat model;
+    try {
+      model = dev.rea.core.internal.detect.FormatDetector.probe(target).model();
+    } catch (IOException | SecurityException e) {
+      return;
+    }
+    if (model != null) {
+      throw ReaException.builder(
+              Constraint.BAD_ARGUMENT,
+              target + " is a " + model.displayName() + " model file; Evidence is not written over"
+                  + " a model (choose another file name)")
+          .path(target.toString())
+          .diagnostic("detected", model.wire())
           .build();
     }
   }
