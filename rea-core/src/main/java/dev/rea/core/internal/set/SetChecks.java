@@ -398,7 +398,8 @@ public final class SetChecks {
       out.add(new Warning("index_total_size_mismatch",
           "the index's metadata.total_size is " + index.totalSize()
               + " bytes; the members' tensors declare " + byteSum
-              + " bytes (writers count total_size differently)"));
+              + " bytes (writers count total_size differently, or a member is not the file"
+              + " the index was written with)"));
     }
     if (splitCountAlone != 0) {
       // A file named other than NAME-0000k-of-0000n.gguf is no member by name (docs/sets.md),
