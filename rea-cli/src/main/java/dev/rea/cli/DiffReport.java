@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -296,7 +297,8 @@ final class DiffReport {
       for (Map.Entry<String, JsonNode> f : c.get("fields").properties()) {
         placeOnly &= PLACE_FIELDS.contains(f.getKey());
         parts.add(
-            f.getKey() + " " + plain(f.getValue().get(0)) + " -> " + plain(f.getValue().get(1)));
+            f.getKey() + " " + amountOr(f.getKey(), f.getValue().get(0)) + " -> "
+                + amountOr(f.getKey(), f.getValue().get(1)));
       }
       if (placeOnly && !parts.isEmpty()) {
         moved.add(TerminalText.printable(c.get("name").asText()));
@@ -535,6 +537,21 @@ final class DiffReport {
    * A value that is a number, a name or a list of them, as a person writes it: a string without
    * quotes (cut and made printable), an array as {@code [4, 8]}, null as {@code none}.
    */
+  /** A tensor's counted fields, printed grouped by thousands as the type and total lines are. */
+  private static final Set<String> AMOUNT_FIELDS =
+      Set.of("parameter_count", "byte_length", "offset", "file_offset");
+
+  /** @return an amount field's value grouped ({@code 1,024}), any other as {@link #plain} */
+  private static String amountOr(String field, JsonNode v) {
+    if (AMOUNT_FIELDS.contains(field) && v != null && (v.isIntegralNumber() || v.isString())) {
+      String digits = v.asText();
+      if (!digits.isEmpty() && digits.length() <= 20 && digits.chars().allMatch(Character::isDigit)) {
+        return Sizes.grouped(new java.math.BigInteger(digits));
+      }
+    }
+    return plain(v);
+  }
+
   private static String plain(JsonNode v) {
     if (v == null || v.isNull()) {
       return "none";

@@ -43,6 +43,18 @@ class CheckAndDiffCommandTest {
     assertThat(r.out().strip()).isEqualTo("OK " + ok);
   }
 
+  /** A changed tensor's amounts are grouped by thousands, as the type and total lines are. */
+  @Test
+  void aChangedTensorsAmountsAreGroupedAsTheTotalsAre() throws Exception {
+    Path a = write("g1.gguf", llama().tensor("w", F32, 64, 16));
+    Path b = write("g2.gguf", llama().tensor("w", F32, 64, 32));
+    CliRunner.Result r = CliRunner.run("diff", a.toString(), b.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).contains(
+        "  ~ tensor w: shape [64, 16] -> [64, 32]; parameter_count 1,024 -> 2,048; byte_length"
+            + " 4,096 -> 8,192");
+  }
+
   /**
    * A gguf-split output of one file, {@code NAME-00001-of-00001.gguf}, is a split set by its name
    * (CONTRACT section 9): check FILE, check DIR and diff judge its split keys alike, so a valid
