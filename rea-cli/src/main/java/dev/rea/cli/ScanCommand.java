@@ -213,6 +213,15 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     PrintWriter err = spec.commandLine().getErr();
     // The closing count's seconds include reading an earlier output for --resume.
     Tally tally = new Tally();
+    int fit = jobsThatFit(Runtime.getRuntime().maxMemory());
+    if (jobs <= MAX_JOBS && jobs > fit) {
+      // Each worker may retain an inspection's budget at once: more workers than the heap holds
+      // would end units (or the scan) on the heap, by timing, not by what the files declare.
+      err.println("rea scan: --jobs " + jobs + " lowered to " + fit + ": each worker may hold "
+          + (WORKER_BYTES >> 20) + " MiB, and the Java heap is "
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
+      jobs = fit;
+    }
     Plan plan;
     try {
       plan = plan();
@@ -223,6 +232,22 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     try (Interrupts signals = Interrupts.install(cancellation)) {
       return signals.exitStatus(scan(plan, tally, cancellation, out, err));
     }
+  }
+
+  /**
+   * What one worker may need at once: an inspection's retained budget (Limits, 32 MiB) and room
+   * for what it reads and writes besides (the header being parsed, the line and bundle).
+   */
+  static final long WORKER_BYTES = dev.rea.core.options.Limits.DEFAULT_RETAINED_BUDGET_BYTES
+      + 16L * 1024 * 1024;
+
+  /**
+   * @param maxHeap the Java heap's limit, in bytes
+   * @return how many workers fit it (at least 1): one per {@link #WORKER_BYTES}, after the same
+   *     again for the walk, the queue and the resume index
+   */
+  static int jobsThatFit(long maxHeap) {
+    return (int) Math.max(1, Math.min(MAX_JOBS, maxHeap / WORKER_BYTES - 1));
   }
 
   /** Checks every argument before anything is read or written. */

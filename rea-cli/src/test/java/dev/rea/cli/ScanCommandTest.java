@@ -111,6 +111,23 @@ class ScanCommandTest {
     return names;
   }
 
+  /** Workers are bounded by the heap: each may hold an inspection's retained budget at once. */
+  @Test
+  void jobsAreLoweredToWhatTheHeapHolds() {
+    long mib = 1024L * 1024;
+    assertThat(ScanCommand.jobsThatFit(64 * mib)).isEqualTo(1);
+    assertThat(ScanCommand.jobsThatFit(256 * mib)).isEqualTo(4);
+    assertThat(ScanCommand.jobsThatFit(2048 * mib)).isEqualTo(41);
+    assertThat(ScanCommand.jobsThatFit(Long.MAX_VALUE)).isEqualTo(ScanCommand.MAX_JOBS);
+    long fit = ScanCommand.jobsThatFit(Runtime.getRuntime().maxMemory());
+    if (fit < ScanCommand.MAX_JOBS) {
+      CliRunner.Result r = CliRunner.run("scan", dir.toString(), "--jobs",
+          Long.toString(ScanCommand.MAX_JOBS));
+      assertThat(r.err()).contains("rea scan: --jobs " + ScanCommand.MAX_JOBS + " lowered to "
+          + fit + ": each worker may hold 48 MiB");
+    }
+  }
+
   @Test
   void nonModelsAreListedWithWhyOnlyWithListSkipped() throws Exception {
     ScanTrees.Tree tree = ScanTrees.write(dir.resolve("tree"), 2, true);
