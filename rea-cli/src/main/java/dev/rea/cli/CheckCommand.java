@@ -302,7 +302,7 @@ public final class CheckCommand extends ReaCommand {
         // directories below were not read.
         scope =
             " (its one model file, "
-                + TerminalText.printable(fileName(c.set().members().get(0).path()))
+                + TerminalText.printable(SetReport.fileName(c.set().members().get(0).path()))
                 + (holdsDirectory(path) ? "; the directories in it are not read: scan DIR" : "")
                 + ")";
       }
@@ -314,12 +314,6 @@ public final class CheckCommand extends ReaCommand {
       set = new SetInspection.Failed(Advice.advise(f.error()), f.partial(), f.members());
     }
     return new Checked(Rea.verdict(text, set, policy), scope);
-  }
-
-  /** @return the last name of a recorded path, or the path itself */
-  private static String fileName(String path) {
-    int slash = path.lastIndexOf('/');
-    return slash < 0 || slash == path.length() - 1 ? path : path.substring(slash + 1);
   }
 
   /** @return whether the directory has a directory in it (false when it cannot be listed) */

@@ -533,10 +533,6 @@ final class DiffReport {
     }
   }
 
-  /**
-   * A value that is a number, a name or a list of them, as a person writes it: a string without
-   * quotes (cut and made printable), an array as {@code [4, 8]}, null as {@code none}.
-   */
   /** A tensor's counted fields, printed grouped by thousands as the type and total lines are. */
   private static final Set<String> AMOUNT_FIELDS =
       Set.of("parameter_count", "byte_length", "offset", "file_offset");
@@ -552,6 +548,10 @@ final class DiffReport {
     return plain(v);
   }
 
+  /**
+   * A value that is a number, a name or a list of them, as a person writes it: a string without
+   * quotes (cut and made printable), an array as {@code [4, 8]}, null as {@code none}.
+   */
   private static String plain(JsonNode v) {
     if (v == null || v.isNull()) {
       return "none";

@@ -213,20 +213,16 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
     PrintWriter err = spec.commandLine().getErr();
     // The closing count's seconds include reading an earlier output for --resume.
     Tally tally = new Tally();
-    int fit = jobsThatFit(Runtime.getRuntime().maxMemory());
-    if (jobs <= MAX_JOBS && jobs > fit) {
-      // Each worker may retain an inspection's budget at once: more workers than the heap holds
-      // would end units (or the scan) on the heap, by timing, not by what the files declare.
-      err.println("rea scan: --jobs " + jobs + " lowered to " + fit + ": each worker may hold "
-          + (WORKER_BYTES >> 20) + " MiB, and the Java heap is "
-          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
-      jobs = fit;
-    }
     Plan plan;
     try {
       plan = plan();
     } catch (ReaException e) {
       return Failures.report(e, false, out, err, 0);
+    }
+    if (plan.settings().jobs() < jobs) {
+      err.println("rea scan: --jobs " + jobs + " lowered to " + plan.settings().jobs()
+          + ": each worker may hold " + (WORKER_BYTES >> 20) + " MiB, and the Java heap is "
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
     }
     Cancellation cancellation = new Cancellation();
     try (Interrupts signals = Interrupts.install(cancellation)) {
@@ -291,8 +287,11 @@ public final class ScanCommand implements Callable<Integer>, ReaMain.UsesEnviron
         replacesOnlyEarlierOutput(file, sarif);
       }
     }
+    // Each worker may retain an inspection's budget at once: more workers than the heap holds
+    // would end units (or the scan) on the heap, by timing, not by what the files declare.
+    int workers = Math.min(jobs, jobsThatFit(Runtime.getRuntime().maxMemory()));
     ScanEngine.Settings settings =
-        new ScanEngine.Settings(jobs, mode, listSkipped, bundleDir, Advice::advise, layout);
+        new ScanEngine.Settings(workers, mode, listSkipped, bundleDir, Advice::advise, layout);
     return new Plan(
         List.copyOf(roots), settings, file, index, failOn != null, "limitations".equals(failOn),
         sarif);

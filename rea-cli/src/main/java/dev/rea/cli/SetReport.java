@@ -374,7 +374,7 @@ final class SetReport {
         : "hashing stopped before the end: sha256 only of the members hashed before the stop";
   }
 
-  private static String fileName(String path) {
+  static String fileName(String path) {
     int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
     return path.substring(slash + 1);
   }
